@@ -1,0 +1,41 @@
+# Every module of the repo: the library at the root, plus the separate modules
+# (conformance, bench) that keep their heavier dependencies out of go.mod.
+MODULES := . $(patsubst %/go.mod,%,$(wildcard */go.mod))
+
+GO ?= go
+BENCH ?= .
+BENCH_FLAGS ?= -count 5 -benchmem
+
+.PHONY: test lint golden bench demo tidy-check
+
+## test: lint, then every module's tests with the race detector.
+test: lint
+	@set -e; for m in $(MODULES); do \
+		echo "== go test -race ./... ($$m)"; \
+		(cd $$m && $(GO) test -race ./...); \
+	done
+
+## lint: gofmt and go vet must report nothing.
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@set -e; for m in $(MODULES); do (cd $$m && $(GO) vet ./...); done
+
+## golden: rewrite every golden file from the current code; review the diff.
+golden:
+	TOOLNEXUS_UPDATE_GOLDEN=1 $(GO) test -count=1 ./...
+	@git status --short testdata
+
+## bench: the library's benchmarks (medians: pipe through benchstat).
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH)' $(BENCH_FLAGS) ./...
+
+## demo: the runnable example; needs no API key and no network.
+demo:
+	$(GO) run ./cmd/demo
+
+## tidy-check: go.mod and go.sum are tidy in every module.
+tidy-check:
+	@set -e; for m in $(MODULES); do \
+		(cd $$m && $(GO) mod tidy && git diff --exit-code -- go.mod go.sum); \
+	done

@@ -1,0 +1,45 @@
+// Package define turns typed Go functions into tools a language model can
+// call.
+//
+// [DefineTool] takes a function whose input is a struct and returns a
+// [Tool]: a name, a description, a JSON Schema inferred from the struct, and
+// a call path that decodes the model's arguments into the struct, validates
+// them against everything the schema says, calls the function and renders its
+// output as a [Result].
+//
+//	type WeatherArgs struct {
+//		City string `json:"city" description:"City name"`
+//		Unit string `json:"unit,omitempty" enum:"C,F" default:"C"`
+//	}
+//
+//	func getWeather(ctx context.Context, in WeatherArgs) (string, error) { ... }
+//
+//	weather, err := define.DefineTool(getWeather,
+//		define.WithDescription("Current weather for a city"))
+//	res := weather.ExecuteJSON(ctx, []byte(`{"city":"Paris"}`))
+//
+// # Arguments
+//
+// [Tool.Execute] takes arguments already parsed into a map (Gemini, Anthropic,
+// Bedrock); [Tool.ExecuteJSON] takes JSON text (OpenAI). Both apply the same
+// rules: keys match exactly, unknown keys and missing required keys are
+// errors, integers are never rounded, and every tag constraint is checked.
+// Every problem is reported at once, each with the JSON Pointer of the value
+// at fault, in one error [Result] the model can act on:
+//
+//	invalid arguments: /passengers: expected integer, got 2.5
+//
+// # Errors
+//
+// A call never panics and never returns a Go error. Bad arguments, an error
+// from the handler, a cancelled context and a panic in the handler all become
+// a Result with IsError set; [Result.Err] keeps the Go error ([*ArgErrors],
+// the handler's error, [*PanicError], or the context's error) for the program.
+//
+// Mistakes in the input type itself (an unsupported field type, a malformed
+// tag, a name no provider accepts) are errors from DefineTool, naming the type,
+// the field and the problem.
+//
+// The rules for schemas and decoding are listed in docs/decisions.md of the
+// repository.
+package define

@@ -1,0 +1,78 @@
+package define_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/define"
+)
+
+// echoTool returns its decoded input as its output, so a successful call's
+// Output is the arguments as the tool understood them.
+func echoTool(t testing.TB) define.Tool {
+	tool, err := define.DefineTool(func(_ context.Context, in Booking) (Booking, error) { return in, nil },
+		define.WithName("echo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+func addCallSeeds(f *testing.F) {
+	for _, tc := range callCases {
+		f.Add([]byte(tc.json))
+	}
+	f.Add([]byte(`{"city":"Paris","passengers":1,"budget":1e308,"tags":[]}`))
+	f.Add([]byte(`{"city":"Paris","passengers":1.0,"account":-9223372036854775808}`))
+	f.Add([]byte(`{"city":"Paris","passengers":1,"account":9223372036854775808}`))
+	f.Add([]byte(`{"city":"P\u00e9ris","passengers":1}`))
+}
+
+// FuzzExecuteJSON checks that any text gives a result without panicking, that
+// error results carry a Go error, and that a successful call's output, fed
+// back as arguments, is accepted and understood the same way.
+func FuzzExecuteJSON(f *testing.F) {
+	addCallSeeds(f)
+	tool := echoTool(f)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, args []byte) {
+		res := tool.ExecuteJSON(ctx, args)
+		if res.IsError {
+			if res.Err == nil {
+				t.Fatalf("ExecuteJSON(%q): error result %q without Err", args, res.Output)
+			}
+			return
+		}
+		again := tool.ExecuteJSON(ctx, []byte(res.Output))
+		if again.IsError || again.Output != res.Output {
+			t.Fatalf("ExecuteJSON(%q) = %q, but feeding that back gives %+v", args, res.Output, again)
+		}
+	})
+}
+
+// FuzzExecuteMap checks that arguments decoded into a map by encoding/json
+// (as a provider SDK would) get the same verdict as the same JSON text.
+func FuzzExecuteMap(f *testing.F) {
+	addCallSeeds(f)
+	tool := echoTool(f)
+	ctx := context.Background()
+	f.Fuzz(func(t *testing.T, args []byte) {
+		var m map[string]any
+		if err := json.Unmarshal(args, &m); err != nil {
+			return
+		}
+		fromText := tool.ExecuteJSON(ctx, args)
+		if errors.Is(fromText.Err, define.ErrDuplicateKey) || errors.Is(fromText.Err, define.ErrTooDeep) {
+			return // a map cannot hold duplicate keys; encoding/json has its own depth limit
+		}
+		fromMap := tool.Execute(ctx, m)
+		if fromMap.IsError && fromMap.Err == nil {
+			t.Fatalf("Execute(%v): error result %q without Err", m, fromMap.Output)
+		}
+		if fromMap.IsError != fromText.IsError {
+			t.Fatalf("verdicts differ for %s:\n map:  %+v\n text: %+v", args, fromMap, fromText)
+		}
+	})
+}

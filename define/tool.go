@@ -1,0 +1,157 @@
+package define
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/toolnexus/toolnexus/schema"
+)
+
+// Tool is a tool a model can call: a name, a description, an input schema and
+// a handler. It is an immutable handle, cheap to copy and comparable; make one
+// with [DefineTool] (from a typed Go function) or [NewTool] (from a
+// hand-written schema).
+//
+// The zero Tool has an empty name and schema, and its Execute methods return
+// an error [Result].
+type Tool struct {
+	s *state
+}
+
+type state struct {
+	name        string
+	description string
+	title       string
+
+	input      *schema.Schema // canonical input schema; never modified after define time
+	inputJSON  []byte
+	output     *schema.Schema // nil when the tool has no structured output
+	outputJSON []byte
+
+	execMap  func(ctx context.Context, args map[string]any) Result
+	execJSON func(ctx context.Context, args []byte) Result
+
+	memo sync.Map
+}
+
+// Name returns the name the model calls the tool by.
+func (t Tool) Name() string {
+	if t.s == nil {
+		return ""
+	}
+	return t.s.name
+}
+
+// Description returns the tool's description.
+func (t Tool) Description() string {
+	if t.s == nil {
+		return ""
+	}
+	return t.s.description
+}
+
+// Title returns the human-readable title set with [WithTitle], or "".
+func (t Tool) Title() string {
+	if t.s == nil {
+		return ""
+	}
+	return t.s.title
+}
+
+// InputSchema returns the canonical JSON Schema of the tool's arguments as
+// compact JSON, properties in Go field order. The caller owns the returned
+// slice. Adapters transform this schema for each provider.
+func (t Tool) InputSchema() json.RawMessage {
+	if t.s == nil {
+		return nil
+	}
+	return append(json.RawMessage(nil), t.s.inputJSON...)
+}
+
+// OutputSchema returns the JSON Schema of the tool's structured output, or
+// nil when the tool has none (its output type is not a struct).
+func (t Tool) OutputSchema() json.RawMessage {
+	if t.s == nil || t.s.outputJSON == nil {
+		return nil
+	}
+	return append(json.RawMessage(nil), t.s.outputJSON...)
+}
+
+// InputSchemaTree returns the canonical input schema as a tree. It is shared
+// by every copy of the tool and must not be modified: Clone it first.
+func (t Tool) InputSchemaTree() *schema.Schema {
+	if t.s == nil {
+		return nil
+	}
+	return t.s.input
+}
+
+// OutputSchemaTree returns the output schema as a tree, or nil. It is shared
+// and must not be modified: Clone it first.
+func (t Tool) OutputSchemaTree() *schema.Schema {
+	if t.s == nil {
+		return nil
+	}
+	return t.s.output
+}
+
+// IsZero reports whether t is the zero Tool.
+func (t Tool) IsZero() bool { return t.s == nil }
+
+// String returns the tool's name, for debugging.
+func (t Tool) String() string {
+	if t.s == nil {
+		return "define.Tool(zero)"
+	}
+	return "define.Tool(" + t.s.name + ")"
+}
+
+// Execute runs the tool on arguments that arrived as an already-parsed JSON
+// object (Gemini functionCall.args, Anthropic tool_use.input). A nil map means
+// no arguments ({}).
+//
+// The arguments are decoded into the tool's input type and validated against
+// everything its schema says, the handler is called, and its output rendered.
+// Execute never panics and never returns a Go error: a bad argument, a
+// handler's error, a cancelled context and a recovered panic all become a
+// [Result] with IsError set and a one-line Output a model can act on.
+func (t Tool) Execute(ctx context.Context, args map[string]any) Result {
+	if t.s == nil {
+		return errorResult(ErrZeroTool)
+	}
+	return t.s.execMap(ctx, args)
+}
+
+// ExecuteJSON is [Tool.Execute] for arguments that arrived as JSON text
+// (OpenAI's function.arguments). Empty or all-whitespace text, and the JSON
+// literal null, mean no arguments ({}).
+func (t Tool) ExecuteJSON(ctx context.Context, args []byte) Result {
+	if t.s == nil {
+		return errorResult(ErrZeroTool)
+	}
+	return t.s.execJSON(ctx, args)
+}
+
+// Memo returns the value cached on t under key, calling build to compute it
+// the first time. A build error is returned and not cached. Adapters use Memo
+// to render a tool once per provider and option set.
+//
+// As with context.Context values, key should be a value of an unexported type
+// of the caller's package, so that packages cannot collide. Concurrent first
+// calls may each run build; one result wins and is returned to all later
+// callers.
+func (t Tool) Memo(key any, build func() (any, error)) (any, error) {
+	if t.s == nil {
+		return build()
+	}
+	if v, ok := t.s.memo.Load(key); ok {
+		return v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return nil, err
+	}
+	v, _ = t.s.memo.LoadOrStore(key, v)
+	return v, nil
+}
