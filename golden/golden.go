@@ -1,0 +1,140 @@
+package golden
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// EnvUpdate is the environment variable that, set to 1 (or any true value
+// strconv.ParseBool accepts), makes [JSON] rewrite golden files as -update
+// does.
+const EnvUpdate = "TOOLNEXUS_UPDATE_GOLDEN"
+
+func init() {
+	// A test package may define its own -update flag; then we read that one.
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files (github.com/toolnexus/toolnexus/golden)")
+	}
+}
+
+// Updating reports whether golden files are being rewritten: the -update
+// flag (whichever package defined it) is true, or [EnvUpdate] is set.
+func Updating() bool {
+	if v, err := strconv.ParseBool(os.Getenv(EnvUpdate)); err == nil && v {
+		return true
+	}
+	f := flag.Lookup("update")
+	if f == nil {
+		return false
+	}
+	if g, ok := f.Value.(flag.Getter); ok {
+		if b, ok := g.Get().(bool); ok {
+			return b
+		}
+	}
+	v, err := strconv.ParseBool(f.Value.String())
+	return err == nil && v
+}
+
+// Marshal renders value the way golden files hold it: json.Marshal's key
+// order (so a type's MarshalJSON decides it), no HTML escaping, indented
+// with two spaces, and a trailing newline.
+func Marshal(value any) ([]byte, error) {
+	var compact bytes.Buffer
+	enc := json.NewEncoder(&compact)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(value); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, bytes.TrimSpace(compact.Bytes()), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// JSON checks that value, rendered by [Marshal], equals the golden file at
+// path byte for byte. When they differ as JSON values the failure shows a
+// go-cmp diff (-want +got) of the decoded values; when only order or
+// formatting differ it says so. A missing file fails with a hint to run the
+// test with -update. While updating ([Updating]), JSON writes the file
+// (creating its directory) instead of comparing, and logs that it did.
+//
+// JSON marks itself as a test helper and reports through t.Errorf (t.Fatalf
+// only when value cannot be marshalled or the file cannot be read or
+// written), so a test can check several goldens in a row.
+func JSON(t TB, path string, value any) {
+	t.Helper()
+	got, err := Marshal(value)
+	if err != nil {
+		t.Fatalf("golden: marshal value for %s: %v", path, err)
+		return
+	}
+	if Updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatalf("golden: %v", err)
+			return
+		}
+		old, err := os.ReadFile(path)
+		if err == nil && bytes.Equal(old, got) {
+			return
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatalf("golden: %v", err)
+			return
+		}
+		t.Logf("golden: wrote %s", path)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("golden: %s does not exist; run the test with -update (or %s=1) to create it", path, EnvUpdate)
+		return
+	}
+	if err != nil {
+		t.Fatalf("golden: %v", err)
+		return
+	}
+	if bytes.Equal(want, got) {
+		return
+	}
+	var wantV, gotV any
+	if err := unmarshal(want, &wantV); err != nil {
+		t.Errorf("golden: %s is not valid JSON (%v); run the test with -update to rewrite it", path, err)
+		return
+	}
+	if err := unmarshal(got, &gotV); err != nil {
+		t.Fatalf("golden: rendered value is not valid JSON: %v", err)
+		return
+	}
+	if diff := cmp.Diff(wantV, gotV); diff != "" {
+		t.Errorf("golden: %s mismatch (-want +got):\n%s\nrun the test with -update to accept the new value", path, diff)
+		return
+	}
+	t.Errorf("golden: %s holds the same JSON value but different bytes (key order, formatting or escaping)\nwant:\n%s\ngot:\n%s\nrun the test with -update to accept the new bytes",
+		path, want, got)
+}
+
+func unmarshal(data []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
+}
+
+// TB is the subset of testing.TB that [JSON] uses; *testing.T and
+// *testing.B satisfy it.
+type TB interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+}

@@ -1,0 +1,298 @@
+package schema_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/toolnexus/toolnexus/internal/zoo"
+	"github.com/toolnexus/toolnexus/schema"
+)
+
+type (
+	argsChan struct {
+		Filters struct {
+			When chan int `json:"when"`
+		} `json:"filters"`
+	}
+	argsFunc    struct{ F func() }
+	argsComplex struct{ C complex128 }
+	argsUnsafe  struct{ P unsafe.Pointer }
+	argsUintptr struct{ U uintptr }
+	argsMapKey  struct{ M map[bool]int }
+	argsMapKey2 struct{ M map[zoo.Point]int }
+	argsIface   struct{ E error }
+	argsSliceFn struct{ Fs []func() }
+	argsMapChan struct{ M map[string]chan int }
+	argsPtrFn   struct{ P *func() }
+	argsDeep    struct{ Items []struct{ Bad complex64 } }
+
+	tagMinLengthInt struct {
+		N int `minLength:"1"`
+	}
+	tagEnumSlice struct {
+		S []string `enum:"a,b"`
+	}
+	tagMinimumString struct {
+		S string `minimum:"1"`
+	}
+	tagMinItemsString struct {
+		S string `minItems:"1"`
+	}
+	tagMinPropsStruct struct {
+		P zoo.Point `minProperties:"1"`
+	}
+	tagFormatInt struct {
+		N int `format:"date"`
+	}
+	tagPatternTime struct {
+		T time.Time `pattern:"^2"`
+	}
+	tagMinimumBad struct {
+		N int `minimum:"abc"`
+	}
+	tagMinimumHex struct {
+		N int `minimum:"0x10"`
+	}
+	tagMinLengthNeg struct {
+		S string `minLength:"-1"`
+	}
+	tagPatternBad struct {
+		S string `pattern:"("`
+	}
+	tagRequiredBad struct {
+		S string `required:"maybe"`
+	}
+	tagEnumIntBad struct {
+		N int `enum:"1,x"`
+	}
+	tagEnumJSONBad struct {
+		N int `enum:"[1,"`
+	}
+	tagEnumFraction struct {
+		N int `enum:"[1.5]"`
+	}
+	tagConstRange struct {
+		N uint8 `const:"300"`
+	}
+	tagDefaultInt struct {
+		N int `default:"abc"`
+	}
+	tagDefaultJSON struct {
+		S []string `default:"[1"`
+	}
+	tagExamplesBad struct {
+		S string `examples:"nope"`
+	}
+	tagUniqueBad struct {
+		S []int `uniqueItems:"yes"`
+	}
+	tagBoolConst struct {
+		B bool `const:"yes"`
+	}
+	tagFormatUnknown struct {
+		S string `format:"phone"`
+	}
+	tagMinMax struct {
+		N int `minimum:"5" maximum:"1"`
+	}
+	tagExclusiveEqual struct {
+		N float64 `exclusiveMinimum:"1" exclusiveMaximum:"1"`
+	}
+	tagUint8Over struct {
+		N uint8 `minimum:"300"`
+	}
+	tagLengths struct {
+		S string `minLength:"5" maxLength:"1"`
+	}
+	tagItems struct {
+		S []int `minItems:"3" maxItems:"1"`
+	}
+	tagMultipleZero struct {
+		N int `multipleOf:"0"`
+	}
+	tagNullable struct {
+		S string `nullable:"true"`
+	}
+	tagStringOpt struct {
+		N int `json:"n,string"`
+	}
+	tagArrayLen struct {
+		A [3]int `minItems:"2"`
+	}
+	tagDefaultMin struct {
+		N int `default:"0" minimum:"1"`
+	}
+	tagDefaultEnum struct {
+		S string `default:"x" enum:"a,b"`
+	}
+	tagDefaultLen struct {
+		S string `default:"toolong" maxLength:"3"`
+	}
+	tagDefaultUnique struct {
+		S []int `default:"[1,1]" uniqueItems:"true"`
+	}
+	tagDefaultStruct struct {
+		P zoo.Point `default:"{\"x\":1}"`
+	}
+	tagDefaultFormat struct {
+		S string `default:"nope" format:"uuid"`
+	}
+	tagEnumVsConst struct {
+		S string `enum:"a,b" const:"c"`
+	}
+	tagExampleBad struct {
+		N int `example:"1.5"`
+	}
+	tagDeprecatedBad struct {
+		S string `deprecated:"x"`
+	}
+	tagHugeExponent struct {
+		N float64 `maximum:"1e999999"`
+	}
+	tagNested struct {
+		Outer struct {
+			Inner []struct {
+				S string `maxLength:"x"`
+			}
+		}
+	}
+
+	enumOnStruct   struct{ V badEnum }
+	embedUnexpPtr  struct{ *hidden }
+	hidden         struct{ X int }
+	badEnum        struct{ A int }
+	wrongEnumValue string
+	argsWrongEnum  struct{ W wrongEnumValue }
+)
+
+func (badEnum) Enum() []any        { return []any{1} }
+func (wrongEnumValue) Enum() []any { return []any{1, 2} }
+
+func TestForTypeErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		typ  reflect.Type
+		err  error
+		path string
+		tag  string
+	}{
+		{"chan nested", reflect.TypeFor[argsChan](), schema.ErrUnsupportedType, "Filters.When", ""},
+		{"func", reflect.TypeFor[argsFunc](), schema.ErrUnsupportedType, "F", ""},
+		{"complex", reflect.TypeFor[argsComplex](), schema.ErrUnsupportedType, "C", ""},
+		{"unsafe pointer", reflect.TypeFor[argsUnsafe](), schema.ErrUnsupportedType, "P", ""},
+		{"uintptr", reflect.TypeFor[argsUintptr](), schema.ErrUnsupportedType, "U", ""},
+		{"bool map key", reflect.TypeFor[argsMapKey](), schema.ErrUnsupportedType, "M", ""},
+		{"struct map key", reflect.TypeFor[argsMapKey2](), schema.ErrUnsupportedType, "M", ""},
+		{"interface with methods", reflect.TypeFor[argsIface](), schema.ErrUnsupportedType, "E", ""},
+		{"slice of func", reflect.TypeFor[argsSliceFn](), schema.ErrUnsupportedType, "Fs[]", ""},
+		{"map of chan", reflect.TypeFor[argsMapChan](), schema.ErrUnsupportedType, "M{}", ""},
+		{"pointer to func", reflect.TypeFor[argsPtrFn](), schema.ErrUnsupportedType, "P", ""},
+		{"deep complex", reflect.TypeFor[argsDeep](), schema.ErrUnsupportedType, "Items[].Bad", ""},
+		{"embedded pointer to unexported", reflect.TypeFor[embedUnexpPtr](), schema.ErrUnsupportedType, "hidden.X", ""},
+
+		{"minLength on int", reflect.TypeFor[tagMinLengthInt](), schema.ErrInvalidTag, "N", "minLength"},
+		{"enum on slice", reflect.TypeFor[tagEnumSlice](), schema.ErrInvalidTag, "S", "enum"},
+		{"minimum on string", reflect.TypeFor[tagMinimumString](), schema.ErrInvalidTag, "S", "minimum"},
+		{"minItems on string", reflect.TypeFor[tagMinItemsString](), schema.ErrInvalidTag, "S", "minItems"},
+		{"minProperties on struct", reflect.TypeFor[tagMinPropsStruct](), schema.ErrInvalidTag, "P", "minProperties"},
+		{"format on int", reflect.TypeFor[tagFormatInt](), schema.ErrInvalidTag, "N", "format"},
+		{"pattern on time", reflect.TypeFor[tagPatternTime](), schema.ErrInvalidTag, "T", "pattern"},
+		{"malformed minimum", reflect.TypeFor[tagMinimumBad](), schema.ErrInvalidTag, "N", "minimum"},
+		{"hex minimum", reflect.TypeFor[tagMinimumHex](), schema.ErrInvalidTag, "N", "minimum"},
+		{"negative minLength", reflect.TypeFor[tagMinLengthNeg](), schema.ErrInvalidTag, "S", "minLength"},
+		{"malformed pattern", reflect.TypeFor[tagPatternBad](), schema.ErrInvalidTag, "S", "pattern"},
+		{"malformed required", reflect.TypeFor[tagRequiredBad](), schema.ErrInvalidTag, "S", "required"},
+		{"enum item not an int", reflect.TypeFor[tagEnumIntBad](), schema.ErrInvalidTag, "N", "enum"},
+		{"enum malformed JSON", reflect.TypeFor[tagEnumJSONBad](), schema.ErrInvalidTag, "N", "enum"},
+		{"enum fraction on int", reflect.TypeFor[tagEnumFraction](), schema.ErrInvalidTag, "N", "enum"},
+		{"const out of range", reflect.TypeFor[tagConstRange](), schema.ErrInvalidTag, "N", "const"},
+		{"default not an int", reflect.TypeFor[tagDefaultInt](), schema.ErrInvalidTag, "N", "default"},
+		{"default malformed JSON", reflect.TypeFor[tagDefaultJSON](), schema.ErrInvalidTag, "S", "default"},
+		{"examples not an array", reflect.TypeFor[tagExamplesBad](), schema.ErrInvalidTag, "S", "examples"},
+		{"uniqueItems not a bool", reflect.TypeFor[tagUniqueBad](), schema.ErrInvalidTag, "S", "uniqueItems"},
+		{"bool const", reflect.TypeFor[tagBoolConst](), schema.ErrInvalidTag, "B", "const"},
+		{"unknown format", reflect.TypeFor[tagFormatUnknown](), schema.ErrInvalidTag, "S", "format"},
+		{"minimum above maximum", reflect.TypeFor[tagMinMax](), schema.ErrInvalidTag, "N", ""},
+		{"exclusive bounds equal", reflect.TypeFor[tagExclusiveEqual](), schema.ErrInvalidTag, "N", ""},
+		{"minimum above uint8 range", reflect.TypeFor[tagUint8Over](), schema.ErrInvalidTag, "N", ""},
+		{"minLength above maxLength", reflect.TypeFor[tagLengths](), schema.ErrInvalidTag, "S", ""},
+		{"minItems above maxItems", reflect.TypeFor[tagItems](), schema.ErrInvalidTag, "S", ""},
+		{"multipleOf zero", reflect.TypeFor[tagMultipleZero](), schema.ErrInvalidTag, "N", "multipleOf"},
+		{"nullable tag", reflect.TypeFor[tagNullable](), schema.ErrInvalidTag, "S", "nullable"},
+		{"string option", reflect.TypeFor[tagStringOpt](), schema.ErrInvalidTag, "N", "json"},
+		{"array length contradicted", reflect.TypeFor[tagArrayLen](), schema.ErrInvalidTag, "A", "minItems"},
+		{"default below minimum", reflect.TypeFor[tagDefaultMin](), schema.ErrInvalidTag, "N", "default"},
+		{"default outside enum", reflect.TypeFor[tagDefaultEnum](), schema.ErrInvalidTag, "S", "default"},
+		{"default too long", reflect.TypeFor[tagDefaultLen](), schema.ErrInvalidTag, "S", "default"},
+		{"default not unique", reflect.TypeFor[tagDefaultUnique](), schema.ErrInvalidTag, "S", "default"},
+		{"default misses required", reflect.TypeFor[tagDefaultStruct](), schema.ErrInvalidTag, "P", "default"},
+		{"default breaks format", reflect.TypeFor[tagDefaultFormat](), schema.ErrInvalidTag, "S", "default"},
+		{"enum member breaks const", reflect.TypeFor[tagEnumVsConst](), schema.ErrInvalidTag, "S", "enum"},
+		{"example not an int", reflect.TypeFor[tagExampleBad](), schema.ErrInvalidTag, "N", "example"},
+		{"deprecated not a bool", reflect.TypeFor[tagDeprecatedBad](), schema.ErrInvalidTag, "S", "deprecated"},
+		{"huge exponent", reflect.TypeFor[tagHugeExponent](), schema.ErrInvalidTag, "N", "maximum"},
+		{"nested path", reflect.TypeFor[tagNested](), schema.ErrInvalidTag, "Outer.Inner[].S", "maxLength"},
+		{"Enum method on struct", reflect.TypeFor[enumOnStruct](), schema.ErrInvalidTag, "V", ""},
+		{"Enum method with wrong values", reflect.TypeFor[argsWrongEnum](), schema.ErrInvalidTag, "W", ""},
+
+		{"root string", reflect.TypeFor[string](), schema.ErrNotObject, "", ""},
+		{"root slice", reflect.TypeFor[[]zoo.Point](), schema.ErrNotObject, "", ""},
+		{"root time", reflect.TypeFor[time.Time](), schema.ErrNotObject, "", ""},
+		{"root int pointer", reflect.TypeFor[*int](), schema.ErrNotObject, "", ""},
+		{"root text struct", reflect.TypeFor[zoo.LatLng](), schema.ErrNotObject, "", ""},
+		{"root map with bool keys", reflect.TypeFor[map[bool]int](), schema.ErrUnsupportedType, "", ""},
+		{"nil type", nil, schema.ErrNotObject, "", ""},
+	}
+	seen := map[string]bool{}
+	for _, tt := range tests {
+		if seen[tt.name] {
+			t.Fatalf("duplicate row name %q", tt.name)
+		}
+		seen[tt.name] = true
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := schema.ForType(tt.typ)
+			if err == nil {
+				data, _ := s.MarshalJSON()
+				t.Fatalf("ForType(%v) = %s, want an error wrapping %v", tt.typ, data, tt.err)
+			}
+			if s != nil {
+				t.Errorf("ForType(%v) returned a schema with its error", tt.typ)
+			}
+			if !errors.Is(err, tt.err) {
+				t.Errorf("ForType(%v) error = %v, want one wrapping %v", tt.typ, err, tt.err)
+			}
+			var te *schema.TypeError
+			if !errors.As(err, &te) {
+				t.Fatalf("ForType(%v) error %T is not a *schema.TypeError", tt.typ, err)
+			}
+			if te.Path != tt.path {
+				t.Errorf("ForType(%v) error path = %q, want %q (error: %v)", tt.typ, te.Path, tt.path, err)
+			}
+			if te.Tag != tt.tag {
+				t.Errorf("ForType(%v) error tag = %q, want %q (error: %v)", tt.typ, te.Tag, tt.tag, err)
+			}
+			if te.Type != tt.typ {
+				t.Errorf("ForType(%v) error type = %v, want the argument", tt.typ, te.Type)
+			}
+			if !strings.HasPrefix(err.Error(), "schema: ForType(") {
+				t.Errorf("error %q does not start with %q", err, "schema: ForType(")
+			}
+			// The cached error is returned again.
+			if _, err2 := schema.ForType(tt.typ); !errors.Is(err2, tt.err) {
+				t.Errorf("second ForType(%v) error = %v, want one wrapping %v", tt.typ, err2, tt.err)
+			}
+		})
+	}
+}
+
+func TestForTypeErrorMessage(t *testing.T) {
+	_, err := schema.For[argsChan]()
+	const want = "schema: ForType(schema_test.argsChan): field Filters.When: unsupported type chan int (consider"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("For[argsChan]() error = %v, want prefix %q", err, want)
+	}
+}
