@@ -1,0 +1,520 @@
+package adapters_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+var parsers = map[string]func([]byte) (adapters.Turn, error){
+	"openai":           adapters.ParseOpenAIReply,
+	"openai-responses": adapters.ParseResponsesReply,
+	"anthropic":        adapters.ParseAnthropicReply,
+	"gemini":           adapters.ParseGeminiReply,
+	"bedrock":          adapters.ParseBedrockReply,
+	"mcp":              adapters.ParseMCPReply,
+}
+
+func rawJSON(s string) json.RawMessage { return json.RawMessage(s) }
+
+func TestParseFixtures(t *testing.T) {
+	weatherArgs, timeArgs, noArgs := rawJSON(`{"city":"Paris","days":2}`), rawJSON(`{"zone":"Europe/Paris"}`), rawJSON(`{}`)
+	want := map[string][]adapters.Call{
+		"openai": {
+			{ID: "call_w1", Name: "get_weather", Args: weatherArgs},
+			{ID: "call_t2", Name: "get_time", Args: timeArgs},
+			{ID: "call_l3", Name: "list_cities", Args: noArgs},
+		},
+		"openai-responses": {
+			{ID: "call_w1", Name: "get_weather", Args: weatherArgs},
+			{ID: "call_t2", Name: "get_time", Args: timeArgs},
+			{ID: "call_l3", Name: "list_cities", Args: noArgs},
+		},
+		"anthropic": {
+			{ID: "toolu_01A", Name: "get_weather", Args: weatherArgs},
+			{ID: "toolu_01B", Name: "get_time", Args: timeArgs},
+			{ID: "toolu_01C", Name: "list_cities", Args: noArgs},
+		},
+		"gemini": {
+			{ID: "fc-a1", Name: "get_weather", Args: weatherArgs, ThoughtSignature: "CiQBVKhc7k1Q"},
+			{ID: "fc-a2", Name: "get_time", Args: timeArgs},
+			{Name: "list_cities", Args: noArgs},
+		},
+		"bedrock": {
+			{ID: "tooluse_w1", Name: "get_weather", Args: weatherArgs},
+			{ID: "tooluse_t2", Name: "get_time", Args: timeArgs},
+			{ID: "tooluse_l3", Name: "list_cities", Args: noArgs},
+		},
+		"mcp": {
+			{ID: `7`, Name: "get_weather", Args: weatherArgs},
+			{ID: `"req-8"`, Name: "get_time", Args: timeArgs},
+			{ID: `9`, Name: "list_cities", Args: noArgs},
+		},
+	}
+	for _, f := range replyFixtures {
+		t.Run(f.provider, func(t *testing.T) {
+			turn, err := parsers[f.provider]([]byte(f.reply))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			if diff := cmp.Diff(want[f.provider], turn.Calls); diff != "" {
+				t.Errorf("calls mismatch (-want +got):\n%s", diff)
+			}
+			if len(turn.Replay) == 0 {
+				t.Errorf("Replay is empty")
+			}
+			for i, r := range turn.Replay {
+				if _, err := json.Marshal(r); err != nil {
+					t.Errorf("Replay[%d] does not marshal: %v", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestParseVariants covers the other accepted forms of each reply and the
+// argument normalisations.
+func TestParseVariants(t *testing.T) {
+	tests := []struct {
+		name      string
+		provider  string
+		reply     string
+		wantCalls []adapters.Call
+		wantText  string
+		wantStop  string
+	}{
+		{
+			name:      "openai message alone",
+			provider:  "openai",
+			reply:     `{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"a\":1}"}}]}`,
+			wantCalls: []adapters.Call{{ID: "c1", Name: "f", Args: rawJSON(`{"a":1}`)}},
+		},
+		{
+			name:      "openai blank arguments text is {}",
+			provider:  "openai",
+			reply:     `{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"  \n "}}]}`,
+			wantCalls: []adapters.Call{{ID: "c1", Name: "f", Args: rawJSON(`{}`)}},
+		},
+		{
+			name:      "openai null arguments text is {}",
+			provider:  "openai",
+			reply:     `{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"null"}}]}`,
+			wantCalls: []adapters.Call{{ID: "c1", Name: "f", Args: rawJSON(`{}`)}},
+		},
+		{
+			name:      "openai absent arguments are {}",
+			provider:  "openai",
+			reply:     `{"role":"assistant","tool_calls":[{"id":"c1","function":{"name":"f"}}]}`,
+			wantCalls: []adapters.Call{{ID: "c1", Name: "f", Args: rawJSON(`{}`)}},
+		},
+		{
+			name:      "openai arguments object instead of text (Ollama native)",
+			provider:  "openai",
+			reply:     `{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":{"a": [1, 2]}}}]}`,
+			wantCalls: []adapters.Call{{ID: "c1", Name: "f", Args: rawJSON(`{"a":[1,2]}`)}},
+		},
+		{
+			name:      "openai big integer kept exact",
+			provider:  "openai",
+			reply:     `{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"n\":9007199254740993}"}}]}`,
+			wantCalls: []adapters.Call{{ID: "c1", Name: "f", Args: rawJSON(`{"n":9007199254740993}`)}},
+		},
+		{
+			name:     "openai final text",
+			provider: "openai",
+			reply:    `{"choices":[{"message":{"role":"assistant","content":"Sunny, 21C."},"finish_reason":"stop"}]}`,
+			wantText: "Sunny, 21C.",
+			wantStop: "stop",
+		},
+		{
+			name:     "openai content parts",
+			provider: "openai",
+			reply:    `{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}`,
+			wantText: "ab",
+		},
+		{
+			name:      "responses output array alone",
+			provider:  "openai-responses",
+			reply:     `[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"f","arguments":""}]`,
+			wantCalls: []adapters.Call{{ID: "call_1", Name: "f", Args: rawJSON(`{}`)}},
+		},
+		{
+			name:     "responses final text",
+			provider: "openai-responses",
+			reply:    `{"status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Sunny."}]}]}`,
+			wantText: "Sunny.",
+			wantStop: "completed",
+		},
+		{
+			name:      "anthropic absent input is {}",
+			provider:  "anthropic",
+			reply:     `{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"f"}]}`,
+			wantCalls: []adapters.Call{{ID: "t1", Name: "f", Args: rawJSON(`{}`)}},
+		},
+		{
+			name:     "anthropic server tool makes no call",
+			provider: "anthropic",
+			reply:    `{"role":"assistant","content":[{"type":"server_tool_use","id":"srv1","name":"web_search","input":{"query":"x"}},{"type":"text","text":"Done."}],"stop_reason":"end_turn"}`,
+			wantText: "Done.",
+			wantStop: "end_turn",
+		},
+		{
+			name:      "gemini content alone, thought text excluded",
+			provider:  "gemini",
+			reply:     `{"role":"model","parts":[{"text":"thinking...","thought":true},{"text":"Checking."},{"functionCall":{"name":"f","args":{"a":1}},"thoughtSignature":"sig"}]}`,
+			wantCalls: []adapters.Call{{Name: "f", Args: rawJSON(`{"a":1}`), ThoughtSignature: "sig"}},
+			wantText:  "Checking.",
+		},
+		{
+			name:     "gemini final text",
+			provider: "gemini",
+			reply:    `{"candidates":[{"content":{"role":"model","parts":[{"text":"Sunny."}]},"finishReason":"STOP"}]}`,
+			wantText: "Sunny.",
+			wantStop: "STOP",
+		},
+		{
+			name:      "bedrock message alone",
+			provider:  "bedrock",
+			reply:     `{"role":"assistant","content":[{"toolUse":{"toolUseId":"tu1","name":"f","input":{"a":1}}}]}`,
+			wantCalls: []adapters.Call{{ID: "tu1", Name: "f", Args: rawJSON(`{"a":1}`)}},
+		},
+		{
+			name:     "bedrock final text",
+			provider: "bedrock",
+			reply:    `{"output":{"message":{"role":"assistant","content":[{"text":"Sunny."}]}},"stopReason":"end_turn"}`,
+			wantText: "Sunny.",
+			wantStop: "end_turn",
+		},
+		{
+			name:      "mcp params alone",
+			provider:  "mcp",
+			reply:     `{"name":"f","arguments":{"a":1}}`,
+			wantCalls: []adapters.Call{{Name: "f", Args: rawJSON(`{"a":1}`)}},
+		},
+		{
+			name:      "mcp one request",
+			provider:  "mcp",
+			reply:     `{"jsonrpc":"2.0","id":"x-1","method":"tools/call","params":{"name":"f","arguments":null}}`,
+			wantCalls: []adapters.Call{{ID: `"x-1"`, Name: "f", Args: rawJSON(`{}`)}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			turn, err := parsers[tt.provider]([]byte(tt.reply))
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			if diff := cmp.Diff(tt.wantCalls, turn.Calls); diff != "" {
+				t.Errorf("calls mismatch (-want +got):\n%s", diff)
+			}
+			if turn.Text != tt.wantText {
+				t.Errorf("Text = %q, want %q", turn.Text, tt.wantText)
+			}
+			if turn.Stop != tt.wantStop {
+				t.Errorf("Stop = %q, want %q", turn.Stop, tt.wantStop)
+			}
+		})
+	}
+}
+
+func TestParseMalformed(t *testing.T) {
+	tests := []struct {
+		name     string
+		provider string
+		reply    string
+		want     error  // the sentinel
+		path     string // ReplyError.Path
+	}{
+		// Not JSON, for every provider.
+		{"openai not json", "openai", `{"choices": [`, adapters.ErrNotJSON, ""},
+		{"responses not json", "openai-responses", `<html>502 Bad Gateway</html>`, adapters.ErrNotJSON, ""},
+		{"anthropic not json", "anthropic", ``, adapters.ErrNotJSON, ""},
+		{"gemini not json", "gemini", `{"candidates":[]}}`, adapters.ErrNotJSON, ""},
+		{"bedrock not json", "bedrock", `{'output': 1}`, adapters.ErrNotJSON, ""},
+		{"mcp not json", "mcp", `tools/call`, adapters.ErrNotJSON, ""},
+
+		// Wrong shape.
+		{"openai array", "openai", `[1,2]`, adapters.ErrReplyShape, ""},
+		{"openai choices not array", "openai", `{"choices":{"message":{}}}`, adapters.ErrReplyShape, "choices"},
+		{"openai no choices", "openai", `{"choices":[]}`, adapters.ErrReplyShape, "choices"},
+		{"openai no message", "openai", `{"choices":[{"finish_reason":"stop"}]}`, adapters.ErrReplyShape, "choices[0]"},
+		{"openai tool_calls string", "openai", `{"role":"assistant","tool_calls":"f"}`, adapters.ErrReplyShape, "tool_calls"},
+		{"openai tool call not object", "openai", `{"role":"assistant","tool_calls":[42]}`, adapters.ErrReplyShape, "tool_calls[0]"},
+		{"openai user role", "openai", `{"role":"user","content":"hi"}`, adapters.ErrReplyShape, "role"},
+		{"openai missing id", "openai", `{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`, adapters.ErrReplyShape, "choices[0].message.tool_calls[0].id"},
+		{"openai missing name", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"arguments":"{}"}}]}`, adapters.ErrReplyShape, "tool_calls[0].function.name"},
+		{"openai custom tool call", "openai", `{"tool_calls":[{"id":"c1","type":"custom","custom":{"name":"f","input":"x"}}]}`, adapters.ErrReplyShape, "tool_calls[0].type"},
+		{"openai name not string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":7}}]}`, adapters.ErrReplyShape, "tool_calls[0].function.name"},
+		{"responses number", "openai-responses", `42`, adapters.ErrReplyShape, ""},
+		{"responses no output", "openai-responses", `{"id":"resp_1","status":"failed"}`, adapters.ErrReplyShape, ""},
+		{"responses missing call_id", "openai-responses", `{"output":[{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}]}`, adapters.ErrReplyShape, "output[0].call_id"},
+		{"responses item without type", "openai-responses", `[{"call_id":"c"}]`, adapters.ErrReplyShape, "[0].type"},
+		{"anthropic error object", "anthropic", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, adapters.ErrReplyShape, ""},
+		{"anthropic content missing", "anthropic", `{"role":"assistant"}`, adapters.ErrReplyShape, "content"},
+		{"anthropic content string", "anthropic", `{"role":"assistant","content":"hi"}`, adapters.ErrReplyShape, "content"},
+		{"anthropic tool_use without id", "anthropic", `{"content":[{"type":"tool_use","name":"f","input":{}}]}`, adapters.ErrReplyShape, "content[0].id"},
+		{"gemini neither candidates nor parts", "gemini", `{"error":{"code":400}}`, adapters.ErrReplyShape, ""},
+		{"gemini blocked", "gemini", `{"candidates":[{"finishReason":"SAFETY"}]}`, adapters.ErrReplyShape, "candidates[0]"},
+		{"gemini parts not array", "gemini", `{"role":"model","parts":{}}`, adapters.ErrReplyShape, "parts"},
+		{"gemini functionCall without name", "gemini", `{"role":"model","parts":[{"functionCall":{"args":{}}}]}`, adapters.ErrReplyShape, "parts[0].functionCall.name"},
+		{"bedrock no message", "bedrock", `{"output":{},"stopReason":"end_turn"}`, adapters.ErrReplyShape, "output"},
+		{"bedrock toolUse without id", "bedrock", `{"role":"assistant","content":[{"toolUse":{"name":"f","input":{}}}]}`, adapters.ErrReplyShape, "content[0].toolUse.toolUseId"},
+		{"mcp other method", "mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, adapters.ErrReplyShape, "method"},
+		{"mcp notification", "mcp", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"f"}}`, adapters.ErrReplyShape, "id"},
+		{"mcp empty batch", "mcp", `[]`, adapters.ErrReplyShape, ""},
+		{"mcp batch bad entry", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"method":"tools/call"}]`, adapters.ErrReplyShape, "[1].params"},
+		{"mcp params without name", "mcp", `{"arguments":{}}`, adapters.ErrReplyShape, "name"},
+
+		// Arguments that are not one JSON object.
+		{"openai arguments not JSON", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"city\": \"Par"}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
+		{"openai arguments text is array", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"[1]"}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
+		{"openai arguments text is string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"\"Paris\""}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
+		{"openai arguments number", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":3}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
+		{"openai second call bad", "openai", `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}},{"id":"b","function":{"name":"g","arguments":"{} {}"}}]}}]}`, adapters.ErrArguments, "choices[0].message.tool_calls[1].function.arguments"},
+		{"responses arguments not JSON", "openai-responses", `{"output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{oops}"}]}`, adapters.ErrArguments, "output[0].arguments"},
+		{"anthropic input string", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f","input":"{\"a\":1}"}]}`, adapters.ErrArguments, "content[0].input"},
+		{"gemini args array", "gemini", `{"role":"model","parts":[{"functionCall":{"name":"f","args":[1]}}]}`, adapters.ErrArguments, "parts[0].functionCall.args"},
+		{"bedrock input number", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":1}}]}`, adapters.ErrArguments, "content[0].toolUse.input"},
+		{"mcp arguments string", "mcp", `{"name":"f","arguments":"a=1"}`, adapters.ErrArguments, "arguments"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			turn, err := parsers[tt.provider]([]byte(tt.reply))
+			if err == nil {
+				t.Fatalf("parse(%s) = %+v, want an error", tt.reply, turn)
+			}
+			if !errors.Is(err, tt.want) {
+				t.Errorf("parse(%s) error = %v, want errors.Is %v", tt.reply, err, tt.want)
+			}
+			var re *adapters.ReplyError
+			if !errors.As(err, &re) {
+				t.Fatalf("parse(%s) error %T is not a *ReplyError", tt.reply, err)
+			}
+			if re.Provider != tt.provider {
+				t.Errorf("Provider = %q, want %q", re.Provider, tt.provider)
+			}
+			if re.Path != tt.path {
+				t.Errorf("Path = %q, want %q (error: %v)", re.Path, tt.path, err)
+			}
+			if re.Problem == "" {
+				t.Errorf("Problem is empty")
+			}
+		})
+	}
+}
+
+// resultRenderers render results for every provider as JSON.
+var resultRenderers = map[string]func([]adapters.Call, []define.Result) (any, error){
+	"openai":           func(c []adapters.Call, r []define.Result) (any, error) { return adapters.OpenAIResults(c, r) },
+	"openai-responses": func(c []adapters.Call, r []define.Result) (any, error) { return adapters.ResponsesResults(c, r) },
+	"anthropic":        func(c []adapters.Call, r []define.Result) (any, error) { return adapters.AnthropicResults(c, r) },
+	"gemini":           func(c []adapters.Call, r []define.Result) (any, error) { return adapters.GeminiResults(c, r) },
+	"bedrock":          func(c []adapters.Call, r []define.Result) (any, error) { return adapters.BedrockResults(c, r) },
+	"mcp":              func(c []adapters.Call, r []define.Result) (any, error) { return adapters.MCPResults(c, r) },
+}
+
+func TestResultsCountMismatch(t *testing.T) {
+	calls := []adapters.Call{{ID: "a", Name: "f", Args: rawJSON(`{}`)}, {ID: "b", Name: "g", Args: rawJSON(`{}`)}}
+	for name, render := range resultRenderers {
+		for _, n := range []int{0, 1, 3} {
+			if _, err := render(calls, make([]define.Result, n)); !errors.Is(err, adapters.ErrResultCount) {
+				t.Errorf("%s results for 2 calls and %d results: error = %v, want ErrResultCount", name, n, err)
+			}
+		}
+	}
+	if _, err := adapters.MCPResponses(calls, nil); !errors.Is(err, adapters.ErrResultCount) {
+		t.Errorf("MCPResponses(2 calls, 0 results) error = %v, want ErrResultCount", err)
+	}
+}
+
+func TestResultsCallID(t *testing.T) {
+	calls := []adapters.Call{{Name: "f", Args: rawJSON(`{}`)}}
+	results := []define.Result{{Output: "ok"}}
+	needID := map[string]bool{"openai": true, "openai-responses": true, "anthropic": true, "bedrock": true}
+	for name, render := range resultRenderers {
+		_, err := render(calls, results)
+		if needID[name] && !errors.Is(err, adapters.ErrCallID) {
+			t.Errorf("%s results for a call without id: error = %v, want ErrCallID", name, err)
+		}
+		if !needID[name] && err != nil {
+			t.Errorf("%s results for a call without id: error = %v, want nil", name, err)
+		}
+	}
+	if _, err := adapters.MCPResponses(calls, results); !errors.Is(err, adapters.ErrCallID) {
+		t.Errorf("MCPResponses(call without id) error = %v, want ErrCallID", err)
+	}
+}
+
+func TestResultsEmptyBatch(t *testing.T) {
+	for name, render := range resultRenderers {
+		got, err := render(nil, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		data, err := json.Marshal(got)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if string(data) == "null" || json.Valid(data) && containsNull(data) {
+			t.Errorf("%s results for no calls = %s: a null where a list belongs", name, data)
+		}
+	}
+}
+
+func containsNull(data []byte) bool {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return false
+	}
+	var walk func(any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case nil:
+			return true
+		case []any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		case map[string]any:
+			for _, e := range x {
+				if walk(e) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(v)
+}
+
+// TestResultEdgeCases checks the rendering rules the goldens do not show.
+func TestResultEdgeCases(t *testing.T) {
+	call := []adapters.Call{{ID: "id1", Name: "f", Args: rawJSON(`{}`)}}
+	tests := []struct {
+		name     string
+		provider string
+		result   define.Result
+		want     string // the rendered JSON
+	}{
+		{"openai error prefixed", "openai", define.Result{Output: "boom", IsError: true},
+			`[{"role":"tool","tool_call_id":"id1","content":"error: boom"}]`},
+		{"openai empty output", "openai", define.Result{},
+			`[{"role":"tool","tool_call_id":"id1","content":""}]`},
+		{"responses error prefixed", "openai-responses", define.Result{Output: "boom", IsError: true},
+			`[{"type":"function_call_output","call_id":"id1","output":"error: boom"}]`},
+		{"anthropic empty output omits content", "anthropic", define.Result{},
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"id1","is_error":false}]}`},
+		{"anthropic error without message", "anthropic", define.Result{IsError: true},
+			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"id1","content":"the tool failed without a message","is_error":true}]}`},
+		{"gemini array output kept as JSON", "gemini", define.Result{Output: `[1,2]`},
+			`{"role":"user","parts":[{"functionResponse":{"id":"id1","name":"f","response":{"output":[1,2]}}}]}`},
+		{"gemini scalar JSON output stays a string", "gemini", define.Result{Output: `42`},
+			`{"role":"user","parts":[{"functionResponse":{"id":"id1","name":"f","response":{"output":"42"}}}]}`},
+		{"gemini invalid JSON output is a string", "gemini", define.Result{Output: `{not json`},
+			`{"role":"user","parts":[{"functionResponse":{"id":"id1","name":"f","response":{"output":"{not json"}}}]}`},
+		{"gemini empty output", "gemini", define.Result{},
+			`{"role":"user","parts":[{"functionResponse":{"id":"id1","name":"f","response":{"output":""}}}]}`},
+		{"bedrock empty output never empty content", "bedrock", define.Result{},
+			`{"role":"user","content":[{"toolResult":{"toolUseId":"id1","content":[{"text":"(no output)"}],"status":"success"}}]}`},
+		{"bedrock error without message", "bedrock", define.Result{IsError: true},
+			`{"role":"user","content":[{"toolResult":{"toolUseId":"id1","content":[{"text":"the tool failed without a message"}],"status":"error"}}]}`},
+		{"bedrock array output is text", "bedrock", define.Result{Output: `[1]`},
+			`{"role":"user","content":[{"toolResult":{"toolUseId":"id1","content":[{"text":"[1]"}],"status":"success"}}]}`},
+		{"mcp map value is structured", "mcp", define.Result{Output: `{"a":1}`, Value: map[string]int{"a": 1}},
+			`[{"content":[{"type":"text","text":"{\"a\":1}"}],"structuredContent":{"a":1},"isError":false}]`},
+		{"mcp slice value is not structured", "mcp", define.Result{Output: `[1]`, Value: []int{1}},
+			`[{"content":[{"type":"text","text":"[1]"}],"isError":false}]`},
+		{"mcp error drops value", "mcp", define.Result{Output: "bad", IsError: true, Value: map[string]int{"a": 1}},
+			`[{"content":[{"type":"text","text":"bad"}],"isError":true}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := resultRenderers[tt.provider](call, []define.Result{tt.result})
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(data) != tt.want {
+				t.Errorf("rendered\n got %s\nwant %s", data, tt.want)
+			}
+		})
+	}
+}
+
+func TestMCPResponsesEchoID(t *testing.T) {
+	calls, err := adapters.ParseMCPCalls([]byte(`[{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"seven","method":"tools/call","params":{"name":"f"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls = append(calls, adapters.Call{ID: "by-hand", Name: "f"})
+	resps, err := adapters.MCPResponses(calls, []define.Result{{Output: "a"}, {Output: "b"}, {Output: "c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(resps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"a"}],"isError":false}},` +
+		`{"jsonrpc":"2.0","id":"seven","result":{"content":[{"type":"text","text":"b"}],"isError":false}},` +
+		`{"jsonrpc":"2.0","id":"by-hand","result":{"content":[{"type":"text","text":"c"}],"isError":false}}]`
+	if string(data) != want {
+		t.Errorf("MCPResponses =\n%s\nwant\n%s", data, want)
+	}
+}
+
+// TestReplayKeepsWhatMustSurvive checks the replayed turn keeps the pieces
+// providers reject a history without.
+func TestReplayKeepsWhatMustSurvive(t *testing.T) {
+	tests := []struct {
+		provider string
+		contains []string
+		excludes []string
+	}{
+		{"openai", []string{`"tool_calls":[`, `"arguments":""`, `"content":null`}, []string{"refusal", "annotations"}},
+		{"openai-responses", []string{`"type":"reasoning"`, `"encrypted_content":"gAAAAB..."`, `"call_id":"call_w1"`}, nil},
+		{"anthropic", []string{`"signature":"EqQBCgIYAhIM"`, `"type":"thinking"`, `"input":{"city":"Paris","days":2}`}, nil},
+		{"gemini", []string{`"thoughtSignature":"CiQBVKhc7k1Q"`, `"role":"model"`}, []string{"candidates"}},
+		{"bedrock", []string{`"toolUseId":"tooluse_w1"`, `"role":"assistant"`}, []string{"stopReason"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.provider, func(t *testing.T) {
+			var reply string
+			for _, f := range replyFixtures {
+				if f.provider == tt.provider {
+					reply = f.reply
+				}
+			}
+			turn, err := parsers[tt.provider]([]byte(reply))
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := json.Marshal(turn.Replay)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range tt.contains {
+				if !jsonContains(data, s) {
+					t.Errorf("Replay %s lacks %s", data, s)
+				}
+			}
+			for _, s := range tt.excludes {
+				if jsonContains(data, s) {
+					t.Errorf("Replay %s has %s", data, s)
+				}
+			}
+		})
+	}
+}
+
+func jsonContains(data []byte, s string) bool { return strings.Contains(string(data), s) }

@@ -1,0 +1,168 @@
+package adapters_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+type weatherArgs struct {
+	City string `json:"city"`
+}
+
+func getWeather(ctx context.Context, in weatherArgs) (string, error) {
+	return "sunny in " + in.City, nil
+}
+
+// One tool gives one entry holding one function declaration; the input
+// schema becomes "parameters", and the city property is just a string.
+func ExampleToGemini() {
+	weather := define.MustDefineTool(getWeather,
+		define.WithName("get_weather"), define.WithDescription("Current weather for a city"))
+
+	tools, err := adapters.ToGemini([]define.Tool{weather})
+	if err != nil {
+		panic(err)
+	}
+	decl := tools[0].FunctionDeclarations[0]
+	fmt.Println(len(tools), decl.Name, "-", decl.Description)
+
+	var params struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(decl.Parameters, &params); err != nil {
+		panic(err)
+	}
+	fmt.Println("city:", string(params.Properties["city"]))
+
+	body, _ := json.Marshal(tools)
+	fmt.Println(string(body))
+	// Output:
+	// 1 get_weather - Current weather for a city
+	// city: {"type":"string"}
+	// [{"functionDeclarations":[{"name":"get_weather","description":"Current weather for a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}]}]
+}
+
+type searchArgs struct {
+	Q string `json:"q"`
+}
+
+type pingArgs struct{}
+
+// Many tools are still one entry, declarations in order, and the value
+// marshals as plain JSON inside a request body.
+func ExampleToGemini_manyTools() {
+	search := define.MustDefineTool(func(ctx context.Context, in searchArgs) (string, error) {
+		return "results for " + in.Q, nil
+	}, define.WithName("search"), define.WithDescription("Search the docs"))
+	ping := define.MustDefineTool(func(ctx context.Context, in pingArgs) (string, error) {
+		return "pong", nil
+	}, define.WithName("ping"), define.WithDescription("Health check"))
+
+	tools, err := adapters.ToGemini([]define.Tool{search, ping})
+	if err != nil {
+		panic(err)
+	}
+	body := map[string]any{
+		"contents": []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": "search for adapters"}}}},
+		"tools":    tools,
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(len(tools), "entry")
+	for _, d := range tools[0].FunctionDeclarations {
+		fmt.Println(d.Name)
+	}
+	fmt.Println(string(data))
+	// Output:
+	// 1 entry
+	// search
+	// ping
+	// {"contents":[{"parts":[{"text":"search for adapters"}],"role":"user"}],"tools":[{"functionDeclarations":[{"name":"search","description":"Search the docs","parameters":{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}},{"name":"ping","description":"Health check"}]}]}
+}
+
+// No tools still give the wrapper, with no declarations inside.
+func ExampleToGemini_empty() {
+	tools, err := adapters.ToGemini(nil)
+	if err != nil {
+		panic(err)
+	}
+	data, _ := json.Marshal(tools)
+	fmt.Println(string(data))
+	// Output:
+	// [{"functionDeclarations":[]}]
+}
+
+// A Gemini functionCall goes through Tool.Execute (its args are a JSON
+// object) and back as a functionResponse part, matched by name.
+func ExampleToGemini_roundTrip() {
+	weather := define.MustDefineTool(getWeather,
+		define.WithName("get_weather"), define.WithDescription("Current weather for a city"))
+	tools := []define.Tool{weather}
+	if _, err := adapters.ToGemini(tools); err != nil {
+		panic(err)
+	}
+
+	// What the model sends back for that declaration.
+	reply := []byte(`{"functionCall":{"name":"get_weather","args":{"city":"Chennai"}}}`)
+	var part struct {
+		FunctionCall struct {
+			Name string         `json:"name"`
+			Args map[string]any `json:"args"`
+		} `json:"functionCall"`
+	}
+	if err := json.Unmarshal(reply, &part); err != nil {
+		panic(err)
+	}
+	call := part.FunctionCall
+	var res define.Result
+	for _, t := range tools {
+		if t.Name() == call.Name {
+			res = t.Execute(context.Background(), call.Args)
+		}
+	}
+	fmt.Println("error:", res.IsError)
+
+	response := map[string]any{"functionResponse": map[string]any{
+		"name": call.Name, "response": map[string]any{"output": res.Output},
+	}}
+	data, _ := json.Marshal(response)
+	fmt.Println(string(data))
+	// Output:
+	// error: false
+	// {"functionResponse":{"name":"get_weather","response":{"output":"sunny in Chennai"}}}
+}
+
+// Strict mode closes every object, lists every property in required and
+// makes the optional ones nullable; an open map is an error that says so.
+func ExampleToOpenAI_strict() {
+	type args struct {
+		City   string            `json:"city"`
+		Unit   *string           `json:"unit,omitempty" enum:"C,F"`
+		Labels map[string]string `json:"labels,omitempty"`
+	}
+	tool := define.MustDefineTool(func(ctx context.Context, in args) (string, error) { return "", nil },
+		define.WithName("get_weather"))
+	_, err := adapters.ToOpenAI([]define.Tool{tool}, adapters.Strict(true))
+	fmt.Println(err)
+
+	type closed struct {
+		City string  `json:"city"`
+		Unit *string `json:"unit,omitempty" enum:"C,F"`
+	}
+	tool = define.MustDefineTool(func(ctx context.Context, in closed) (string, error) { return "", nil },
+		define.WithName("get_weather"))
+	tools, err := adapters.ToOpenAI([]define.Tool{tool}, adapters.Strict(true))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(tools[0].Function.Parameters))
+	// Output:
+	// adapters: ToOpenAI: tool "get_weather": at /properties/labels: an open map (additionalProperties: {"type":"string"}) cannot be expressed in OpenAI strict mode, which requires "additionalProperties": false on every object (consider Strict(false) for this tool, or an array of key/value objects)
+	// {"type":"object","properties":{"city":{"type":"string"},"unit":{"anyOf":[{"type":"string","enum":["C","F"]},{"type":"null"}]}},"required":["city","unit"],"additionalProperties":false}
+}

@@ -1,0 +1,199 @@
+package adapters
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Option configures one rendering call (ToOpenAI, ToGemini, ...). Options
+// are sealed: only this package implements them. An option that does not
+// apply to the provider being rendered is an error (it names the option),
+// not silently ignored.
+type Option interface {
+	apply(*config)
+	// kinds reports which option fields the option sets, to check that the
+	// provider accepts it.
+	kind() optionKind
+	fmt.Stringer
+}
+
+type optionKind uint8
+
+const (
+	optStrict optionKind = 1 << iota
+	optGeminiJSONSchema
+	optMaxInlineDepth
+)
+
+// DefaultMaxInlineDepth is how many times one recursive type appears nested
+// on any path of a schema rendered for a provider that does not accept
+// references (Gemini parameters, Anthropic strict), unless MaxInlineDepth
+// says otherwise.
+const DefaultMaxInlineDepth = 3
+
+// maxInlineDepthLimit bounds MaxInlineDepth: inlining is exponential in the
+// depth for a type with two recursive fields.
+const maxInlineDepthLimit = 8
+
+// config is the option set of one call. It is comparable: it is part of the
+// per-tool cache key.
+type config struct {
+	strict     bool
+	geminiJSON bool
+	depth      int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
+}
+
+type option struct {
+	k    optionKind
+	f    func(*config)
+	text string
+}
+
+func (o option) apply(c *config)  { o.f(c) }
+func (o option) kind() optionKind { return o.k }
+func (o option) String() string   { return o.text }
+
+// Strict asks for the provider's strict (grammar-constrained) tool mode:
+//
+//   - OpenAI Chat Completions and Responses: "strict": true, with the
+//     schema in the Structured Outputs subset (every object closed, every
+//     property required, optional properties nullable). A schema that subset
+//     cannot express (an open map, an untyped value) is an error.
+//   - Anthropic: "strict": true, with the schema in Anthropic's strict
+//     subset; recursive types are inlined to [MaxInlineDepth].
+//
+// The default is Strict(false). The Responses API treats an omitted
+// "strict" as true, so [ToOpenAIResponses] always sends it.
+func Strict(on bool) Option {
+	return option{optStrict, func(c *config) { c.strict = on }, "Strict(" + strconv.FormatBool(on) + ")"}
+}
+
+// GeminiJSONSchema makes [ToGemini] send each tool's schema as
+// "parametersJsonSchema" (JSON Schema, with $ref/$defs, additionalProperties
+// and type arrays) instead of "parameters" (Gemini's OpenAPI subset). Use it
+// for tools with maps or untyped values, which "parameters" cannot express.
+func GeminiJSONSchema() Option {
+	return option{optGeminiJSONSchema, func(c *config) { c.geminiJSON = true }, "GeminiJSONSchema()"}
+}
+
+// MaxInlineDepth sets how many times one recursive type may appear nested on
+// any path when a provider does not accept references and recursive types
+// are inlined instead (Gemini "parameters", Anthropic strict). Beyond it, the
+// property that recurses is left out and the enclosing object's description
+// says so. n must be between 1 and 8; the default is
+// [DefaultMaxInlineDepth].
+func MaxInlineDepth(n int) Option {
+	return option{optMaxInlineDepth, func(c *config) { c.depth = n }, "MaxInlineDepth(" + strconv.Itoa(n) + ")"}
+}
+
+// newConfig applies opts for the provider p, rejecting options p does not
+// take. It normalises the result so that equal renderings share one cache
+// key.
+func newConfig(p provider, opts []Option) (config, error) {
+	var c config
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if o.kind()&p.accepts() == 0 {
+			return config{}, &Error{Func: p.fn(), Err: ErrOption,
+				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.label(), p.optionList())}
+		}
+		o.apply(&c)
+	}
+	if c.depth == 0 {
+		c.depth = DefaultMaxInlineDepth
+	}
+	if c.depth < 1 || c.depth > maxInlineDepthLimit {
+		return config{}, &Error{Func: p.fn(), Err: ErrOption,
+			Msg: fmt.Sprintf("MaxInlineDepth(%d): the depth must be between 1 and %d", c.depth, maxInlineDepthLimit)}
+	}
+	if !p.inlines(c) {
+		c.depth = DefaultMaxInlineDepth // irrelevant: keep one cache entry
+	}
+	return c, nil
+}
+
+// provider identifies one wire format.
+type provider uint8
+
+const (
+	pOpenAI provider = iota + 1
+	pOpenAIResponses
+	pAnthropic
+	pGemini
+	pMCP
+	pBedrock
+)
+
+func (p provider) fn() string {
+	switch p {
+	case pOpenAI:
+		return "ToOpenAI"
+	case pOpenAIResponses:
+		return "ToOpenAIResponses"
+	case pAnthropic:
+		return "ToAnthropic"
+	case pGemini:
+		return "ToGemini"
+	case pMCP:
+		return "ToMCP"
+	case pBedrock:
+		return "ToBedrock"
+	}
+	return "adapters"
+}
+
+// label is the provider's name in messages ("does not match Gemini's ...").
+func (p provider) label() string {
+	switch p {
+	case pOpenAI, pOpenAIResponses:
+		return "OpenAI"
+	case pAnthropic:
+		return "Anthropic"
+	case pGemini:
+		return "Gemini"
+	case pMCP:
+		return "MCP"
+	case pBedrock:
+		return "Bedrock"
+	}
+	return "?"
+}
+
+func (p provider) accepts() optionKind {
+	switch p {
+	case pOpenAI, pOpenAIResponses:
+		return optStrict
+	case pAnthropic:
+		return optStrict | optMaxInlineDepth
+	case pGemini:
+		return optGeminiJSONSchema | optMaxInlineDepth
+	}
+	return 0
+}
+
+func (p provider) optionList() string {
+	switch p {
+	case pOpenAI, pOpenAIResponses:
+		return "Strict"
+	case pAnthropic:
+		return "Strict, MaxInlineDepth"
+	case pGemini:
+		return "GeminiJSONSchema, MaxInlineDepth"
+	}
+	return "no options"
+}
+
+// inlines reports whether p with c inlines references.
+func (p provider) inlines(c config) bool {
+	return p == pGemini && !c.geminiJSON || p == pAnthropic && c.strict
+}
+
+// memoKey is the per-tool cache key of one rendering: the provider and the
+// normalised options. Its type is unexported so no other package's Memo key
+// can collide with it.
+type memoKey struct {
+	p   provider
+	cfg config
+}

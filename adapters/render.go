@@ -1,0 +1,112 @@
+package adapters
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
+)
+
+// toolData is what a rendering reads from a tool.
+type toolData struct {
+	name, description, title string
+	in, out                  *schema.Schema
+}
+
+func dataOf(t define.Tool) toolData {
+	return toolData{t.Name(), t.Description(), t.Title(), t.InputSchemaTree(), t.OutputSchemaTree()}
+}
+
+// renderJS renders a schema (input or output) into p's JSON Schema dialect
+// as compact bytes.
+func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string) (json.RawMessage, error) {
+	c := newConv(p, cfg, tool, s)
+	root, err := c.rootNode(s, what)
+	if err != nil {
+		return nil, err
+	}
+	out, _, err := c.js(root, "")
+	if err != nil {
+		return nil, err
+	}
+	data, err := out.MarshalJSON()
+	if err != nil {
+		return nil, &Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()}
+	}
+	return frozen(data), nil
+}
+
+// renderGemini renders an input schema as Gemini "parameters"; nil means the
+// tool takes no arguments and the declaration has no parameters.
+func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, error) {
+	c := newConv(pGemini, cfg, tool, s)
+	root, err := c.rootNode(s, "input")
+	if err != nil {
+		return nil, err
+	}
+	g, _, err := c.gem(root, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(g.Properties) == 0 {
+		return nil, nil
+	}
+	data, err := marshalNoEscape(g)
+	if err != nil {
+		return nil, &Error{Func: pGemini.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()}
+	}
+	return frozen(data), nil
+}
+
+// frozen caps a cached slice's capacity, so that a caller's append copies
+// instead of writing into the cache.
+func frozen(b []byte) json.RawMessage { return json.RawMessage(b[:len(b):len(b)]) }
+
+// maxOpenAIDescription is the description length OpenAI rejects above
+// (string_above_max_length; observed, PROVIDERS.md §1).
+const maxOpenAIDescription = 1024
+
+// Tool-count limits per request.
+const (
+	maxOpenAITools = 128 // array_above_max_length
+	maxGeminiTools = 512 // function declarations per tool
+)
+
+// render renders every tool for p with cfg through the per-tool cache.
+func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
+	build func(cfg config, d toolData) (T, error)) ([]T, error) {
+	cfg, err := newConfig(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	if limit > 0 && len(tools) > limit {
+		return nil, &Error{Func: p.fn(), Err: ErrLimit,
+			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)}
+	}
+	out := make([]T, len(tools))
+	var key any = memoKey{p, cfg}
+	var seen map[string]struct{}
+	if len(tools) > 1 {
+		seen = make(map[string]struct{}, len(tools))
+	}
+	for i, t := range tools {
+		if t.IsZero() {
+			return nil, &Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)}
+		}
+		v, err := t.Memo(key, func() (any, error) { return build(cfg, dataOf(t)) })
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v.(T)
+		if seen != nil {
+			name := t.Name()
+			if _, dup := seen[name]; dup {
+				return nil, &Error{Func: p.fn(), Tool: name, Err: ErrName,
+					Msg: fmt.Sprintf("tool name %q appears twice; %s needs unique names", name, p.label())}
+			}
+			seen[name] = struct{}{}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,592 @@
+package adapters_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/golden"
+	"github.com/toolnexus/toolnexus/internal/zoo"
+	"github.com/toolnexus/toolnexus/schema"
+)
+
+// variant is one provider with one option set: one directory of goldens.
+type variant struct {
+	dir    string
+	render func([]define.Tool) (any, error)
+}
+
+var variants = []variant{
+	{"openai", func(t []define.Tool) (any, error) { return adapters.ToOpenAI(t) }},
+	{"openai_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAI(t, adapters.Strict(true)) }},
+	{"openai_responses", func(t []define.Tool) (any, error) { return adapters.ToOpenAIResponses(t) }},
+	{"openai_responses_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAIResponses(t, adapters.Strict(true)) }},
+	{"anthropic", func(t []define.Tool) (any, error) { return adapters.ToAnthropic(t) }},
+	{"anthropic_strict", func(t []define.Tool) (any, error) { return adapters.ToAnthropic(t, adapters.Strict(true)) }},
+	{"gemini", func(t []define.Tool) (any, error) { return adapters.ToGemini(t) }},
+	{"gemini_depth1", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.MaxInlineDepth(1)) }},
+	{"gemini_jsonschema", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiJSONSchema()) }},
+	{"mcp", func(t []define.Tool) (any, error) { return adapters.ToMCP(t) }},
+	{"bedrock", func(t []define.Tool) (any, error) { return adapters.ToBedrock(t) }},
+}
+
+func dummy(context.Context, json.RawMessage) (any, error) { return "ok", nil }
+
+// goldenCase is one tool whose rendering is kept under testdata/golden.
+type goldenCase struct {
+	name string
+	tool func(t *testing.T) define.Tool
+}
+
+// rawTool makes a tool from a hand-written schema.
+func rawTool(name, schemaJSON string) func(t *testing.T) define.Tool {
+	return func(t *testing.T) define.Tool {
+		t.Helper()
+		tool, err := define.NewTool(name, json.RawMessage(schemaJSON), dummy, define.WithDescription("Hand-written schema "+name+"."))
+		if err != nil {
+			t.Fatalf("NewTool(%q): %v", name, err)
+		}
+		return tool
+	}
+}
+
+// Weather is the worked example of PROVIDERS.md §12.
+type Weather struct {
+	City string   `json:"city" description:"City name"`
+	Unit *string  `json:"unit,omitempty" enum:"C,F"`
+	Days int      `json:"days"`
+	Tags []string `json:"tags,omitempty"`
+}
+
+// Forecast is a typed output (MCP outputSchema).
+type Forecast struct {
+	TempC float64 `json:"temp_c"`
+	Sky   string  `json:"sky"`
+}
+
+// Limits carries the constraint tags without a map, so that Gemini
+// "parameters" (which cannot express maps) renders every constraint.
+type Limits struct {
+	Query   string    `json:"query" title:"Query" description:"Search text." minLength:"1" maxLength:"200" pattern:"^[a-z ]*$" example:"pizza"`
+	Email   string    `json:"email,omitempty" format:"email"`
+	Stars   int       `json:"stars" enum:"1,2,3"`
+	Version int       `json:"version" const:"2"`
+	Kind    string    `json:"kind" const:"search"`
+	Score   float64   `json:"score" minimum:"0" maximum:"1" multipleOf:"0.01"`
+	Big     int64     `json:"big" exclusiveMinimum:"0" exclusiveMaximum:"100"`
+	Ratio   float32   `json:"ratio" exclusiveMinimum:"0.5"`
+	Flag    *bool     `json:"flag,omitempty" default:"true"`
+	Tags    []string  `json:"tags" minItems:"2" maxItems:"5" uniqueItems:"true"`
+	At      string    `json:"at" format:"date-time"`
+	Color   *string   `json:"color" enum:"red,green"`
+	Level   *int      `json:"level" enum:"1,2"`
+	Where   *Forecast `json:"where,omitempty" description:"Last known forecast."`
+}
+
+func limitsTool(t testing.TB) define.Tool {
+	t.Helper()
+	tool, err := define.DefineTool(func(ctx context.Context, in Limits) (string, error) { return "ok", nil },
+		define.WithName("limits"), define.WithDescription("Every constraint keyword."))
+	if err != nil {
+		t.Fatalf("DefineTool: %v", err)
+	}
+	return tool
+}
+
+func weatherTool(t testing.TB) define.Tool {
+	t.Helper()
+	tool, err := define.DefineTool(func(ctx context.Context, in Weather) (Forecast, error) {
+		return Forecast{TempC: 21, Sky: "sunny"}, nil
+	}, define.WithName("get_weather"), define.WithDescription("Current weather for a city"), define.WithTitle("Get weather"))
+	if err != nil {
+		t.Fatalf("DefineTool: %v", err)
+	}
+	return tool
+}
+
+// goldenCases: every zoo type, the §12 worked example, and hand-written
+// schemas that exercise what Go types never produce.
+func goldenCases() []goldenCase {
+	var cs []goldenCase
+	for _, c := range zoo.Cases {
+		cs = append(cs, goldenCase{c.Name, func(t *testing.T) define.Tool {
+			t.Helper()
+			s, err := schema.ForType(c.Type)
+			if err != nil {
+				t.Fatalf("schema.ForType(%v): %v", c.Type, err)
+			}
+			data, err := s.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tool, err := define.NewTool(c.Name, data, dummy, define.WithDescription("Zoo case "+c.Name+"."))
+			if err != nil {
+				t.Fatalf("NewTool(%q): %v", c.Name, err)
+			}
+			return tool
+		}})
+	}
+	cs = append(cs,
+		goldenCase{"weather", func(t *testing.T) define.Tool { return weatherTool(t) }},
+		goldenCase{"limits", func(t *testing.T) define.Tool { return limitsTool(t) }},
+		goldenCase{"hand_union", rawTool("hand_union", `{"type":"object","$schema":"https://json-schema.org/draft/2020-12/schema",
+			"properties":{"target":{"oneOf":[{"type":"string","format":"email"},{"type":"integer","exclusiveMinimum":0}],"description":"Who"},
+			"mode":{"type":["string","integer"]},"note":{"allOf":[{"type":"string","maxLength":10}]},"x_extra":{"type":"boolean"}},
+			"required":["target"]}`)},
+		goldenCase{"hand_open", rawTool("hand_open", `{"type":"object","properties":{"q":{"type":"string","default":"all"},"opts":{"type":"object","properties":{"a":{"type":"number","exclusiveMaximum":1.5}}}}}`)},
+		goldenCase{"hand_root_ref", rawTool("hand_root_ref", `{"type":"object","$ref":"#/$defs/Q","$defs":{"Q":{"type":"object","properties":{"text":{"type":"string"},"sub":{"$ref":"#/$defs/Q"}},"required":["text"]}}}`)},
+	)
+	return cs
+}
+
+// TestGolden renders every golden case for every variant, twice, and
+// compares with testdata/golden/<variant>/<case>.json. A case a variant
+// cannot express is kept as {"error": "..."}. Run with -update (or
+// make golden) to rewrite.
+func TestGolden(t *testing.T) {
+	for _, gc := range goldenCases() {
+		t.Run(gc.name, func(t *testing.T) {
+			for _, v := range variants {
+				got, err := v.render([]define.Tool{gc.tool(t)})
+				var value any = got
+				if err != nil {
+					value = map[string]string{"error": err.Error()}
+				}
+				golden.JSON(t, filepath.Join("..", "testdata", "golden", v.dir, gc.name+".json"), value)
+			}
+		})
+	}
+}
+
+// TestStable renders each case twice through the cache and once from a
+// fresh tool: the bytes must not change.
+func TestStable(t *testing.T) {
+	for _, gc := range goldenCases() {
+		for _, v := range variants {
+			tool := gc.tool(t)
+			first, err1 := v.render([]define.Tool{tool})
+			second, err2 := v.render([]define.Tool{tool})
+			fresh, err3 := v.render([]define.Tool{gc.tool(t)})
+			if (err1 == nil) != (err2 == nil) || (err1 == nil) != (err3 == nil) {
+				t.Fatalf("%s/%s: errors differ between renders: %v, %v, %v", v.dir, gc.name, err1, err2, err3)
+			}
+			if err1 != nil {
+				if err1.Error() != err3.Error() {
+					t.Errorf("%s/%s: error text differs: %v vs %v", v.dir, gc.name, err1, err3)
+				}
+				continue
+			}
+			a, b, c := mustMarshal(t, first), mustMarshal(t, second), mustMarshal(t, fresh)
+			if !bytes.Equal(a, b) || !bytes.Equal(a, c) {
+				t.Errorf("%s/%s: renders differ:\n%s\n%s\n%s", v.dir, gc.name, a, b, c)
+			}
+		}
+	}
+}
+
+func mustMarshal(t testing.TB, v any) []byte {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("json.Marshal: %v", err)
+	}
+	return data
+}
+
+// schemaRule checks one rendered schema; path locates the node.
+type schemaRule func(t *testing.T, path string, node map[string]any, root bool)
+
+// walkSchemas calls rule on every schema node under s (properties,
+// $defs, items, additionalProperties, anyOf/oneOf/allOf branches).
+func walkSchemas(t *testing.T, path string, s any, root bool, rule schemaRule) {
+	t.Helper()
+	node, ok := s.(map[string]any)
+	if !ok {
+		return // a boolean schema
+	}
+	rule(t, path, node, root)
+	for k, v := range node {
+		switch k {
+		case "properties", "$defs":
+			m, ok := v.(map[string]any)
+			if !ok {
+				t.Errorf("%s/%s is %T, want an object", path, k, v)
+				continue
+			}
+			for name, sub := range m {
+				walkSchemas(t, path+"/"+k+"/"+name, sub, false, rule)
+			}
+		case "items", "additionalProperties":
+			walkSchemas(t, path+"/"+k, v, false, rule)
+		case "anyOf", "oneOf", "allOf":
+			list, ok := v.([]any)
+			if !ok {
+				t.Errorf("%s/%s is %T, want an array", path, k, v)
+				continue
+			}
+			for i, sub := range list {
+				walkSchemas(t, path+"/"+k+"/"+string(rune('0'+i)), sub, false, rule)
+			}
+		}
+	}
+}
+
+func only(allowed ...string) func(string) bool {
+	set := map[string]bool{}
+	for _, a := range allowed {
+		set[a] = true
+	}
+	return func(k string) bool { return set[k] }
+}
+
+var (
+	geminiParamsKeys = only("type", "format", "description", "nullable", "enum", "pattern", "minLength", "maxLength",
+		"minimum", "maximum", "items", "minItems", "maxItems", "properties", "propertyOrdering", "required",
+		"minProperties", "maxProperties", "anyOf", "default", "example")
+	geminiJSONKeys = only("$id", "$defs", "$ref", "$anchor", "type", "format", "description", "enum", "items",
+		"prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "properties",
+		"additionalProperties", "required", "propertyOrdering")
+	anthropicStrictKeys = only("$ref", "$defs", "type", "anyOf", "allOf", "description", "title", "enum", "const",
+		"properties", "additionalProperties", "required", "items", "minItems", "format", "pattern")
+	openAIStrictKeys = only("$ref", "$defs", "type", "anyOf", "description", "title", "enum", "const", "properties",
+		"additionalProperties", "required", "items", "minItems", "maxItems", "format", "pattern", "minimum", "maximum",
+		"exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+)
+
+// schemasOf returns the tool schemas in a rendered tools array, by variant.
+func schemasOf(t *testing.T, dir string, tools any) []any {
+	t.Helper()
+	var out []any
+	switch list := tools.(type) {
+	case []any:
+		for _, e := range list {
+			m := e.(map[string]any)
+			switch {
+			case strings.HasPrefix(dir, "openai_responses"):
+				out = append(out, m["parameters"])
+			case strings.HasPrefix(dir, "openai"):
+				out = append(out, m["function"].(map[string]any)["parameters"])
+			case strings.HasPrefix(dir, "anthropic"):
+				out = append(out, m["input_schema"])
+			case strings.HasPrefix(dir, "gemini"):
+				for _, d := range m["functionDeclarations"].([]any) {
+					dm := d.(map[string]any)
+					if p, ok := dm["parameters"]; ok {
+						out = append(out, p)
+					}
+					if p, ok := dm["parametersJsonSchema"]; ok {
+						out = append(out, p)
+					}
+				}
+			case dir == "mcp":
+				out = append(out, m["inputSchema"])
+				if o, ok := m["outputSchema"]; ok {
+					out = append(out, o)
+				}
+			case dir == "bedrock":
+				out = append(out, m["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"])
+			}
+		}
+	}
+	return out
+}
+
+// rulesFor returns the invariants a variant's schemas must keep.
+func rulesFor(dir string) schemaRule {
+	keys := func(allowed func(string) bool, who string) schemaRule {
+		return func(t *testing.T, path string, node map[string]any, root bool) {
+			for k := range node {
+				if !allowed(k) {
+					t.Errorf("%s: %s has keyword %q, which %s does not accept", who, path, k, who)
+				}
+			}
+		}
+	}
+	common := func(t *testing.T, path string, node map[string]any, root bool) {
+		if root {
+			if node["type"] != "object" {
+				t.Errorf("%s: root type is %v, want \"object\"", dir, node["type"])
+			}
+		}
+		if isType(node, "array") {
+			if _, ok := node["items"]; !ok {
+				t.Errorf("%s: %s is an array without items", dir, path)
+			}
+		}
+	}
+	var extra schemaRule
+	switch dir {
+	case "gemini", "gemini_depth1":
+		base := keys(geminiParamsKeys, "Gemini parameters")
+		extra = func(t *testing.T, path string, node map[string]any, root bool) {
+			base(t, path, node, root)
+			if typ, ok := node["type"]; ok {
+				s, isStr := typ.(string)
+				if !isStr || s == "null" {
+					t.Errorf("Gemini: %s has type %v; want one non-null type name", path, typ)
+				}
+			} else if _, ok := node["anyOf"]; !ok {
+				t.Errorf("Gemini: %s has no type", path)
+			}
+			if e, ok := node["enum"]; ok {
+				for _, v := range e.([]any) {
+					if _, ok := v.(string); !ok {
+						t.Errorf("Gemini: %s has a non-string enum value %v", path, v)
+					}
+				}
+			}
+			if f, ok := node["format"].(string); ok {
+				typ, _ := node["type"].(string)
+				okf := typ == "string" && (f == "date-time" || f == "enum") || typ == "integer" && (f == "int32" || f == "int64") ||
+					typ == "number" && (f == "float" || f == "double")
+				if !okf {
+					t.Errorf("Gemini: %s has format %q for type %q", path, f, typ)
+				}
+			}
+			if p, ok := node["properties"]; ok && len(p.(map[string]any)) == 0 {
+				t.Errorf("Gemini: %s has empty properties", path)
+			}
+		}
+	case "gemini_jsonschema":
+		extra = keys(geminiJSONKeys, "Gemini parametersJsonSchema")
+	case "anthropic_strict":
+		base := keys(anthropicStrictKeys, "Anthropic strict")
+		extra = func(t *testing.T, path string, node map[string]any, root bool) {
+			base(t, path, node, root)
+			if _, ok := node["$ref"]; ok {
+				t.Errorf("Anthropic strict: %s has a $ref (recursive schemas are rejected; refs are inlined)", path)
+			}
+			if n, ok := node["minItems"].(float64); ok && n > 1 {
+				t.Errorf("Anthropic strict: %s has minItems %v (only 0 or 1)", path, n)
+			}
+		}
+	case "openai_strict", "openai_responses_strict":
+		base := keys(openAIStrictKeys, "OpenAI strict")
+		extra = func(t *testing.T, path string, node map[string]any, root bool) {
+			base(t, path, node, root)
+			if _, ok := node["$ref"]; ok && len(node) > 1 {
+				t.Errorf("OpenAI strict: %s has a $ref with siblings", path)
+			}
+			if isType(node, "object") {
+				if node["additionalProperties"] != false {
+					t.Errorf("OpenAI strict: %s: additionalProperties is %v, want false", path, node["additionalProperties"])
+				}
+				props, _ := node["properties"].(map[string]any)
+				req, _ := node["required"].([]any)
+				if len(req) != len(props) {
+					t.Errorf("OpenAI strict: %s: required %v does not list every property of %d", path, req, len(props))
+				}
+			}
+			if typ, ok := node["type"]; !ok && node["$ref"] == nil && node["anyOf"] == nil && node["enum"] == nil && node["const"] == nil {
+				t.Errorf("OpenAI strict: %s has no type (%v)", path, typ)
+			}
+		}
+	}
+	if strings.HasPrefix(dir, "anthropic") || dir == "bedrock" || strings.HasPrefix(dir, "gemini") || strings.HasSuffix(dir, "strict") {
+		inner := extra
+		extra = func(t *testing.T, path string, node map[string]any, root bool) {
+			if inner != nil {
+				inner(t, path, node, root)
+			}
+			if root {
+				for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+					if _, ok := node[k]; ok {
+						t.Errorf("%s: root has %s", dir, k)
+					}
+				}
+			}
+		}
+	}
+	return func(t *testing.T, path string, node map[string]any, root bool) {
+		common(t, path, node, root)
+		if extra != nil {
+			extra(t, path, node, root)
+		}
+	}
+}
+
+func isType(node map[string]any, name string) bool {
+	switch typ := node["type"].(type) {
+	case string:
+		return typ == name
+	case []any:
+		for _, x := range typ {
+			if x == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// findNull reports the path of the first JSON null in v, or "".
+func findNull(path string, v any) string {
+	switch x := v.(type) {
+	case nil:
+		return path
+	case map[string]any:
+		for k, e := range x {
+			if p := findNull(path+"/"+k, e); p != "" {
+				return p
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p := findNull(path+"/"+string(rune('0'+i%10)), e); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// TestProviderRules renders every case for every variant and checks the
+// provider's rules on the marshalled JSON: no null anywhere, only the
+// keywords the provider accepts, and the structural rules of each mode.
+func TestProviderRules(t *testing.T) {
+	for _, v := range variants {
+		t.Run(v.dir, func(t *testing.T) {
+			rendered := 0
+			for _, gc := range goldenCases() {
+				out, err := v.render([]define.Tool{gc.tool(t)})
+				if err != nil {
+					var ae *adapters.Error
+					if !errors.As(err, &ae) {
+						t.Errorf("%s: error %v is not an *adapters.Error", gc.name, err)
+					}
+					continue
+				}
+				rendered++
+				var generic any
+				if err := json.Unmarshal(mustMarshal(t, out), &generic); err != nil {
+					t.Fatal(err)
+				}
+				if p := findNull("", generic); p != "" {
+					t.Errorf("%s: JSON null at %s", gc.name, p)
+				}
+				for _, s := range schemasOf(t, v.dir, generic) {
+					walkSchemas(t, gc.name, s, true, rulesFor(v.dir))
+				}
+			}
+			if rendered < len(goldenCases())/2 {
+				t.Errorf("only %d of %d cases rendered", rendered, len(goldenCases()))
+			}
+		})
+	}
+}
+
+// TestAppendJSON: AppendJSON writes exactly json.Marshal's bytes for every
+// rendered case, and for values with hand-set fields.
+func TestAppendJSON(t *testing.T) {
+	var tools []define.Tool
+	for _, gc := range goldenCases() {
+		tools = append(tools, gc.tool(t))
+	}
+	for _, v := range variants {
+		var ok []define.Tool
+		for _, tool := range tools {
+			if _, err := v.render([]define.Tool{tool}); err == nil {
+				ok = append(ok, tool)
+			}
+		}
+		out, err := v.render(ok)
+		if err != nil {
+			t.Fatalf("%s: %v", v.dir, err)
+		}
+		want := mustMarshal(t, out)
+		got, err := adapters.AppendJSON([]byte("prefix"), out)
+		if err != nil {
+			t.Fatalf("%s: AppendJSON: %v", v.dir, err)
+		}
+		if !bytes.Equal(got, append([]byte("prefix"), want...)) {
+			t.Errorf("%s: AppendJSON differs from json.Marshal:\n got %s\nwant %s", v.dir, got, want)
+		}
+	}
+	hand := []any{
+		[]adapters.AnthropicTool{{Name: "a<b", Description: "x & \"y\"\n", InputSchema: json.RawMessage(`{"type":"object","pattern":"<"}`),
+			CacheControl: &adapters.AnthropicCacheControl{Type: "ephemeral"}}},
+		[]adapters.BedrockTool{{CachePoint: &adapters.BedrockCachePoint{Type: "default"}}},
+		[]adapters.GeminiTool{{FunctionDeclarations: []adapters.GeminiFunctionDeclaration{}}},
+		[]adapters.OpenAITool(nil),
+	}
+	for _, h := range hand {
+		want := mustMarshal(t, h)
+		got, err := adapters.AppendJSON(nil, h)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("AppendJSON(%T) = %s, %v; want %s", h, got, err, want)
+		}
+	}
+	if _, err := adapters.AppendJSON(nil, 42); err == nil {
+		t.Error("AppendJSON(42): no error")
+	}
+}
+
+// TestCached: a second rendering reuses the first one's bytes (the
+// per-tool cache), a different option set does not, and concurrent first
+// renderings agree.
+func TestCached(t *testing.T) {
+	tool := weatherTool(t)
+	a, err := adapters.ToOpenAI([]define.Tool{tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := adapters.ToOpenAI([]define.Tool{tool})
+	s, _ := adapters.ToOpenAI([]define.Tool{tool}, adapters.Strict(true))
+	if &a[0].Function.Parameters[0] != &b[0].Function.Parameters[0] {
+		t.Error("second ToOpenAI did not reuse the cached rendering")
+	}
+	if &a[0].Function.Parameters[0] == &s[0].Function.Parameters[0] {
+		t.Error("Strict(true) shared the non-strict rendering")
+	}
+	if cap(a[0].Function.Parameters) != len(a[0].Function.Parameters) {
+		t.Error("cached bytes have spare capacity: an append would write into the cache")
+	}
+
+	fresh := weatherTool(t)
+	done := make(chan []byte)
+	for range 8 {
+		go func() {
+			out, err := adapters.ToGemini([]define.Tool{fresh})
+			if err != nil {
+				t.Error(err)
+			}
+			done <- mustMarshal(t, out)
+		}()
+	}
+	first := <-done
+	for range 7 {
+		if got := <-done; !bytes.Equal(got, first) {
+			t.Errorf("concurrent renderings differ:\n%s\n%s", got, first)
+		}
+	}
+}
+
+func TestToolSetErrors(t *testing.T) {
+	tool := weatherTool(t)
+	if _, err := adapters.ToAnthropic([]define.Tool{tool, tool}); !errors.Is(err, adapters.ErrName) {
+		t.Errorf("duplicate names: err = %v, want ErrName", err)
+	}
+	if _, err := adapters.ToGemini([]define.Tool{{}}); !errors.Is(err, adapters.ErrZeroTool) {
+		t.Errorf("zero tool: err = %v, want ErrZeroTool", err)
+	}
+	many := make([]define.Tool, 129)
+	for i := range many {
+		many[i] = tool
+	}
+	if _, err := adapters.ToOpenAI(many); !errors.Is(err, adapters.ErrLimit) {
+		t.Errorf("129 tools: err = %v, want ErrLimit", err)
+	}
+	if _, err := adapters.ToMCP([]define.Tool{tool}, adapters.Strict(true)); !errors.Is(err, adapters.ErrOption) {
+		t.Errorf("ToMCP(Strict(true)): err = %v, want ErrOption", err)
+	}
+	out, err := adapters.ToOpenAI(nil)
+	if err != nil || string(mustMarshal(t, out)) != "[]" {
+		t.Errorf("ToOpenAI(nil) = %s, %v; want []", mustMarshal(t, out), err)
+	}
+}

@@ -1,0 +1,314 @@
+package adapters
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/schema"
+)
+
+// obj builds an object schema with the given properties, all required.
+func obj(props ...schema.Property) *schema.Schema {
+	s := &schema.Schema{Types: []string{"object"}, Properties: props, AdditionalProperties: schema.False()}
+	for _, p := range props {
+		s.Required = append(s.Required, p.Name)
+	}
+	return s
+}
+
+func prop(name string, s *schema.Schema) schema.Property {
+	return schema.Property{Name: name, Schema: s}
+}
+
+func str() *schema.Schema { return &schema.Schema{Types: []string{"string"}} }
+
+// buildAny renders one tool for p with opts, bypassing the cache.
+func buildAny(p provider, d toolData, opts ...Option) (any, error) {
+	cfg, err := newConfig(p, opts)
+	if err != nil {
+		return nil, err
+	}
+	switch p {
+	case pOpenAI:
+		return buildOpenAI(cfg, d)
+	case pOpenAIResponses:
+		return buildOpenAIResponses(cfg, d)
+	case pAnthropic:
+		return buildAnthropic(cfg, d)
+	case pGemini:
+		return buildGemini(cfg, d)
+	case pMCP:
+		return buildMCP(cfg, d)
+	case pBedrock:
+		return buildBedrock(cfg, d)
+	}
+	panic("unknown provider")
+}
+
+var allProviders = []provider{pOpenAI, pOpenAIResponses, pAnthropic, pGemini, pMCP, pBedrock}
+
+func TestToolNameRules(t *testing.T) {
+	tests := []struct {
+		name   string
+		reject []provider // providers whose rule the name breaks
+	}{
+		{"get_weather", nil},
+		{"get-weather", nil},
+		{"9lives", []provider{pGemini}},
+		{"ns.get", []provider{pOpenAI, pOpenAIResponses, pAnthropic, pBedrock}},
+		{"ns:get", []provider{pOpenAI, pOpenAIResponses, pAnthropic, pBedrock, pMCP}},
+		{"has space", allProviders},
+		{"", allProviders},
+		{strings.Repeat("a", 65), []provider{pOpenAI, pOpenAIResponses, pAnthropic, pGemini, pBedrock}},
+		{strings.Repeat("a", 129), allProviders},
+	}
+	for _, tt := range tests {
+		for _, p := range allProviders {
+			_, err := buildAny(p, toolData{name: tt.name, in: obj(prop("q", str()))})
+			want := false
+			for _, r := range tt.reject {
+				want = want || r == p
+			}
+			if got := errors.Is(err, ErrName); got != want {
+				t.Errorf("%s(name %q): err = %v, want ErrName: %v", p.fn(), tt.name, err, want)
+			}
+			if want && err != nil && !strings.Contains(err.Error(), p.toolNameRule().text) {
+				t.Errorf("%s(name %q): error %q does not name the rule %s", p.fn(), tt.name, err, p.toolNameRule().text)
+			}
+		}
+	}
+}
+
+func TestPropertyKeyRules(t *testing.T) {
+	tests := []struct {
+		key    string
+		reject []provider
+	}{
+		{"city", nil},
+		{"filter[id]", []provider{pAnthropic, pBedrock, pGemini}},
+		{"filter.id", []provider{pGemini}},
+		{"my-key", []provider{pGemini}},
+		{"with space", []provider{pAnthropic, pBedrock, pGemini}},
+		{strings.Repeat("k", 65), []provider{pAnthropic, pBedrock, pGemini}},
+	}
+	for _, tt := range tests {
+		for _, p := range allProviders {
+			for _, nested := range []bool{false, true} {
+				in := obj(prop(tt.key, str()))
+				if nested {
+					in = obj(prop("outer", in))
+				}
+				_, err := buildAny(p, toolData{name: "x", in: in})
+				want := false
+				for _, r := range tt.reject {
+					want = want || r == p
+				}
+				if got := errors.Is(err, ErrPropertyKey); got != want {
+					t.Errorf("%s(key %q, nested %v): err = %v, want ErrPropertyKey: %v", p.fn(), tt.key, nested, err, want)
+				}
+			}
+		}
+	}
+	// The message follows the documented shape.
+	_, err := buildAny(pGemini, toolData{name: "x", in: obj(prop("filter[id]", str()))})
+	want := `adapters: ToGemini: tool "x": property key "filter[id]" does not match Gemini's ^[A-Za-z0-9_]{1,64}$`
+	if err == nil || err.Error() != want {
+		t.Errorf("ToGemini error = %v, want %s", err, want)
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	tests := []struct {
+		p    provider
+		opts []Option
+		ok   bool
+	}{
+		{pOpenAI, []Option{Strict(true)}, true},
+		{pOpenAI, []Option{GeminiJSONSchema()}, false},
+		{pOpenAI, []Option{MaxInlineDepth(2)}, false},
+		{pOpenAIResponses, []Option{Strict(false)}, true},
+		{pAnthropic, []Option{Strict(true), MaxInlineDepth(2)}, true},
+		{pAnthropic, []Option{GeminiJSONSchema()}, false},
+		{pGemini, []Option{GeminiJSONSchema(), MaxInlineDepth(1)}, true},
+		{pGemini, []Option{Strict(true)}, false},
+		{pGemini, []Option{MaxInlineDepth(0)}, true}, // 0 means the default
+		{pGemini, []Option{MaxInlineDepth(-1)}, false},
+		{pGemini, []Option{MaxInlineDepth(9)}, false},
+		{pMCP, []Option{Strict(true)}, false},
+		{pBedrock, []Option{Strict(true)}, false},
+		{pBedrock, []Option{nil}, true},
+	}
+	for _, tt := range tests {
+		_, err := newConfig(tt.p, tt.opts)
+		if (err == nil) != tt.ok {
+			t.Errorf("newConfig(%s, %v) = %v, want ok %v", tt.p.fn(), tt.opts, err, tt.ok)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrOption) {
+				t.Errorf("newConfig(%s, %v) = %v, want ErrOption", tt.p.fn(), tt.opts, err)
+			}
+			if !strings.Contains(err.Error(), tt.opts[0].String()) {
+				t.Errorf("error %q does not name the option %v", err, tt.opts[0])
+			}
+		}
+	}
+}
+
+// TestCacheKeys: options irrelevant to a rendering share its cache key;
+// relevant ones do not.
+func TestCacheKeys(t *testing.T) {
+	a, _ := newConfig(pGemini, []Option{GeminiJSONSchema(), MaxInlineDepth(1)})
+	b, _ := newConfig(pGemini, []Option{GeminiJSONSchema()})
+	if a != b {
+		t.Errorf("parametersJsonSchema keeps refs, so the depth must not split the cache: %+v != %+v", a, b)
+	}
+	c, _ := newConfig(pGemini, []Option{MaxInlineDepth(1)})
+	d, _ := newConfig(pGemini, nil)
+	if c == d {
+		t.Errorf("Gemini parameters inline refs: depth 1 and the default must differ")
+	}
+}
+
+// recursive is {"name":..., "kids":[Node]} with Node in $defs.
+func recursive() *schema.Schema {
+	node := obj(prop("name", str()), prop("kids", &schema.Schema{Types: []string{"array"}, Items: &schema.Schema{Ref: "#/$defs/Node"}}))
+	root := obj(prop("root", &schema.Schema{Ref: "#/$defs/Node"}))
+	root.Defs = []schema.Def{{Name: "Node", Schema: node}}
+	return root
+}
+
+// depthOf counts how many nested "kids" levels a rendering keeps.
+func depthOf(t *testing.T, raw json.RawMessage) int {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	cur := v.(map[string]any)["properties"].(map[string]any)["root"]
+	for cur != nil {
+		n++
+		props := cur.(map[string]any)["properties"].(map[string]any)
+		kids, ok := props["kids"].(map[string]any)
+		if !ok {
+			break
+		}
+		cur = kids["items"]
+	}
+	return n
+}
+
+func TestRecursionInlining(t *testing.T) {
+	d := toolData{name: "tree", in: recursive()}
+	for _, depth := range []int{1, 2, 3, 5} {
+		v, err := buildAny(pGemini, d, MaxInlineDepth(depth))
+		if err != nil {
+			t.Fatal(err)
+		}
+		decl := v.(GeminiFunctionDeclaration)
+		if got := depthOf(t, decl.Parameters); got != depth {
+			t.Errorf("Gemini MaxInlineDepth(%d): %d levels of Node, want %d\n%s", depth, got, depth, decl.Parameters)
+		}
+		if strings.Contains(string(decl.Parameters), "$ref") {
+			t.Errorf("Gemini parameters kept a $ref: %s", decl.Parameters)
+		}
+		if !strings.Contains(string(decl.Parameters), `\"kids\" omitted`) {
+			t.Errorf("the cut is not described: %s", decl.Parameters)
+		}
+		v, err = buildAny(pAnthropic, d, Strict(true), MaxInlineDepth(depth))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := depthOf(t, v.(AnthropicTool).InputSchema); got != depth {
+			t.Errorf("Anthropic strict MaxInlineDepth(%d): %d levels, want %d", depth, got, depth)
+		}
+	}
+	// Providers that accept references keep them.
+	for _, p := range []provider{pOpenAI, pAnthropic, pMCP, pBedrock} {
+		v, err := buildAny(p, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if data, _ := json.Marshal(v); !strings.Contains(string(data), `"$ref":"#/$defs/Node"`) {
+			t.Errorf("%s: reference not kept: %s", p.fn(), data)
+		}
+	}
+	// OpenAI strict keeps the reference too, with the definition strict.
+	v, err := buildAny(pOpenAI, d, Strict(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(v.(OpenAITool).Function.Parameters)
+	want := `{"type":"object","properties":{"root":{"$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name","kids"],"additionalProperties":false}}}`
+	if got != want {
+		t.Errorf("OpenAI strict:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestAnthropicRootComposition(t *testing.T) {
+	root := &schema.Schema{Types: []string{"object"}, Properties: []schema.Property{}, AnyOf: []*schema.Schema{obj(prop("a", str())), obj(prop("b", str()))}}
+	for _, p := range []provider{pAnthropic, pBedrock, pGemini} {
+		_, err := buildAny(p, toolData{name: "x", in: root})
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "at the root") {
+			t.Errorf("%s: err = %v, want a root anyOf error", p.fn(), err)
+		}
+	}
+	if _, err := buildAny(pMCP, toolData{name: "x", in: root}); err != nil {
+		t.Errorf("MCP accepts root anyOf: %v", err)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	long := strings.Repeat("d", maxOpenAIDescription+1)
+	for _, p := range []provider{pOpenAI, pOpenAIResponses} {
+		_, err := buildAny(p, toolData{name: "x", description: long, in: obj()})
+		if !errors.Is(err, ErrLimit) {
+			t.Errorf("%s: %d-character description: err = %v, want ErrLimit", p.fn(), len(long), err)
+		}
+	}
+	if _, err := buildAny(pAnthropic, toolData{name: "x", description: long, in: obj()}); err != nil {
+		t.Errorf("Anthropic has no description limit: %v", err)
+	}
+}
+
+// TestNoNullValues: null enum members, defaults and examples never reach
+// the wire; a nullable enum becomes anyOf (JSON Schema) or nullable (Gemini).
+func TestNoNullValues(t *testing.T) {
+	s := obj(
+		prop("unit", &schema.Schema{Types: []string{"string", "null"}, Enum: []any{"C", "F", nil}}),
+		prop("d", &schema.Schema{Types: []string{"string"}, Default: nil, HasDefault: true, Examples: []any{nil, "x"}}),
+		prop("c", &schema.Schema{Types: []string{"integer", "null"}, Enum: []any{json.Number("1"), nil}}),
+	)
+	for _, p := range allProviders {
+		for _, opts := range [][]Option{nil, {Strict(true)}, {GeminiJSONSchema()}} {
+			v, err := buildAny(p, toolData{name: "x", in: s}, opts...)
+			if errors.Is(err, ErrOption) {
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s%v: %v", p.fn(), opts, err)
+				continue
+			}
+			data, _ := json.Marshal(v)
+			if rawHasNull(data) {
+				t.Errorf("%s%v: null in %s", p.fn(), opts, data)
+			}
+		}
+	}
+	v, _ := buildAny(pMCP, toolData{name: "x", in: s})
+	if got := string(v.(MCPTool).InputSchema); !strings.Contains(got, `"unit":{"anyOf":[{"type":"string","enum":["C","F"]},{"type":"null"}]}`) {
+		t.Errorf("MCP nullable enum: %s", got)
+	}
+}
+
+func TestErrorShape(t *testing.T) {
+	e := &Error{Func: "ToOpenAI", Tool: "t", Path: "/properties/m", Msg: "bad", Err: ErrUnsupported}
+	if got, want := e.Error(), `adapters: ToOpenAI: tool "t": at /properties/m: bad`; got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if !errors.Is(e, ErrUnsupported) {
+		t.Error("errors.Is(e, ErrUnsupported) = false")
+	}
+}

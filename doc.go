@@ -1,0 +1,23 @@
+// Package toolnexus turns typed Go functions into tools that LLMs can call,
+// and speaks each major provider's tool format.
+//
+// A tool is defined once from a Go function (package define), gathered
+// with others in a [Toolkit], rendered for a provider's request (OpenAI,
+// Anthropic, Gemini, MCP, Bedrock; package adapters), and executed from the
+// arguments the model sends back:
+//
+//	weather := define.MustDefineTool(getWeather,
+//		define.WithName("get_weather"),
+//		define.WithDescription("Current weather for a city"))
+//	tk, err := toolnexus.NewToolkit(weather)
+//	tools, err := tk.ToGemini()                                      // the request's "tools"
+//	res := tk.Execute(ctx, call.Name, call.Args)                      // Gemini functionCall
+//	res = tk.ExecuteJSON(ctx, call.Function.Name, []byte(arguments)) // OpenAI tool call
+//
+// # Packages
+//
+//   - define: [define.DefineTool], [define.NewTool], [define.Tool], [define.Result].
+//   - schema: Go types to the canonical JSON Schema.
+//   - adapters: provider wire formats (tools arrays, calls, results).
+//   - golden: golden-file tests for your own tool schemas.
+package toolnexus
