@@ -1,0 +1,308 @@
+package toolnexus_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+const runTestSchema = `{"type":"object"}`
+
+// runTestTool makes a tool from a handler, without argument decoding, so these
+// tests exercise Run alone.
+func runTestTool(t *testing.T, name string, h define.RawHandler) define.Tool {
+	t.Helper()
+	tool, err := define.NewTool(name, json.RawMessage(runTestSchema), h)
+	if err != nil {
+		t.Fatalf("NewTool(%q): %v", name, err)
+	}
+	return tool
+}
+
+func runTestToolkit(t *testing.T, tools ...define.Tool) *toolnexus.Toolkit {
+	t.Helper()
+	tk, err := toolnexus.NewToolkit(tools...)
+	if err != nil {
+		t.Fatalf("NewToolkit: %v", err)
+	}
+	return tk
+}
+
+func runTestCall(name, args string) adapters.Call {
+	return adapters.Call{ID: "id-" + name, Name: name, Args: json.RawMessage(args)}
+}
+
+// runTestEcho returns its arguments after sleeping for args.ms milliseconds.
+func runTestEcho(ctx context.Context, args json.RawMessage) (any, error) {
+	var in struct {
+		MS int `json:"ms"`
+	}
+	if err := json.Unmarshal(args, &in); err != nil {
+		return nil, err
+	}
+	time.Sleep(time.Duration(in.MS) * time.Millisecond)
+	return string(args), nil
+}
+
+func TestRunResultsInCallOrder(t *testing.T) {
+	tk := runTestToolkit(t, runTestTool(t, "runTestEcho", runTestEcho))
+	var calls []adapters.Call
+	var want []string
+	for i := range 12 {
+		args := fmt.Sprintf(`{"ms":%d,"i":%d}`, (12-i)*3, i) // later calls finish first
+		calls = append(calls, runTestCall("runTestEcho", args))
+		want = append(want, args)
+	}
+	results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(12))
+	if len(results) != len(calls) {
+		t.Fatalf("Run returned %d results for %d calls", len(results), len(calls))
+	}
+	for i, r := range results {
+		if r.IsError || r.Output != want[i] {
+			t.Errorf("results[%d] = %+v, want Output %s", i, r, want[i])
+		}
+	}
+}
+
+func TestRunBoundedParallelism(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		opts  []toolnexus.RunOption
+		calls int
+		max   int32
+	}{
+		{"one at a time", []toolnexus.RunOption{toolnexus.WithParallelism(1)}, 6, 1},
+		{"three", []toolnexus.RunOption{toolnexus.WithParallelism(3)}, 10, 3},
+		{"default", nil, 20, toolnexus.DefaultParallelism},
+		{"zero means default", []toolnexus.RunOption{toolnexus.WithParallelism(0)}, 20, toolnexus.DefaultParallelism},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var running, peak atomic.Int32
+			tool := runTestTool(t, "work", func(ctx context.Context, _ json.RawMessage) (any, error) {
+				n := running.Add(1)
+				for {
+					p := peak.Load()
+					if n <= p || peak.CompareAndSwap(p, n) {
+						break
+					}
+				}
+				time.Sleep(20 * time.Millisecond)
+				running.Add(-1)
+				return "ok", nil
+			})
+			tk := runTestToolkit(t, tool)
+			calls := make([]adapters.Call, tt.calls)
+			for i := range calls {
+				calls[i] = runTestCall("work", `{}`)
+			}
+			for i, r := range tk.Run(context.Background(), calls, tt.opts...) {
+				if r.IsError {
+					t.Errorf("results[%d] = %+v", i, r)
+				}
+			}
+			if got := peak.Load(); got > tt.max {
+				t.Errorf("peak concurrency = %d, want at most %d", got, tt.max)
+			}
+			if got := peak.Load(); tt.max > 1 && got < 2 {
+				t.Errorf("peak concurrency = %d: calls did not overlap", got)
+			}
+		})
+	}
+}
+
+// TestRunSlowCallDoesNotBlockOthers: with two slots, a call that blocks
+// holds one; the others all run in the other slot meanwhile.
+func TestRunSlowCallDoesNotBlockOthers(t *testing.T) {
+	release := make(chan struct{})
+	var fastDone atomic.Int32
+	allFast := make(chan struct{})
+	tk := runTestToolkit(t,
+		runTestTool(t, "slow", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			<-release
+			return "slow done", nil
+		}),
+		runTestTool(t, "fast", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			if fastDone.Add(1) == 5 {
+				close(allFast)
+			}
+			return "fast done", nil
+		}),
+	)
+	calls := []adapters.Call{runTestCall("slow", `{}`), runTestCall("fast", `{}`), runTestCall("fast", `{}`), runTestCall("fast", `{}`), runTestCall("fast", `{}`), runTestCall("fast", `{}`)}
+	go func() {
+		select {
+		case <-allFast: // every fast call ran while slow held its slot
+		case <-time.After(5 * time.Second):
+			t.Error("fast calls did not run while the slow call was running")
+		}
+		close(release)
+	}()
+	results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(2))
+	if results[0].Output != "slow done" {
+		t.Errorf("results[0] = %+v, want slow done", results[0])
+	}
+	for i, r := range results[1:] {
+		if r.Output != "fast done" {
+			t.Errorf("results[%d] = %+v, want fast done", i+1, r)
+		}
+	}
+}
+
+func TestRunCancellation(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	started := make(chan struct{})
+	tk := runTestToolkit(t,
+		runTestTool(t, "quick", func(ctx context.Context, _ json.RawMessage) (any, error) { return "quick", nil }),
+		// stubborn ignores its context: Run must not wait for it.
+		runTestTool(t, "stubborn", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			close(started)
+			<-block
+			return "too late", nil
+		}),
+	)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+	}()
+	calls := []adapters.Call{runTestCall("quick", `{}`), runTestCall("stubborn", `{}`), runTestCall("quick", `{}`), runTestCall("quick", `{}`)}
+	begin := time.Now()
+	results := tk.Run(ctx, calls, toolnexus.WithParallelism(1))
+	if d := time.Since(begin); d > 2*time.Second {
+		t.Errorf("Run took %v after cancellation", d)
+	}
+	if results[0].IsError || results[0].Output != "quick" {
+		t.Errorf("results[0] = %+v, want the finished call's result", results[0])
+	}
+	r := results[1]
+	if !r.IsError || !errors.Is(r.Err, toolnexus.ErrAbandoned) || !errors.Is(r.Err, context.Canceled) {
+		t.Errorf("results[1] = %+v, want an error wrapping ErrAbandoned and context.Canceled", r)
+	}
+	for i := 2; i < len(results); i++ {
+		r := results[i]
+		if !r.IsError || !errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, toolnexus.ErrAbandoned) {
+			t.Errorf("results[%d] = %+v, want a not-run error wrapping context.Canceled", i, r)
+		}
+	}
+}
+
+func TestRunCancelledBeforeStart(t *testing.T) {
+	var ran atomic.Int32
+	tk := runTestToolkit(t, runTestTool(t, "f", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		ran.Add(1)
+		return "ran", nil
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	results := tk.Run(ctx, []adapters.Call{runTestCall("f", `{}`), runTestCall("f", `{}`), runTestCall("nope", `{}`)})
+	if n := ran.Load(); n != 0 {
+		t.Errorf("%d handlers ran on a cancelled context", n)
+	}
+	for i, r := range results {
+		if !r.IsError || !errors.Is(r.Err, context.Canceled) {
+			t.Errorf("results[%d] = %+v, want an error wrapping context.Canceled", i, r)
+		}
+	}
+}
+
+func TestRunCallTimeout(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	tk := runTestToolkit(t,
+		runTestTool(t, "hang", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			<-block
+			return "never", nil
+		}),
+		runTestTool(t, "polite", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}),
+		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
+	)
+	begin := time.Now()
+	results := tk.Run(context.Background(), []adapters.Call{runTestCall("hang", `{}`), runTestCall("ok", `{}`), runTestCall("polite", `{}`)},
+		toolnexus.WithCallTimeout(30*time.Millisecond))
+	if d := time.Since(begin); d > 2*time.Second {
+		t.Errorf("Run took %v with a 30ms call timeout", d)
+	}
+	if r := results[0]; !errors.Is(r.Err, toolnexus.ErrAbandoned) || !errors.Is(r.Err, context.DeadlineExceeded) {
+		t.Errorf("results[0] = %+v, want an error wrapping ErrAbandoned and DeadlineExceeded", r)
+	}
+	if r := results[1]; r.IsError || r.Output != "ok" {
+		t.Errorf("results[1] = %+v, want ok", r)
+	}
+	if r := results[2]; !r.IsError || !errors.Is(r.Err, context.DeadlineExceeded) {
+		t.Errorf("results[2] = %+v, want an error wrapping DeadlineExceeded", r)
+	}
+}
+
+func TestRunUnknownTool(t *testing.T) {
+	tk := runTestToolkit(t,
+		runTestTool(t, "get_weather", func(ctx context.Context, _ json.RawMessage) (any, error) { return "sunny", nil }),
+		runTestTool(t, "get_time", func(ctx context.Context, _ json.RawMessage) (any, error) { return "noon", nil }),
+	)
+	results := tk.Run(context.Background(), []adapters.Call{runTestCall("get_weather", `{}`), runTestCall("get_wether", `{}`), runTestCall("get_time", `{}`)})
+	if results[0].Output != "sunny" || results[2].Output != "noon" {
+		t.Errorf("known calls = %+v, %+v; the unknown one must not fail the batch", results[0], results[2])
+	}
+	r := results[1]
+	if !r.IsError || !errors.Is(r.Err, toolnexus.ErrUnknownTool) {
+		t.Fatalf("results[1] = %+v, want an error wrapping ErrUnknownTool", r)
+	}
+	for _, s := range []string{`"get_wether"`, "get_weather", "get_time"} {
+		if !strings.Contains(r.Output, s) {
+			t.Errorf("unknown-tool Output %q does not mention %s", r.Output, s)
+		}
+	}
+}
+
+func TestRunPanicIsolated(t *testing.T) {
+	tk := runTestToolkit(t,
+		runTestTool(t, "boom", func(ctx context.Context, _ json.RawMessage) (any, error) { panic("kaboom") }),
+		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
+	)
+	results := tk.Run(context.Background(), []adapters.Call{runTestCall("ok", `{}`), runTestCall("boom", `{}`), runTestCall("ok", `{}`)})
+	var pe *define.PanicError
+	if r := results[1]; !r.IsError || !errors.As(r.Err, &pe) || pe.Value != "kaboom" {
+		t.Errorf("results[1] = %+v, want a *define.PanicError with kaboom", r)
+	}
+	if results[0].Output != "ok" || results[2].Output != "ok" {
+		t.Errorf("the other calls = %+v, %+v, want ok", results[0], results[2])
+	}
+}
+
+func TestRunArguments(t *testing.T) {
+	var mu sync.Mutex
+	var got []string
+	tk := runTestToolkit(t, runTestTool(t, "f", func(ctx context.Context, args json.RawMessage) (any, error) {
+		mu.Lock()
+		got = append(got, string(args))
+		mu.Unlock()
+		return "ok", nil
+	}))
+	results := tk.Run(context.Background(), []adapters.Call{runTestCall("f", `{"a":1}`), runTestCall("f", `[1]`)}, toolnexus.WithParallelism(1))
+	if len(got) != 1 || got[0] != `{"a":1}` {
+		t.Errorf("handler saw %q, want only {\"a\":1}", got)
+	}
+	if r := results[1]; !r.IsError || !errors.Is(r.Err, define.ErrType) {
+		t.Errorf("results[1] for non-object args = %+v, want an argument error", r)
+	}
+}
+
+func TestRunEmpty(t *testing.T) {
+	tk := runTestToolkit(t)
+	if got := tk.Run(context.Background(), nil); got == nil || len(got) != 0 {
+		t.Errorf("Run(nil) = %#v, want an empty, non-nil slice", got)
+	}
+}
