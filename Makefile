@@ -6,7 +6,7 @@ GO ?= go
 BENCH ?= .
 BENCH_FLAGS ?= -count 5 -benchmem
 
-.PHONY: test lint golden bench demo tidy-check
+.PHONY: test lint golden bench bench-peers demo tidy-check
 
 ## test: lint, then every module's tests with the race detector.
 test: lint
@@ -29,6 +29,11 @@ golden:
 ## bench: the library's benchmarks (medians: pipe through benchstat).
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' $(BENCH_FLAGS) ./...
+
+## bench-peers: compare with peer libraries (bench/ module) and rewrite README.md's tables.
+BENCH_PEERS_FLAGS ?= -count 5 -benchtime 500ms
+bench-peers:
+	cd bench && $(GO) run ./internal/readme -readme ../README.md $(BENCH_PEERS_FLAGS)
 
 ## demo: the runnable example; needs no API key and no network.
 demo:

@@ -1,0 +1,440 @@
+// Command readme runs the peer benchmarks and the rejection table of the
+// bench module and rewrites the section of README.md between the markers
+//
+//	<!-- bench-peers:start -->
+//	<!-- bench-peers:end -->
+//
+// with tables of medians and ratios to the floor, in the manner of zap's
+// internal/readme. It is `make bench-peers`; run it from the bench module:
+//
+//	go run ./internal/readme -readme ../README.md
+//
+// The test binary is compiled once. Execute, Render and Define/again run
+// with -count; Define/first needs a type the library has never seen per
+// iteration, from a generated pool, so each of its samples is a separate
+// process with -benchtime=100x.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolnexus/toolnexus/bench"
+)
+
+const (
+	startMarker = "<!-- bench-peers:start -->"
+	endMarker   = "<!-- bench-peers:end -->"
+)
+
+var (
+	readmePath = flag.String("readme", "../README.md", "README to rewrite between the markers")
+	count      = flag.Int("count", 5, "samples per benchmark (the tables show medians)")
+	benchtime  = flag.String("benchtime", "500ms", "-benchtime for Execute, Render and Define/again")
+	dryRun     = flag.Bool("n", false, "print the section instead of writing the README")
+)
+
+func main() {
+	log.SetFlags(0)
+	log.SetPrefix("readme: ")
+	flag.Parse()
+	if *count < 1 {
+		log.Fatal("-count must be at least 1")
+	}
+	section, err := run()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *dryRun {
+		fmt.Print(section)
+		return
+	}
+	if err := rewrite(*readmePath, section); err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("rewrote %s", *readmePath)
+}
+
+func run() (string, error) {
+	tmp, err := os.MkdirTemp("", "bench-peers")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "bench.test")
+	log.Print("compiling the benchmarks")
+	if err := command("go", "test", "-c", "-o", bin, ".").Run(); err != nil {
+		return "", fmt.Errorf("go test -c: %w", err)
+	}
+
+	res := results{}
+	var cpu string
+	// -test.bench splits its pattern at slashes, one regexp per level.
+	for _, pattern := range []string{"^Benchmark(Execute|Render)$", "^BenchmarkDefine$/^again$"} {
+		log.Printf("running %s (-count %d -benchtime %s)", pattern, *count, *benchtime)
+		out, err := output(command(bin, "-test.run=^$", "-test.bench="+pattern,
+			"-test.benchmem", "-test.count="+strconv.Itoa(*count), "-test.benchtime="+*benchtime))
+		if err != nil {
+			return "", err
+		}
+		cpu = res.parse(out)
+	}
+	log.Printf("running Define/first (%d processes, -benchtime 100x)", *count)
+	for range *count {
+		out, err := output(command(bin, "-test.run=^$", "-test.bench=^BenchmarkDefine$/^first$",
+			"-test.benchmem", "-test.count=1", "-test.benchtime=100x"))
+		if err != nil {
+			return "", err
+		}
+		res.parse(out)
+	}
+	rej, err := bench.Rejections()
+	if err != nil {
+		return "", err
+	}
+	return render(res, rej, cpu), nil
+}
+
+func command(name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+func output(cmd *exec.Cmd) ([]byte, error) {
+	out, err := cmd.Output()
+	if err != nil {
+		os.Stderr.Write(out)
+		return nil, fmt.Errorf("%s: %w", strings.Join(cmd.Args, " "), err)
+	}
+	if bytes.Contains(out, []byte("--- SKIP")) || bytes.Contains(out, []byte("--- FAIL")) {
+		os.Stderr.Write(out)
+		return nil, errors.New("a benchmark was skipped or failed")
+	}
+	return out, nil
+}
+
+// sample is one benchmark result line.
+type sample struct{ ns, bytes, allocs float64 }
+
+// results maps a benchmark's name without the Benchmark prefix and the
+// -GOMAXPROCS suffix ("Execute/map/toolnexus") to its samples.
+type results map[string][]sample
+
+// parse adds the result lines of go test -bench output and returns the
+// cpu: line.
+func (r results) parse(out []byte) (cpu string) {
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if c, ok := strings.CutPrefix(line, "cpu: "); ok {
+			cpu = c
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := strings.TrimPrefix(f[0], "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		var s sample
+		for i := 2; i+1 < len(f); i += 2 {
+			v, err := strconv.ParseFloat(f[i], 64)
+			if err != nil {
+				continue
+			}
+			switch f[i+1] {
+			case "ns/op":
+				s.ns = v
+			case "B/op":
+				s.bytes = v
+			case "allocs/op":
+				s.allocs = v
+			}
+		}
+		r[name] = append(r[name], s)
+	}
+	return cpu
+}
+
+// median returns the median sample of a benchmark, field by field.
+func (r results) median(name string) (sample, bool) {
+	ss := r[name]
+	if len(ss) == 0 {
+		return sample{}, false
+	}
+	med := func(get func(sample) float64) float64 {
+		vs := make([]float64, len(ss))
+		for i, s := range ss {
+			vs[i] = get(s)
+		}
+		slices.Sort(vs)
+		if n := len(vs); n%2 == 0 {
+			return (vs[n/2-1] + vs[n/2]) / 2
+		}
+		return vs[len(vs)/2]
+	}
+	return sample{
+		ns:     med(func(s sample) float64 { return s.ns }),
+		bytes:  med(func(s sample) float64 { return s.bytes }),
+		allocs: med(func(s sample) float64 { return s.allocs }),
+	}, true
+}
+
+// benchName is the name testing gives a sub-benchmark (spaces become
+// underscores).
+func benchName(parts ...string) string {
+	return strings.ReplaceAll(strings.Join(parts, "/"), " ", "_")
+}
+
+func duration(ns float64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", ns/1e6)
+	case ns >= 1e3:
+		return fmt.Sprintf("%.2f µs", ns/1e3)
+	}
+	return fmt.Sprintf("%.0f ns", ns)
+}
+
+func ratio(x, base float64) string {
+	if base == 0 {
+		return "-"
+	}
+	r := x / base
+	if r >= 10 {
+		return fmt.Sprintf("%.0f×", r)
+	}
+	return fmt.Sprintf("%.2f×", r)
+}
+
+// row is one library in one scenario.
+type row struct {
+	label, bench string
+	floor, ours  bool
+	note         string
+}
+
+// scenario is one table.
+type scenario struct {
+	title, intro, baseLabel string
+	rows                    []row
+}
+
+// miss is a target a scenario missed.
+type miss struct{ what string }
+
+var peerNames = []string{bench.NameEino, bench.NameMCPGo, bench.NameGoSDK, bench.NameGoSDKSchema, bench.NameGenkit}
+
+func executeScenario(form, floorBench, floorLabel, intro string) scenario {
+	s := scenario{title: "Execute from " + form, intro: intro, baseLabel: "floor"}
+	key := "map"
+	if form == "JSON text" {
+		key = "json"
+	}
+	s.rows = append(s.rows, row{label: floorLabel, bench: floorBench, floor: true})
+	s.rows = append(s.rows, row{label: bench.NameToolnexus, bench: benchName("Execute", key, bench.NameToolnexus), ours: true})
+	if key == "map" {
+		s.rows = append(s.rows, row{label: "encoding/json round trip (no validation)", bench: benchName("Execute", key, bench.NameJSON)})
+	}
+	for _, p := range peerNames {
+		s.rows = append(s.rows, row{label: p, bench: benchName("Execute", key, p)})
+	}
+	return s
+}
+
+func defineScenario(which, title, intro string) scenario {
+	s := scenario{title: title, intro: intro, baseLabel: "toolnexus"}
+	s.rows = append(s.rows, row{label: bench.NameToolnexus, bench: benchName("Define", which, bench.NameToolnexus), ours: true, floor: true})
+	for _, p := range []string{bench.NameEino, bench.NameMCPGo, bench.NameGoSDK, bench.NameGoSDK + " + SchemaCache", bench.NameGenkit} {
+		s.rows = append(s.rows, row{label: p, bench: benchName("Define", which, p)})
+	}
+	return s
+}
+
+func renderScenarios() []scenario {
+	providers := []struct{ key, title string }{
+		{"openai", "OpenAI Chat Completions"},
+		{"openai-responses", "OpenAI Responses"},
+		{"anthropic", "Anthropic"},
+		{"gemini", "Gemini"},
+		{"bedrock", "Bedrock Converse"},
+		{"mcp", "MCP tools/list"},
+	}
+	peers := map[string][]string{
+		"openai": {bench.NameEino, bench.NameGenkit},
+		"mcp":    {bench.NameMCPGo, bench.NameGoSDK},
+	}
+	var out []scenario
+	for _, p := range providers {
+		s := scenario{title: "Render 128 tools: " + p.title, baseLabel: "floor"}
+		s.rows = append(s.rows, row{label: "copy pre-rendered bytes", bench: benchName("Render", p.key, "copy"), floor: true})
+		s.rows = append(s.rows, row{label: bench.NameToolnexus, bench: benchName("Render", p.key, bench.NameToolnexus), ours: true})
+		for _, peer := range peers[p.key] {
+			s.rows = append(s.rows, row{label: peer, bench: benchName("Render", p.key, peer)})
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func render(res results, rej *bench.RejectionTable, cpu string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n<!-- Generated by `make bench-peers` (bench/internal/readme); do not edit. -->\n\n", startMarker)
+	fmt.Fprintf(&b, "Medians of %d samples, %s, %s/%s", *count, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if cpu != "" {
+		fmt.Fprintf(&b, ", %s", cpu)
+	}
+	b.WriteString(". Ratios are to the first row of each table; absolute times depend on the machine, ratios much less.\n\n")
+
+	scenarios := []scenario{
+		executeScenario("a map", "Execute/map/hand-written", "hand-written decoder (floor)",
+			"Arguments already parsed into a map (Gemini, Anthropic). Peers that take only JSON text marshal the map inside the timed call."),
+		executeScenario("JSON text", benchName("Execute", "json", bench.NameJSON), "encoding/json.Unmarshal, no validation (floor)",
+			"Arguments as JSON text (OpenAI, MCP)."),
+		defineScenario("first", "Define a tool, first time for its type",
+			"Each iteration defines a tool for a Go type the library has not seen (the nested struct type is shared). No floor: ratios are to toolnexus."),
+		defineScenario("again", "Define a tool again, for a type already seen", "No floor: ratios are to toolnexus."),
+	}
+	scenarios = append(scenarios, renderScenarios()...)
+
+	var misses []string
+	for _, s := range scenarios {
+		m := writeScenario(&b, res, s)
+		misses = append(misses, m...)
+	}
+
+	b.WriteString("### Which bad arguments each library rejects\n\n")
+	b.WriteString("The argument cases of the core issue's call tests, on `Booking` (bench/rejections.go); " +
+		"each library gets the constraints in the struct tags it reads, and go-sdk also a hand-written schema " +
+		"(toolnexus's). \"lets through\" means the function was called with the bad arguments.\n\n")
+	b.WriteString(rej.Markdown())
+	b.WriteString("\n")
+	ourRej, bad, _, _ := rej.Score(0)
+	for i, p := range rej.Peers[1:] {
+		if r, _, _, _ := rej.Score(i + 1); r >= ourRej {
+			misses = append(misses, fmt.Sprintf("%s rejects %d of %d bad calls, toolnexus %d.", p, r, bad, ourRej))
+		}
+	}
+
+	b.WriteString("### Targets\n\n")
+	b.WriteString("toolnexus is to be the fastest library on every row while rejecting more bad arguments than any, " +
+		"and Execute from a map within 1.5× the hand-written floor.\n\n")
+	floor, _ := res.median("Execute/map/hand-written")
+	ours, _ := res.median(benchName("Execute", "map", bench.NameToolnexus))
+	if floor.ns > 0 && ours.ns/floor.ns > 1.5 {
+		misses = append(misses, fmt.Sprintf("Execute from a map is %.2f× the hand-written floor (target 1.5×).", ours.ns/floor.ns))
+	}
+	if len(misses) == 0 {
+		b.WriteString("All met in this run.\n")
+	} else {
+		b.WriteString("Missed in this run:\n\n")
+		for _, m := range misses {
+			fmt.Fprintf(&b, "- %s\n", m)
+		}
+		b.WriteString("\nWhy:\n\n")
+		for _, n := range whyNotes {
+			for _, m := range misses {
+				if strings.Contains(m, n.match) {
+					fmt.Fprintf(&b, "- %s\n", n.text)
+					break
+				}
+			}
+		}
+	}
+	b.WriteString("\n" + renderNote)
+	fmt.Fprintf(&b, "\n%s\n", endMarker)
+	return b.String()
+}
+
+// whyNotes explain the misses these tables have shown; a note is printed
+// when a miss contains its match.
+var whyNotes = []struct{ match, text string }{
+	{"Execute from JSON text: " + bench.NameEino, `eino decodes JSON text with bytedance/sonic, a JIT-compiled decoder, and
+  checks nothing but JSON syntax and Go types (no required, unknown-key,
+  enum, bound or pattern checks: see the rejection table); toolnexus checks
+  every rule of the schema while it decodes.`},
+	{"Define a tool, first time", `defining a new type, toolnexus infers the schema through
+  swaggest/jsonschema-go's reflector and then its own walk, compiles each
+  pattern twice (to check the tag, then for the decode plan) and builds the
+  decode plan; eino and mcp-go only infer a schema. A second definition of
+  the type is served from toolnexus's caches.`},
+	{"Define a tool again", `a second DefineTool of a type finds the schema and decode plan in
+  toolnexus's caches but still clones the cached schema and marshals it to
+  JSON (most of its time in a CPU profile); eino has no cache but only
+  reflects a schema.`},
+	{"Execute from a map is", `the hand-written decoder knows the type at compile time; toolnexus walks
+  a generic decode plan: per-field map lookups and the generic slice path
+  are most of its time in a CPU profile, and it allocates more.`},
+}
+
+// renderNote is printed under the targets: the render floor is not a peer.
+const renderNote = "Render rows time `json.Marshal` of the adapters' typed values; encoding/json " +
+	"re-validates and compacts every pre-rendered `json.RawMessage` schema on the way out, " +
+	"which is most of the distance to copying the bytes.\n"
+
+func writeScenario(b *strings.Builder, res results, s scenario) (misses []string) {
+	fmt.Fprintf(b, "### %s\n\n", s.title)
+	if s.intro != "" {
+		fmt.Fprintf(b, "%s\n\n", s.intro)
+	}
+	fmt.Fprintf(b, "| Library | time/op | × %s | allocs/op | B/op |\n|---|--:|--:|--:|--:|\n", s.baseLabel)
+	base, _ := res.median(s.rows[0].bench)
+	var ours sample
+	for _, r := range s.rows {
+		if r.ours {
+			ours, _ = res.median(r.bench)
+		}
+	}
+	for _, r := range s.rows {
+		m, ok := res.median(r.bench)
+		label := r.label
+		if r.ours {
+			label = "**" + label + "**"
+		}
+		if !ok {
+			fmt.Fprintf(b, "| %s | - | - | - | - |\n", label)
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %.0f | %.0f |\n", label, duration(m.ns), ratio(m.ns, base.ns), m.allocs, m.bytes)
+		if !r.ours && !r.floor && ours.ns > 0 && m.ns < ours.ns {
+			misses = append(misses, fmt.Sprintf("%s: %s is faster than toolnexus (%s vs %s; toolnexus takes %.2f× as long).",
+				s.title, r.label, duration(m.ns), duration(ours.ns), ours.ns/m.ns))
+		}
+	}
+	b.WriteString("\n")
+	return misses
+}
+
+// rewrite replaces the README's section between the markers.
+func rewrite(path, section string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	start := bytes.Index(data, []byte(startMarker))
+	end := bytes.Index(data, []byte(endMarker))
+	if start < 0 || end < start {
+		return fmt.Errorf("%s has no %q ... %q section: add the two markers where the tables go", path, startMarker, endMarker)
+	}
+	var out bytes.Buffer
+	out.Write(data[:start])
+	out.WriteString(strings.TrimSuffix(section, "\n"))
+	out.Write(data[end+len(endMarker):])
+	return os.WriteFile(path, out.Bytes(), 0o644)
+}
