@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"unicode"
 	"unsafe"
 
@@ -63,32 +64,24 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	default:
 		return Tool{}, fmt.Errorf("%s: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct)", label, inType)
 	}
-	in, err := schema.ForType(inType)
+	in, err := inputInfoFor(inType, base)
 	if err != nil {
-		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
+		return Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
-	plan, err := reflectx.PlanFor(base)
-	if err != nil {
-		return Tool{}, fmt.Errorf("%s: input type: %w", label, err)
-	}
-
-	s := &state{name: name, description: cfg.description, title: cfg.title, input: in}
-	if s.inputJSON, err = in.MarshalJSON(); err != nil {
-		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
-	}
+	s := &state{name: name, description: cfg.description, title: cfg.title,
+		input: in.schema, inputJSON: in.json}
 	outType := reflect.TypeFor[Out]()
 	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
 		if outType != reflect.TypeFor[Result]() {
-			if s.output, err = schema.ForType(outType); err != nil {
-				return Tool{}, fmt.Errorf("%s: output schema: %w", label, err)
+			out, err := outputInfoFor(outType)
+			if err != nil {
+				return Tool{}, fmt.Errorf("%s: %w", label, err)
 			}
-			if s.outputJSON, err = s.output.MarshalJSON(); err != nil {
-				return Tool{}, fmt.Errorf("%s: output schema: %w", label, err)
-			}
+			s.output, s.outputJSON = out.schema, out.json
 		}
 	}
 
-	h := &typedHandler[In, Out]{fn: fn, name: name, plan: plan, render: outputRenderer[Out]()}
+	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out]()}
 	if isPtr {
 		h.newPtr = func() (unsafe.Pointer, In) {
 			v := reflect.New(base)
@@ -108,6 +101,57 @@ func MustDefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts
 		panic(err)
 	}
 	return t
+}
+
+// typeInfo is what DefineTool computes once per Go type: the canonical
+// schema (shared, read-only, by every tool of that type), its JSON, and for
+// input types the decode plan.
+type typeInfo struct {
+	schema *schema.Schema
+	json   []byte
+	plan   *reflectx.Plan
+}
+
+// inputInfos and outputInfos cache typeInfo per reflect.Type. Two goroutines
+// may compute the same entry at once; the first stored wins and the duplicate
+// work is harmless. Errors are not cached (schema and reflectx cache their own).
+// A program has finitely many types, so the caches are bounded by them.
+var inputInfos, outputInfos sync.Map
+
+func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
+	if v, ok := inputInfos.Load(t); ok {
+		return v.(*typeInfo), nil
+	}
+	sch, err := schema.ForType(t)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	data, err := sch.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	plan, err := reflectx.PlanFor(base)
+	if err != nil {
+		return nil, fmt.Errorf("input type: %w", err)
+	}
+	v, _ := inputInfos.LoadOrStore(t, &typeInfo{schema: sch, json: data, plan: plan})
+	return v.(*typeInfo), nil
+}
+
+func outputInfoFor(t reflect.Type) (*typeInfo, error) {
+	if v, ok := outputInfos.Load(t); ok {
+		return v.(*typeInfo), nil
+	}
+	sch, err := schema.ForType(t)
+	if err != nil {
+		return nil, fmt.Errorf("output schema: %w", err)
+	}
+	data, err := sch.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("output schema: %w", err)
+	}
+	v, _ := outputInfos.LoadOrStore(t, &typeInfo{schema: sch, json: data})
+	return v.(*typeInfo), nil
 }
 
 // typedHandler is the call path of a tool made by DefineTool.

@@ -1,0 +1,486 @@
+package reflectx
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"sync"
+	"unsafe"
+)
+
+// decoder is the state of one decode, shared by the map and JSON paths (the
+// map path falls back to JSON for unusual Go values). It is pooled, so a warm
+// decode allocates nothing for itself.
+type decoder struct {
+	data    []byte // JSON text being read
+	i       int    // read offset in data
+	depth   int
+	path    []pathElem // reusable path stack: push on descent, cut back after
+	errs    []*ArgError
+	omitted int
+	fatal   bool   // a syntax or depth error: stop everything
+	scratch []byte // unescaped strings
+	keys    bool   // the path stack held keys from the input
+}
+
+var decoderPool = sync.Pool{New: func() any { return &decoder{path: make([]pathElem, 0, 16)} }}
+
+func getDecoder() *decoder { return decoderPool.Get().(*decoder) }
+
+// finish returns the collected errors (nil when none, as a nil interface)
+// and puts d back in the pool.
+func (d *decoder) finish() error {
+	var err error
+	if len(d.errs) > 0 {
+		err = &ArgErrors{Errs: d.errs, Omitted: d.omitted}
+	}
+	d.errs, d.omitted, d.fatal = nil, 0, false
+	d.data, d.i, d.depth = nil, 0, 0
+	if d.keys {
+		clear(d.path[:cap(d.path)]) // drop keys from the input, not to retain them
+		d.keys = false
+	}
+	d.path = d.path[:0]
+	if cap(d.path) > 1024 {
+		d.path = make([]pathElem, 0, 16)
+	}
+	if cap(d.scratch) > 64<<10 {
+		d.scratch = nil
+	}
+	decoderPool.Put(d)
+	return err
+}
+
+func (d *decoder) push(name string) { d.path = append(d.path, pathElem{name: name, idx: -1}) }
+func (d *decoder) pushIndex(i int)  { d.path = append(d.path, pathElem{idx: i}) }
+
+// pushKey pushes a key from the input (not a field name of the plan).
+func (d *decoder) pushKey(k string) {
+	d.keys = true
+	d.push(escapeToken(k))
+}
+func (d *decoder) pop() { d.path = d.path[:len(d.path)-1] }
+
+// pathString renders the path stack as a JSON Pointer; only called when an
+// error is recorded.
+func (d *decoder) pathString() string {
+	var b []byte
+	for _, e := range d.path {
+		b = append(b, '/')
+		if e.idx >= 0 {
+			b = strconv.AppendInt(b, int64(e.idx), 10)
+		} else {
+			b = append(b, e.name...)
+		}
+	}
+	return string(b)
+}
+
+// fail records a problem at the current path.
+func (d *decoder) fail(sentinel error, want, got string) {
+	if d.fatal {
+		return
+	}
+	if len(d.errs) >= MaxErrors {
+		d.omitted++
+		return
+	}
+	d.errs = append(d.errs, &ArgError{Path: d.pathString(), Want: want, Got: got, Err: sentinel})
+}
+
+// failCause records a problem caused by an error from a user's method.
+func (d *decoder) failCause(sentinel error, want, got string, cause error) {
+	if cause == nil {
+		d.fail(sentinel, want, got)
+		return
+	}
+	d.fail(&causeError{sentinel: sentinel, cause: cause}, want, got)
+}
+
+// abort replaces every problem found so far with one that ends the decode.
+func (d *decoder) abort(sentinel error, want, got string) {
+	if d.fatal {
+		return
+	}
+	d.fatal = true
+	d.errs = append(d.errs[:0], &ArgError{Want: want, Got: got, Err: sentinel})
+	d.omitted = 0
+}
+
+// syntax aborts with ErrSyntax at the current offset.
+func (d *decoder) syntax(want string) {
+	got := "end of input"
+	if d.i < len(d.data) {
+		r := rune(d.data[d.i])
+		if r >= 0x80 {
+			got = fmt.Sprintf("byte 0x%02x at offset %d", d.data[d.i], d.i)
+		} else {
+			got = strconv.QuoteRune(r) + " at offset " + strconv.Itoa(d.i)
+		}
+	} else {
+		got += " at offset " + strconv.Itoa(d.i)
+	}
+	d.abort(ErrSyntax, want, got)
+}
+
+// enter goes one level deeper, aborting with ErrTooDeep beyond MaxDepth.
+func (d *decoder) enter() bool {
+	d.depth++
+	if d.depth > MaxDepth {
+		d.abort(ErrTooDeep, "nesting at most "+strconv.Itoa(MaxDepth)+" levels deep", "deeper nesting")
+		return false
+	}
+	return true
+}
+
+func (d *decoder) leave() { d.depth-- }
+
+// bitset records which fields of a struct were seen.
+type bitset struct {
+	small [4]uint64
+	big   []uint64
+}
+
+func (b *bitset) init(n int) {
+	if n > 256 {
+		b.big = make([]uint64, (n+63)/64)
+	}
+}
+
+func (b *bitset) has(i int) bool {
+	if b.big != nil {
+		return b.big[i>>6]&(1<<(i&63)) != 0
+	}
+	return b.small[i>>6]&(1<<(i&63)) != 0
+}
+
+func (b *bitset) set(i int) {
+	if b.big != nil {
+		b.big[i>>6] |= 1 << (i & 63)
+	} else {
+		b.small[i>>6] |= 1 << (i & 63)
+	}
+}
+
+func (b *bitset) covers(req []uint64) bool {
+	for k, w := range req {
+		s := uint64(0)
+		if b.big != nil {
+			s = b.big[k]
+		} else {
+			s = b.small[k]
+		}
+		if s&w != w {
+			return false
+		}
+	}
+	return true
+}
+
+// finishStruct fills defaults and reports missing required fields, for the
+// fields of sp not in seen.
+func (d *decoder) finishStruct(sp *structPlan, base unsafe.Pointer, seen *bitset) {
+	if !sp.hasDefaults && seen.covers(sp.required) {
+		return
+	}
+	for i := range sp.fields {
+		if seen.has(i) {
+			continue
+		}
+		d.absent(&sp.fields[i], base)
+	}
+}
+
+// absent handles a field whose key is absent: default or missing.
+func (d *decoder) absent(f *field, base unsafe.Pointer) {
+	switch {
+	case f.def != nil:
+		p := f.ptr(base)
+		if f.def.scalar != nil {
+			copyScalar(f.node, p, f.def.scalar)
+			return
+		}
+		data, i := d.data, d.i
+		d.data, d.i = f.def.json, 0
+		d.push(f.esc)
+		d.jvalue(f.node, p)
+		d.pop()
+		d.data, d.i = data, i
+	case f.required:
+		d.push(f.esc)
+		d.fail(ErrMissing, f.node.want+" (required)", "nothing")
+		d.pop()
+	}
+}
+
+// decodeDefault decodes a default's JSON text, checking it as arguments
+// would be checked.
+func decodeDefault(n *node, p unsafe.Pointer, text []byte) error {
+	d := getDecoder()
+	d.data = text
+	d.ws()
+	d.jvalue(n, p)
+	if !d.fatal {
+		d.ws()
+		if d.i != len(d.data) {
+			d.syntax("end of value")
+		}
+	}
+	return d.finish()
+}
+
+// src is where an offending value came from, rendered only on error.
+type src struct {
+	raw   []byte // JSON text
+	v     any    // map input
+	isMap bool
+}
+
+func (s src) got() string {
+	if s.isMap {
+		return gotValue(s.v)
+	}
+	return truncate(string(s.raw))
+}
+
+// putInt stores an integer read as sign and magnitude into an int or uint
+// node, checking range and constraints.
+func (d *decoder) putInt(n *node, p unsafe.Pointer, neg bool, mag uint64, st numStatus, s src) {
+	switch st {
+	case numNotInteger:
+		d.fail(ErrType, "integer", s.got())
+		return
+	case numOverflow:
+		d.fail(ErrType, n.rangeWant, s.got())
+		return
+	}
+	if n.kind == kInt {
+		v, ok := fitInt(neg, mag, n.bits)
+		if !ok {
+			d.fail(ErrType, n.rangeWant, s.got())
+			return
+		}
+		if n.c != nil {
+			if w := checkInt(n.c, v); w != "" {
+				d.fail(ErrConstraint, w, s.got())
+				return
+			}
+		}
+		switch n.bits {
+		case 8:
+			*(*int8)(p) = int8(v)
+		case 16:
+			*(*int16)(p) = int16(v)
+		case 32:
+			*(*int32)(p) = int32(v)
+		default:
+			*(*int64)(p) = v
+		}
+		return
+	}
+	v, ok := fitUint(neg, mag, n.bits)
+	if !ok {
+		d.fail(ErrType, n.rangeWant, s.got())
+		return
+	}
+	if n.c != nil {
+		if w := checkUint(n.c, v); w != "" {
+			d.fail(ErrConstraint, w, s.got())
+			return
+		}
+	}
+	switch n.bits {
+	case 8:
+		*(*uint8)(p) = uint8(v)
+	case 16:
+		*(*uint16)(p) = uint16(v)
+	case 32:
+		*(*uint32)(p) = uint32(v)
+	default:
+		*(*uint64)(p) = v
+	}
+}
+
+// putFloat stores a float into a float node, checking range and constraints.
+func (d *decoder) putFloat(n *node, p unsafe.Pointer, f float64, s src) {
+	if math.IsNaN(f) || math.IsInf(f, 0) || (n.bits == 32 && math.IsInf(float64(float32(f)), 0)) {
+		d.fail(ErrType, n.rangeWant, s.got())
+		return
+	}
+	if n.c != nil {
+		if w := checkFloat(n.c, f); w != "" {
+			d.fail(ErrConstraint, w, s.got())
+			return
+		}
+	}
+	if n.bits == 32 {
+		*(*float32)(p) = float32(f)
+	} else {
+		*(*float64)(p) = f
+	}
+}
+
+// putBool stores a bool, checking enum and const.
+func (d *decoder) putBool(n *node, p unsafe.Pointer, v bool) {
+	if n.c != nil {
+		if w := checkBool(n.c, v); w != "" {
+			d.fail(ErrConstraint, w, strconv.FormatBool(v))
+			return
+		}
+	}
+	*(*bool)(p) = v
+}
+
+// checkStr checks a string's constraints; it reports whether it passed.
+func (d *decoder) checkStr(n *node, s string) bool {
+	if n.c == nil {
+		return true
+	}
+	if w := checkString(n.c, s); w != "" {
+		d.fail(ErrConstraint, w, gotString(s))
+		return false
+	}
+	return true
+}
+
+// sliceHeader is the memory layout of a slice; Data is a pointer so that
+// writes through it have write barriers.
+type sliceHeader struct {
+	Data unsafe.Pointer
+	Len  int
+	Cap  int
+}
+
+// zeroBase is the backing store of empty, non-nil slices.
+var zeroBase [0]uint64
+
+// checkSlice checks the item constraints of an array of length n at p.
+func (d *decoder) checkSlice(nd *node, p unsafe.Pointer, n int) {
+	if nd.c == nil {
+		return
+	}
+	if w := checkItems(nd.c, n); w != "" {
+		d.fail(ErrConstraint, w, strconv.Itoa(n)+" items")
+		return
+	}
+	if nd.c.unique && n > 1 {
+		v := reflect.NewAt(nd.t, p).Elem()
+		if plainComparable(nd.elem.t) {
+			seen := make(map[any]int, n)
+			for j := 0; j < n; j++ {
+				x := v.Index(j).Interface()
+				if i, dup := seen[x]; dup {
+					d.fail(ErrConstraint, "unique items", "item "+strconv.Itoa(j)+" repeats item "+strconv.Itoa(i))
+					return
+				}
+				seen[x] = j
+			}
+			return
+		}
+		for j := 1; j < n; j++ {
+			for i := 0; i < j; i++ {
+				if reflect.DeepEqual(v.Index(i).Interface(), v.Index(j).Interface()) {
+					d.fail(ErrConstraint, "unique items", "item "+strconv.Itoa(j)+" repeats item "+strconv.Itoa(i))
+					return
+				}
+			}
+		}
+	}
+}
+
+// plainComparable reports whether == on values of t is JSON equality:
+// scalars and strings, and structs and arrays made of them (no pointers or
+// interfaces, which compare identity or may panic as map keys).
+func plainComparable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.String,
+		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	case reflect.Array:
+		return plainComparable(t.Elem())
+	case reflect.Struct:
+		if t == timeType {
+			return false // == compares the location pointer
+		}
+		for i := 0; i < t.NumField(); i++ {
+			if !plainComparable(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// gotString renders a string value for ArgError.Got.
+func gotString(s string) string {
+	return strconv.Quote(truncate(s))
+}
+
+// gotValue renders a Go value from map input for ArgError.Got, compact and
+// truncated; cyclic maps are safe because rendering stops at the budget.
+func gotValue(v any) string {
+	return truncate(string(appendGot(nil, v)))
+}
+
+func appendGot(b []byte, v any) []byte {
+	if len(b) > maxGot {
+		return b
+	}
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case string:
+		return append(b, gotString(x)...)
+	case bool:
+		return strconv.AppendBool(b, x)
+	case float64:
+		return strconv.AppendFloat(b, x, 'g', -1, 64)
+	case float32:
+		return strconv.AppendFloat(b, float64(x), 'g', -1, 32)
+	case json.Number:
+		return append(b, x...)
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if len(b) > maxGot {
+				break
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, k)
+			b = append(b, ':')
+			b = appendGot(b, x[k])
+		}
+		return append(b, '}')
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if len(b) > maxGot {
+				break
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendGot(b, e)
+		}
+		return append(b, ']')
+	}
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Map, reflect.Slice, reflect.Array, reflect.Struct, reflect.Pointer, reflect.Interface:
+		// Other composites are not walked: they may be cyclic.
+		return fmt.Appendf(b, "a %T", v)
+	}
+	return fmt.Appendf(b, "%v", v)
+}

@@ -1,0 +1,971 @@
+package reflectx
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// DecodeJSON decodes JSON text into the zero value of the plan's type at
+// dst, validating it. Empty, all-whitespace or `null` text means {}.
+//
+// The text is read in one pass by a scanner of this package, straight into
+// the fields; only fields whose type implements json.Unmarshaler go through
+// their own method. The result is nil or an *[ArgErrors].
+func (p *Plan) DecodeJSON(dst unsafe.Pointer, data []byte) error {
+	d := getDecoder()
+	d.data = data
+	d.ws()
+	switch {
+	case d.i == len(data):
+		d.emptyArgs(p.root, dst)
+	case data[d.i] == 'n':
+		if d.literal("null") {
+			d.ws()
+			if d.i != len(data) {
+				d.syntax("end of input")
+			} else {
+				d.emptyArgs(p.root, dst)
+			}
+		}
+	case data[d.i] != '{':
+		d.mismatch("object")
+	default:
+		d.jvalue(p.root, dst)
+		if !d.fatal {
+			d.ws()
+			if d.i != len(data) {
+				d.syntax("end of input")
+			}
+		}
+	}
+	return d.finish()
+}
+
+// emptyArgs decodes {} into the root.
+func (d *decoder) emptyArgs(root *node, dst unsafe.Pointer) {
+	switch root.kind {
+	case kStruct:
+		var seen bitset
+		seen.init(len(root.st.fields))
+		d.finishStruct(root.st, dst, &seen)
+	case kMap:
+		reflect.NewAt(root.t, dst).Elem().Set(reflect.MakeMap(root.t))
+	case kAny:
+		*(*any)(dst) = map[string]any{}
+	}
+}
+
+func (d *decoder) ws() {
+	for d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ' ', '\n', '\r', '\t':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// literal reads one of true, false, null.
+func (d *decoder) literal(word string) bool {
+	if len(d.data)-d.i >= len(word) && string(d.data[d.i:d.i+len(word)]) == word {
+		d.i += len(word)
+		return true
+	}
+	d.syntax("literal " + word)
+	return false
+}
+
+// mismatch skips the value at d.i and reports it as being of the wrong type.
+func (d *decoder) mismatch(want string) {
+	start := d.i
+	d.skip()
+	if !d.fatal {
+		d.fail(ErrType, want, truncate(string(d.data[start:d.i])))
+	}
+}
+
+// expectColon reads the ':' after an object key, with whitespace around.
+func (d *decoder) expectColon() bool {
+	d.ws()
+	if d.i >= len(d.data) || d.data[d.i] != ':' {
+		d.syntax("':' after object key")
+		return false
+	}
+	d.i++
+	d.ws()
+	return true
+}
+
+// next reads what follows a member or element: ',' (true) or the closing
+// byte (false, with ok). Anything else is a syntax error.
+func (d *decoder) next(closing byte) (more, ok bool) {
+	d.ws()
+	if d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ',':
+			d.i++
+			d.ws()
+			return true, true
+		case closing:
+			d.i++
+			return false, true
+		}
+	}
+	if closing == '}' {
+		d.syntax("',' or '}' after object member")
+	} else {
+		d.syntax("',' or ']' after array element")
+	}
+	return false, false
+}
+
+// key reads an object key; the bytes may alias d.scratch.
+func (d *decoder) key() ([]byte, bool) {
+	if d.i >= len(d.data) || d.data[d.i] != '"' {
+		d.syntax("string key")
+		return nil, false
+	}
+	k, ok := d.str()
+	if !ok {
+		return nil, false
+	}
+	if !d.expectColon() {
+		return nil, false
+	}
+	return k, true
+}
+
+// str reads the string at d.i (a '"'). The result aliases d.data when the
+// string has no escapes, else d.scratch. Invalid UTF-8 is a syntax error.
+func (d *decoder) str() ([]byte, bool) {
+	data := d.data
+	start := d.i + 1
+	for i := start; i < len(data); {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.i = i + 1
+			return data[start:i], true
+		case c == '\\':
+			return d.strSlow(start, i)
+		case c < 0x20:
+			d.i = i
+			d.syntax("string without raw control characters")
+			return nil, false
+		case c >= 0x80:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				d.i = i
+				d.syntax("valid UTF-8")
+				return nil, false
+			}
+			i += size
+		default:
+			i++
+		}
+	}
+	d.i = len(data)
+	d.syntax("closing '\"'")
+	return nil, false
+}
+
+// strSlow unescapes a string into d.scratch; data[start:i] has no escapes.
+func (d *decoder) strSlow(start, i int) ([]byte, bool) {
+	data := d.data
+	buf := append(d.scratch[:0], data[start:i]...)
+	for i < len(data) {
+		c := data[i]
+		switch {
+		case c == '"':
+			d.i = i + 1
+			d.scratch = buf
+			return buf, true
+		case c == '\\':
+			if i+1 >= len(data) {
+				d.i = len(data)
+				d.syntax("escape sequence")
+				return nil, false
+			}
+			switch e := data[i+1]; e {
+			case '"', '\\', '/':
+				buf = append(buf, e)
+				i += 2
+			case 'b':
+				buf = append(buf, '\b')
+				i += 2
+			case 'f':
+				buf = append(buf, '\f')
+				i += 2
+			case 'n':
+				buf = append(buf, '\n')
+				i += 2
+			case 'r':
+				buf = append(buf, '\r')
+				i += 2
+			case 't':
+				buf = append(buf, '\t')
+				i += 2
+			case 'u':
+				r, ok := hex4(data, i+2)
+				if !ok {
+					d.i = i
+					d.syntax("4 hex digits after \\u")
+					return nil, false
+				}
+				i += 6
+				if utf16.IsSurrogate(r) {
+					r2, ok2 := rune(0), false
+					if i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' {
+						r2, ok2 = hex4(data, i+2)
+					}
+					if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
+						r = dec
+						i += 6
+					} else {
+						r = utf8.RuneError // a lone surrogate, as encoding/json does
+					}
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				d.i = i
+				d.syntax("valid escape sequence")
+				return nil, false
+			}
+		case c < 0x20:
+			d.i = i
+			d.syntax("string without raw control characters")
+			return nil, false
+		case c >= 0x80:
+			r, size := utf8.DecodeRune(data[i:])
+			if r == utf8.RuneError && size == 1 {
+				d.i = i
+				d.syntax("valid UTF-8")
+				return nil, false
+			}
+			buf = append(buf, data[i:i+size]...)
+			i += size
+		default:
+			buf = append(buf, c)
+			i++
+		}
+	}
+	d.i = len(data)
+	d.syntax("closing '\"'")
+	return nil, false
+}
+
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range data[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// number scans a number literal at d.i and returns it.
+func (d *decoder) number() ([]byte, bool) {
+	data := d.data
+	start, i := d.i, d.i
+	if i < len(data) && data[i] == '-' {
+		i++
+	}
+	digits := func() bool {
+		s := i
+		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+			i++
+		}
+		return i > s
+	}
+	switch {
+	case i < len(data) && data[i] == '0':
+		i++
+	case !digits():
+		d.i = i
+		d.syntax("digit")
+		return nil, false
+	}
+	if i < len(data) && data[i] == '.' {
+		i++
+		if !digits() {
+			d.i = i
+			d.syntax("digit after decimal point")
+			return nil, false
+		}
+	}
+	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
+		i++
+		if i < len(data) && (data[i] == '+' || data[i] == '-') {
+			i++
+		}
+		if !digits() {
+			d.i = i
+			d.syntax("digit in exponent")
+			return nil, false
+		}
+	}
+	d.i = i
+	return data[start:i], true
+}
+
+// skip reads and validates one value of any type.
+func (d *decoder) skip() {
+	if d.i >= len(d.data) {
+		d.syntax("a JSON value")
+		return
+	}
+	switch c := d.data[d.i]; {
+	case c == '{':
+		d.i++
+		if !d.enter() {
+			return
+		}
+		d.ws()
+		if d.i < len(d.data) && d.data[d.i] == '}' {
+			d.i++
+			d.leave()
+			return
+		}
+		for {
+			if _, ok := d.key(); !ok {
+				return
+			}
+			if d.skip(); d.fatal {
+				return
+			}
+			more, ok := d.next('}')
+			if !ok {
+				return
+			}
+			if !more {
+				break
+			}
+		}
+		d.leave()
+	case c == '[':
+		d.i++
+		if !d.enter() {
+			return
+		}
+		d.ws()
+		if d.i < len(d.data) && d.data[d.i] == ']' {
+			d.i++
+			d.leave()
+			return
+		}
+		for {
+			if d.skip(); d.fatal {
+				return
+			}
+			more, ok := d.next(']')
+			if !ok {
+				return
+			}
+			if !more {
+				break
+			}
+		}
+		d.leave()
+	case c == '"':
+		d.str()
+	case c == 't':
+		d.literal("true")
+	case c == 'f':
+		d.literal("false")
+	case c == 'n':
+		d.literal("null")
+	case c == '-' || ('0' <= c && c <= '9'):
+		d.number()
+	default:
+		d.syntax("a JSON value")
+	}
+}
+
+// jvalue decodes the value at d.i into the node n at p.
+func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
+	if d.i >= len(d.data) {
+		d.syntax("a JSON value")
+		return
+	}
+	c := d.data[d.i]
+	if c == 'n' && n.kind != kJSONU {
+		if !d.literal("null") {
+			return
+		}
+		d.null(n, p)
+		return
+	}
+	switch n.kind {
+	case kString:
+		if c != '"' {
+			d.mismatch(n.want)
+			return
+		}
+		b, ok := d.str()
+		if !ok {
+			return
+		}
+		s := string(b)
+		if d.checkStr(n, s) {
+			*(*string)(p) = s
+		}
+	case kBool:
+		switch c {
+		case 't':
+			if d.literal("true") {
+				d.putBool(n, p, true)
+			}
+		case 'f':
+			if d.literal("false") {
+				d.putBool(n, p, false)
+			}
+		default:
+			d.mismatch(n.want)
+		}
+	case kInt, kUint:
+		if c != '-' && (c < '0' || c > '9') {
+			d.mismatch(n.want)
+			return
+		}
+		lit, ok := d.number()
+		if !ok {
+			return
+		}
+		neg, mag, st := parseIntLit(lit)
+		d.putInt(n, p, neg, mag, st, src{raw: lit})
+	case kFloat:
+		if c != '-' && (c < '0' || c > '9') {
+			d.mismatch(n.want)
+			return
+		}
+		lit, ok := d.number()
+		if !ok {
+			return
+		}
+		f, err := strconv.ParseFloat(string(lit), n.bits)
+		if err != nil {
+			d.fail(ErrType, n.rangeWant, truncate(string(lit)))
+			return
+		}
+		d.putFloat(n, p, f, src{raw: lit})
+	case kBytes:
+		if c != '"' {
+			d.mismatch(n.want)
+			return
+		}
+		start := d.i
+		b, ok := d.str()
+		if !ok {
+			return
+		}
+		out := make([]byte, base64.StdEncoding.DecodedLen(len(b)))
+		m, err := base64.StdEncoding.Decode(out, b)
+		if err != nil {
+			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+			return
+		}
+		*(*[]byte)(p) = out[:m]
+	case kTime:
+		if c != '"' {
+			d.mismatch(n.want)
+			return
+		}
+		start := d.i
+		b, ok := d.str()
+		if !ok {
+			return
+		}
+		if n.c != nil && !d.checkStr(n, string(b)) {
+			return
+		}
+		if err := (*time.Time)(p).UnmarshalText(b); err != nil {
+			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+		}
+	case kText:
+		if c != '"' {
+			d.mismatch(n.want)
+			return
+		}
+		start := d.i
+		b, ok := d.str()
+		if !ok {
+			return
+		}
+		if n.c != nil && !d.checkStr(n, string(b)) {
+			return
+		}
+		u := reflect.NewAt(n.t, p).Interface().(encoding.TextUnmarshaler)
+		if err := u.UnmarshalText(b); err != nil {
+			d.failCause(ErrType, "valid "+n.t.String(), truncate(string(d.data[start:d.i])), err)
+		}
+	case kJSONU:
+		start := d.i
+		if d.skip(); d.fatal {
+			return
+		}
+		u := reflect.NewAt(n.t, p).Interface().(json.Unmarshaler)
+		if err := u.UnmarshalJSON(d.data[start:d.i]); err != nil {
+			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+		}
+	case kRaw:
+		start := d.i
+		if d.skip(); d.fatal {
+			return
+		}
+		*(*json.RawMessage)(p) = append(json.RawMessage(nil), d.data[start:d.i]...)
+	case kAny:
+		v := d.anyValue()
+		if !d.fatal {
+			*(*any)(p) = v
+		}
+	case kStruct:
+		if c != '{' {
+			d.mismatch(n.want)
+			return
+		}
+		d.object(n.st, p)
+	case kMap:
+		if c != '{' {
+			d.mismatch(n.want)
+			return
+		}
+		d.jmap(n, p)
+	case kSlice:
+		if c != '[' {
+			d.mismatch(n.want)
+			return
+		}
+		d.jslice(n, p)
+	case kArray:
+		if c != '[' {
+			d.mismatch(n.want)
+			return
+		}
+		d.jarray(n, p)
+	case kPtr:
+		ptr := reflect.New(n.elem.t).UnsafePointer()
+		d.jvalue(n.elem, ptr)
+		*(*unsafe.Pointer)(p) = ptr
+	}
+}
+
+// null stores JSON null (or nil from a map) into n at p, where allowed.
+func (d *decoder) null(n *node, p unsafe.Pointer) {
+	switch n.kind {
+	case kPtr, kMap:
+		*(*unsafe.Pointer)(p) = nil
+	case kSlice, kBytes:
+		*(*sliceHeader)(p) = sliceHeader{}
+	case kAny:
+		*(*any)(p) = nil
+	case kRaw:
+		*(*json.RawMessage)(p) = json.RawMessage("null")
+	case kJSONU:
+		u := reflect.NewAt(n.t, p).Interface().(json.Unmarshaler)
+		if err := u.UnmarshalJSON([]byte("null")); err != nil {
+			d.failCause(ErrType, n.want, "null", err)
+		}
+	default:
+		d.fail(ErrType, n.want, "null")
+	}
+}
+
+// object decodes a JSON object into the struct at base.
+func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
+	d.i++ // '{'
+	if !d.enter() {
+		return
+	}
+	var seen bitset
+	seen.init(len(sp.fields))
+	var unknown map[string]bool // unknown keys of this object, to report repeats as duplicates
+	d.ws()
+	if d.i < len(d.data) && d.data[d.i] == '}' {
+		d.i++
+	} else {
+		for {
+			k, ok := d.key()
+			if !ok {
+				return
+			}
+			idx, known := sp.byName[string(k)]
+			switch {
+			case !known:
+				name := string(k)
+				start := d.i
+				if d.skip(); d.fatal {
+					return
+				}
+				d.pushKey(name)
+				if unknown[name] {
+					d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(name))
+				} else {
+					if unknown == nil {
+						unknown = map[string]bool{}
+					}
+					unknown[name] = true
+					d.fail(ErrUnknownField, sp.allowedWant, truncate(string(d.data[start:d.i])))
+				}
+				d.pop()
+			case seen.has(idx):
+				f := &sp.fields[idx]
+				if d.skip(); d.fatal {
+					return
+				}
+				d.push(f.esc)
+				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
+				d.pop()
+			default:
+				seen.set(idx)
+				f := &sp.fields[idx]
+				d.push(f.esc)
+				d.jvalue(f.node, f.ptr(base))
+				d.pop()
+				if d.fatal {
+					return
+				}
+			}
+			more, ok := d.next('}')
+			if !ok {
+				return
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	d.leave()
+	d.finishStruct(sp, base, &seen)
+}
+
+var mapStringAnyType = reflect.TypeFor[map[string]any]()
+
+// jmap decodes a JSON object into the map at p.
+func (d *decoder) jmap(n *node, p unsafe.Pointer) {
+	d.i++ // '{'
+	if !d.enter() {
+		return
+	}
+	var (
+		fast = n.t == mapStringAnyType
+		m    map[string]any
+		mv   reflect.Value
+		tmp  reflect.Value
+	)
+	if fast {
+		mp := (*map[string]any)(p)
+		if *mp == nil {
+			*mp = map[string]any{}
+		}
+		m = *mp
+	} else {
+		mv = reflect.NewAt(n.t, p).Elem()
+		if mv.IsNil() {
+			mv.Set(reflect.MakeMap(n.t))
+		}
+		tmp = reflect.New(n.elem.t)
+	}
+	d.ws()
+	if d.i < len(d.data) && d.data[d.i] == '}' {
+		d.i++
+	} else {
+		for {
+			kb, ok := d.key()
+			if !ok {
+				return
+			}
+			k := string(kb)
+			d.pushKey(k)
+			if fast {
+				if _, dup := m[k]; dup {
+					d.dupKey(k)
+				} else if v := d.anyValue(); !d.fatal {
+					m[k] = v
+				}
+			} else {
+				kv, ok := mapKey(n, k)
+				switch {
+				case !ok:
+					d.mismatchKey(n, k)
+				case mv.MapIndex(kv).IsValid():
+					d.dupKey(k)
+				default:
+					tmp.Elem().SetZero()
+					d.jvalue(n.elem, tmp.UnsafePointer())
+					mv.SetMapIndex(kv, tmp.Elem())
+				}
+			}
+			d.pop()
+			if d.fatal {
+				return
+			}
+			more, ok := d.next('}')
+			if !ok {
+				return
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	d.leave()
+	if n.c != nil {
+		l := len(m)
+		if !fast {
+			l = mv.Len()
+		}
+		if w := checkProps(n.c, l); w != "" {
+			d.fail(ErrConstraint, w, strconv.Itoa(l)+" properties")
+		}
+	}
+}
+
+// dupKey skips the value of a repeated key and reports it.
+func (d *decoder) dupKey(k string) {
+	if d.skip(); !d.fatal {
+		d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(k))
+	}
+}
+
+// mismatchKey skips the value of a key that does not fit the map's key type.
+func (d *decoder) mismatchKey(n *node, k string) {
+	if d.skip(); d.fatal {
+		return
+	}
+	d.fail(ErrType, "integer key for "+n.t.String(), strconv.Quote(k))
+}
+
+// mapKey converts an object key to the map's key type.
+func mapKey(n *node, k string) (reflect.Value, bool) {
+	kt := n.t.Key()
+	switch n.keyKind {
+	case reflect.String:
+		return reflect.ValueOf(k).Convert(kt), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		i, err := strconv.ParseInt(k, 10, kt.Bits())
+		if err != nil {
+			return reflect.Value{}, false
+		}
+		v := reflect.New(kt).Elem()
+		v.SetInt(i)
+		return v, true
+	default:
+		u, err := strconv.ParseUint(k, 10, kt.Bits())
+		if err != nil {
+			return reflect.Value{}, false
+		}
+		v := reflect.New(kt).Elem()
+		v.SetUint(u)
+		return v, true
+	}
+}
+
+// jslice decodes a JSON array into the slice at p.
+func (d *decoder) jslice(n *node, p unsafe.Pointer) {
+	d.i++ // '['
+	if !d.enter() {
+		return
+	}
+	d.ws()
+	if d.i < len(d.data) && d.data[d.i] == ']' {
+		d.i++
+		d.leave()
+		*(*sliceHeader)(p) = sliceHeader{Data: unsafe.Pointer(&zeroBase)}
+		d.checkSlice(n, p, 0)
+		return
+	}
+	size := n.elem.t.Size()
+	var data unsafe.Pointer
+	length, capacity := 0, 0
+	for {
+		if length == capacity {
+			nd, nc := n.arrays.newArray(max(4, 2*capacity))
+			if length > 0 {
+				// A typed copy, so that pointers in the elements are seen by the GC.
+				at := n.arrays.typeOf(length)
+				reflect.NewAt(at, nd).Elem().Set(reflect.NewAt(at, data).Elem())
+			}
+			data, capacity = nd, nc
+		}
+		d.pushIndex(length)
+		d.jvalue(n.elem, unsafe.Add(data, uintptr(length)*size))
+		d.pop()
+		length++
+		if d.fatal {
+			return
+		}
+		more, ok := d.next(']')
+		if !ok {
+			return
+		}
+		if !more {
+			break
+		}
+	}
+	d.leave()
+	*(*sliceHeader)(p) = sliceHeader{Data: data, Len: length, Cap: capacity}
+	d.checkSlice(n, p, length)
+}
+
+// jarray decodes a JSON array into the Go array at p.
+func (d *decoder) jarray(n *node, p unsafe.Pointer) {
+	d.i++ // '['
+	if !d.enter() {
+		return
+	}
+	d.ws()
+	count := 0
+	if d.i < len(d.data) && d.data[d.i] == ']' {
+		d.i++
+	} else {
+		size := n.elem.t.Size()
+		for {
+			if count < n.length {
+				d.pushIndex(count)
+				d.jvalue(n.elem, unsafe.Add(p, uintptr(count)*size))
+				d.pop()
+			} else {
+				d.skip()
+			}
+			count++
+			if d.fatal {
+				return
+			}
+			more, ok := d.next(']')
+			if !ok {
+				return
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	d.leave()
+	if count != n.length {
+		d.fail(ErrConstraint, "exactly "+strconv.Itoa(n.length)+" items", strconv.Itoa(count)+" items")
+		return
+	}
+	d.checkSlice(n, p, count)
+}
+
+// anyValue decodes any JSON value as encoding/json does into an interface,
+// except that numbers become json.Number (never rounded).
+func (d *decoder) anyValue() any {
+	if d.i >= len(d.data) {
+		d.syntax("a JSON value")
+		return nil
+	}
+	switch c := d.data[d.i]; {
+	case c == '{':
+		d.i++
+		if !d.enter() {
+			return nil
+		}
+		m := map[string]any{}
+		d.ws()
+		if d.i < len(d.data) && d.data[d.i] == '}' {
+			d.i++
+			d.leave()
+			return m
+		}
+		for {
+			kb, ok := d.key()
+			if !ok {
+				return nil
+			}
+			k := string(kb)
+			d.pushKey(k)
+			if _, dup := m[k]; dup {
+				d.dupKey(k)
+			} else if v := d.anyValue(); !d.fatal {
+				m[k] = v
+			}
+			d.pop()
+			if d.fatal {
+				return nil
+			}
+			more, ok := d.next('}')
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
+		}
+		d.leave()
+		return m
+	case c == '[':
+		d.i++
+		if !d.enter() {
+			return nil
+		}
+		a := []any{}
+		d.ws()
+		if d.i < len(d.data) && d.data[d.i] == ']' {
+			d.i++
+			d.leave()
+			return a
+		}
+		for {
+			d.pushIndex(len(a))
+			v := d.anyValue()
+			d.pop()
+			if d.fatal {
+				return nil
+			}
+			a = append(a, v)
+			more, ok := d.next(']')
+			if !ok {
+				return nil
+			}
+			if !more {
+				break
+			}
+		}
+		d.leave()
+		return a
+	case c == '"':
+		b, ok := d.str()
+		if !ok {
+			return nil
+		}
+		return string(b)
+	case c == 't':
+		d.literal("true")
+		return true
+	case c == 'f':
+		d.literal("false")
+		return false
+	case c == 'n':
+		d.literal("null")
+		return nil
+	case c == '-' || ('0' <= c && c <= '9'):
+		lit, ok := d.number()
+		if !ok {
+			return nil
+		}
+		return json.Number(lit)
+	}
+	d.syntax("a JSON value")
+	return nil
+}

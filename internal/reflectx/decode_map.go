@@ -1,0 +1,424 @@
+package reflectx
+
+import (
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"time"
+	"unsafe"
+)
+
+// DecodeMap decodes arguments already parsed into a map (as Gemini's
+// functionCall.args or Anthropic's tool_use.input arrive) into the zero
+// value of the plan's type at dst, validating them. A nil map means {}.
+//
+// Nested objects are map[string]any, arrays []any, and scalars any Go
+// bool, string, integer or float kind or json.Number; other Go values are
+// marshalled to JSON and decoded from that (slow, but correct). Values for
+// `any` fields are kept as given. The result is nil or an *[ArgErrors].
+func (p *Plan) DecodeMap(dst unsafe.Pointer, args map[string]any) error {
+	d := getDecoder()
+	switch p.root.kind {
+	case kStruct:
+		d.mstruct(p.root.st, dst, args)
+	case kMap:
+		if args == nil {
+			d.emptyArgs(p.root, dst)
+		} else {
+			d.mmap(p.root, dst, args)
+		}
+	case kAny:
+		if args == nil {
+			args = map[string]any{}
+		}
+		*(*any)(dst) = args
+	}
+	return d.finish()
+}
+
+// mvalue decodes the Go value v into the node n at p.
+func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
+	if v == nil {
+		d.null(n, p)
+		return
+	}
+	switch n.kind {
+	case kString:
+		s, ok := v.(string)
+		if !ok {
+			if s, ok = otherString(v); !ok {
+				d.fail(ErrType, n.want, gotValue(v))
+				return
+			}
+		}
+		if d.checkStr(n, s) {
+			*(*string)(p) = s
+		}
+	case kBool:
+		b, ok := v.(bool)
+		if !ok {
+			rv := reflect.ValueOf(v)
+			if rv.Kind() != reflect.Bool {
+				d.fail(ErrType, n.want, gotValue(v))
+				return
+			}
+			b = rv.Bool()
+		}
+		d.putBool(n, p, b)
+	case kInt, kUint:
+		d.mint(n, p, v)
+	case kFloat:
+		d.mfloat(n, p, v)
+	case kBytes:
+		switch x := v.(type) {
+		case string:
+			out, err := base64.StdEncoding.DecodeString(x)
+			if err != nil {
+				d.failCause(ErrType, n.want, gotValue(v), err)
+				return
+			}
+			*(*[]byte)(p) = out
+		case []byte:
+			*(*[]byte)(p) = x
+		default:
+			d.fail(ErrType, n.want, gotValue(v))
+		}
+	case kTime:
+		switch x := v.(type) {
+		case string:
+			if !d.checkStr(n, x) {
+				return
+			}
+			t, err := time.Parse(time.RFC3339, x)
+			if err != nil {
+				d.failCause(ErrType, n.want, gotValue(v), err)
+				return
+			}
+			*(*time.Time)(p) = t
+		case time.Time:
+			*(*time.Time)(p) = x
+		default:
+			d.fail(ErrType, n.want, gotValue(v))
+		}
+	case kText:
+		s, ok := v.(string)
+		if !ok {
+			if s, ok = otherString(v); !ok {
+				d.fail(ErrType, n.want, gotValue(v))
+				return
+			}
+		}
+		if !d.checkStr(n, s) {
+			return
+		}
+		u := reflect.NewAt(n.t, p).Interface().(encoding.TextUnmarshaler)
+		if err := u.UnmarshalText([]byte(s)); err != nil {
+			d.failCause(ErrType, "valid "+n.t.String(), gotValue(v), err)
+		}
+	case kJSONU, kRaw:
+		b, err := json.Marshal(v)
+		if err != nil {
+			d.failCause(ErrType, n.want, gotValue(v), err)
+			return
+		}
+		if n.kind == kRaw {
+			*(*json.RawMessage)(p) = b
+			return
+		}
+		u := reflect.NewAt(n.t, p).Interface().(json.Unmarshaler)
+		if err := u.UnmarshalJSON(b); err != nil {
+			d.failCause(ErrType, n.want, gotValue(v), err)
+		}
+	case kAny:
+		*(*any)(p) = v
+	case kStruct:
+		if m, ok := v.(map[string]any); ok {
+			d.mstruct(n.st, p, m)
+			return
+		}
+		d.composite(n, p, v, reflect.Map, reflect.Struct)
+	case kMap:
+		if m, ok := v.(map[string]any); ok {
+			d.mmap(n, p, m)
+			return
+		}
+		d.composite(n, p, v, reflect.Map, reflect.Struct)
+	case kSlice:
+		if a, ok := v.([]any); ok {
+			d.mslice(n, p, a)
+			return
+		}
+		d.composite(n, p, v, reflect.Slice, reflect.Array)
+	case kArray:
+		if a, ok := v.([]any); ok {
+			d.marray(n, p, a)
+			return
+		}
+		d.composite(n, p, v, reflect.Slice, reflect.Array)
+	case kPtr:
+		ptr := reflect.New(n.elem.t).UnsafePointer()
+		d.mvalue(n.elem, ptr, v)
+		*(*unsafe.Pointer)(p) = ptr
+	}
+}
+
+// otherString reads a string from a named string type (not json.Number).
+func otherString(v any) (string, bool) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.String || rv.Type() == numberType {
+		return "", false
+	}
+	return rv.String(), true
+}
+
+// composite decodes an unusual Go value of one of the given kinds (a typed
+// map, slice or struct; pointers are followed) by marshalling it to JSON.
+func (d *decoder) composite(n *node, p unsafe.Pointer, v any, k1, k2 reflect.Kind) {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv = rv.Elem()
+	}
+	if k := rv.Kind(); k != k1 && k != k2 {
+		d.fail(ErrType, n.want, gotValue(v))
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		d.failCause(ErrType, n.want, gotValue(v), err)
+		return
+	}
+	data, i := d.data, d.i
+	d.data, d.i = b, 0
+	d.jvalue(n, p)
+	d.data, d.i = data, i
+}
+
+// mint decodes a Go number into an integer node.
+func (d *decoder) mint(n *node, p unsafe.Pointer, v any) {
+	var (
+		neg bool
+		mag uint64
+		st  numStatus
+	)
+	switch x := v.(type) {
+	case float64:
+		neg, mag, st = floatToInt(x)
+	case int:
+		neg, mag = x < 0, absInt(int64(x))
+	case int64:
+		neg, mag = x < 0, absInt(x)
+	case int32:
+		neg, mag = x < 0, absInt(int64(x))
+	case float32:
+		neg, mag, st = floatToInt(float64(x))
+	case uint64:
+		mag = x
+	case json.Number:
+		if !validNumber(x) {
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+		neg, mag, st = parseIntLit(x)
+	default:
+		rv := reflect.ValueOf(v)
+		switch rv.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			neg, mag = rv.Int() < 0, absInt(rv.Int())
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			mag = rv.Uint()
+		case reflect.Float32, reflect.Float64:
+			neg, mag, st = floatToInt(rv.Float())
+		default:
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+	}
+	d.putInt(n, p, neg, mag, st, src{v: v, isMap: true})
+}
+
+func absInt(x int64) uint64 {
+	if x < 0 {
+		return uint64(-x) // -(-1<<63) wraps to itself; as uint64 it is 1<<63
+	}
+	return uint64(x)
+}
+
+// mfloat decodes a Go number into a float node.
+func (d *decoder) mfloat(n *node, p unsafe.Pointer, v any) {
+	var f float64
+	switch x := v.(type) {
+	case float64:
+		f = x
+	case float32:
+		f = float64(x)
+	case int:
+		f = float64(x)
+	case int64:
+		f = float64(x)
+	case json.Number:
+		if !validNumber(x) {
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+		var err error
+		if f, err = strconv.ParseFloat(string(x), n.bits); err != nil {
+			f = math.Inf(1) // out of range; reported by putFloat
+		}
+	default:
+		rv := reflect.ValueOf(v)
+		switch rv.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			f = float64(rv.Int())
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+			f = float64(rv.Uint())
+		case reflect.Float32, reflect.Float64:
+			f = rv.Float()
+		default:
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+	}
+	d.putFloat(n, p, f, src{v: v, isMap: true})
+}
+
+// mstruct decodes a map into the struct at base. Problems come in the
+// order JSON text would give for keys in Go field order: present fields,
+// then unknown keys (sorted), then missing required fields.
+func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any) {
+	if !d.enter() {
+		return
+	}
+	var seen bitset
+	seen.init(len(sp.fields))
+	found := 0
+	for i := range sp.fields {
+		f := &sp.fields[i]
+		v, ok := m[f.name]
+		if !ok {
+			continue
+		}
+		seen.set(i)
+		found++
+		d.push(f.esc)
+		d.mvalue(f.node, f.ptr(base), v)
+		d.pop()
+		if d.fatal {
+			return
+		}
+	}
+	if found != len(m) {
+		var unknown []string
+		for k := range m {
+			if _, ok := sp.byName[k]; !ok {
+				unknown = append(unknown, k)
+			}
+		}
+		sort.Strings(unknown)
+		for _, k := range unknown {
+			d.pushKey(k)
+			d.fail(ErrUnknownField, sp.allowedWant, gotValue(m[k]))
+			d.pop()
+		}
+	}
+	d.leave()
+	d.finishStruct(sp, base, &seen)
+}
+
+// mmap decodes a map into the map at p.
+func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
+	if !d.enter() {
+		return
+	}
+	if n.t == mapStringAnyType {
+		out := make(map[string]any, len(m))
+		for k, v := range m {
+			out[k] = v
+		}
+		*(*map[string]any)(p) = out
+	} else {
+		mv := reflect.NewAt(n.t, p).Elem()
+		mv.Set(reflect.MakeMapWithSize(n.t, len(m)))
+		tmp := reflect.New(n.elem.t)
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys) // deterministic error order
+		for _, k := range keys {
+			d.pushKey(k)
+			if kv, ok := mapKey(n, k); !ok {
+				d.fail(ErrType, "integer key for "+n.t.String(), strconv.Quote(k))
+			} else if mv.MapIndex(kv).IsValid() {
+				// "1" and "01" are one integer key, as in JSON text.
+				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(k))
+			} else {
+				tmp.Elem().SetZero()
+				d.mvalue(n.elem, tmp.UnsafePointer(), m[k])
+				mv.SetMapIndex(kv, tmp.Elem())
+			}
+			d.pop()
+			if d.fatal {
+				return
+			}
+		}
+	}
+	d.leave()
+	if n.c != nil {
+		if w := checkProps(n.c, len(m)); w != "" {
+			d.fail(ErrConstraint, w, strconv.Itoa(len(m))+" properties")
+		}
+	}
+}
+
+// mslice decodes a []any into the slice at p.
+func (d *decoder) mslice(n *node, p unsafe.Pointer, a []any) {
+	if !d.enter() {
+		return
+	}
+	if len(a) == 0 {
+		*(*sliceHeader)(p) = sliceHeader{Data: unsafe.Pointer(&zeroBase)}
+	} else {
+		data, capacity := n.arrays.newExact(len(a))
+		size := n.elem.t.Size()
+		for i, v := range a {
+			d.pushIndex(i)
+			d.mvalue(n.elem, unsafe.Add(data, uintptr(i)*size), v)
+			d.pop()
+			if d.fatal {
+				return
+			}
+		}
+		*(*sliceHeader)(p) = sliceHeader{Data: data, Len: len(a), Cap: capacity}
+	}
+	d.leave()
+	d.checkSlice(n, p, len(a))
+}
+
+// marray decodes a []any into the Go array at p.
+func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
+	if !d.enter() {
+		return
+	}
+	size := n.elem.t.Size()
+	for i, v := range a {
+		if i >= n.length {
+			break
+		}
+		d.pushIndex(i)
+		d.mvalue(n.elem, unsafe.Add(p, uintptr(i)*size), v)
+		d.pop()
+		if d.fatal {
+			return
+		}
+	}
+	d.leave()
+	if len(a) != n.length {
+		d.fail(ErrConstraint, "exactly "+strconv.Itoa(n.length)+" items", strconv.Itoa(len(a))+" items")
+		return
+	}
+	d.checkSlice(n, p, len(a))
+}

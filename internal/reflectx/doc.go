@@ -1,0 +1,47 @@
+// Package reflectx decodes the arguments a model sends for a tool into the
+// tool's Go input type, validating them on the way.
+//
+// [PlanFor] builds, once per type, an immutable [Plan]: the fields in Go
+// order with their JSON names (encoding/json's rules, embedding included),
+// an exact-name lookup, the required set, compiled constraint tags and a
+// decoder per field. [Plan.DecodeMap] decodes arguments already parsed into
+// a map[string]any; [Plan.DecodeJSON] decodes JSON text with a single-pass
+// scanner of its own. Both write straight into the destination through
+// unsafe pointers and have the same semantics:
+//
+//   - keys match exactly (case-sensitive); unknown keys, missing required
+//     keys and (in JSON text) duplicate keys are errors;
+//   - an integer field takes a number only when it is integral and in
+//     range; JSON numbers are never rounded through float64;
+//   - null is accepted only for pointers, slices, maps, any and
+//     json.RawMessage; null, empty or blank arguments mean {};
+//   - constraint tags (enum, const, minimum, pattern, format, minItems, ...)
+//     are enforced and default tags fill absent keys.
+//
+// Every problem becomes an [*ArgError] with a JSON Pointer path; all of them
+// (up to [MaxErrors]) are returned together as an [*ArgErrors].
+//
+// Usage (define/ holds a zero value of the input type and its plan):
+//
+//	plan, err := reflectx.PlanFor(reflect.TypeFor[Args]())
+//	if err != nil {
+//		return err // a define-time error: unsupported type, bad tag
+//	}
+//	var in Args
+//	if err := plan.DecodeJSON(unsafe.Pointer(&in), args); err != nil {
+//		var errs *reflectx.ArgErrors
+//		errors.As(err, &errs) // each errs.Errs[i] has Path, Want, Got, Err
+//	}
+//
+// # Trade-offs
+//
+// Plans are cached in a process-wide sync.Map keyed by reflect.Type and are
+// never evicted; a program has finitely many types, so the cache is bounded
+// by the program. Decoder state is pooled, so a warm decode allocates only
+// what the decoded value needs (strings from JSON text, slices, pointers,
+// maps).
+//
+// JSON text must be valid UTF-8: invalid bytes are an [ErrSyntax] error,
+// while escaped lone surrogates (\ud800) become U+FFFD as in encoding/json.
+// Strings from map input are taken as they are.
+package reflectx

@@ -1,0 +1,151 @@
+package reflectx
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Sentinel errors wrapped by [ArgError].Err, for [errors.Is].
+var (
+	// ErrType reports a value of the wrong JSON type, or a number that does not fit
+	// the Go type (2.5 for an int, 300 for an int8, -1 for a uint), or a value
+	// that a field's UnmarshalJSON/UnmarshalText rejected.
+	ErrType = errors.New("wrong type")
+	// ErrMissing reports a required property is absent.
+	ErrMissing = errors.New("missing required property")
+	// ErrUnknownField reports a property the type does not declare (keys match
+	// exactly, so a key that differs only in case is unknown too).
+	ErrUnknownField = errors.New("unknown property")
+	// ErrConstraint reports a value of the right type that breaks a constraint tag
+	// (enum, const, minimum, pattern, format, minItems, ...).
+	ErrConstraint = errors.New("constraint violated")
+	// ErrSyntax reports that the arguments are not valid JSON (or not valid UTF-8).
+	ErrSyntax = errors.New("invalid JSON")
+	// ErrDuplicateKey reports the same key appearing twice in one JSON object.
+	ErrDuplicateKey = errors.New("duplicate key")
+	// ErrTooDeep reports JSON or map input nested deeper than [MaxDepth] (cyclic
+	// maps end here too).
+	ErrTooDeep = errors.New("nesting too deep")
+)
+
+// MaxErrors is how many problems one [ArgErrors] keeps; the rest are counted
+// in [ArgErrors].Omitted.
+const MaxErrors = 20
+
+// MaxDepth is the deepest nesting of objects and arrays the decoders accept.
+const MaxDepth = 512
+
+// maxGot is about how many bytes of an offending value ArgError.Got shows.
+const maxGot = 40
+
+// ArgError is one problem with one argument value.
+//
+// Its message is "PATH: expected WANT, got GOT", without "PATH: " when the
+// problem concerns the arguments as a whole.
+type ArgError struct {
+	Path string // JSON Pointer (RFC 6901); "" is the whole arguments object
+	Want string // what was expected, e.g. `integer`, `one of "C", "F"`
+	Got  string // what came: the value (truncated to about 40 bytes), or "nothing"
+	Err  error  // one of the sentinels, possibly wrapping a cause from a field's own Unmarshal method
+}
+
+// Error returns "PATH: expected WANT, got GOT".
+func (e *ArgError) Error() string {
+	if e.Path == "" {
+		return "expected " + e.Want + ", got " + e.Got
+	}
+	return e.Path + ": expected " + e.Want + ", got " + e.Got
+}
+
+// Unwrap returns the sentinel (or the error wrapping it).
+func (e *ArgError) Unwrap() error { return e.Err }
+
+// ArgErrors is every problem found in one set of arguments, up to [MaxErrors],
+// in the order they were found: for each object, the problems of its keys
+// (JSON text: in document order; map input: fields in Go order, then unknown
+// keys sorted), then its missing required properties in Go field order.
+type ArgErrors struct {
+	Errs    []*ArgError
+	Omitted int // problems found beyond MaxErrors
+}
+
+// Error joins the messages of Errs with "; " and mentions Omitted.
+func (e *ArgErrors) Error() string {
+	var b strings.Builder
+	for i, a := range e.Errs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(a.Error())
+	}
+	if e.Omitted > 0 {
+		b.WriteString("; and ")
+		b.WriteString(strconv.Itoa(e.Omitted))
+		b.WriteString(" more")
+	}
+	return b.String()
+}
+
+// Unwrap returns Errs as []error, so that errors.Is and errors.As see each one.
+func (e *ArgErrors) Unwrap() []error {
+	out := make([]error, len(e.Errs))
+	for i, a := range e.Errs {
+		out[i] = a
+	}
+	return out
+}
+
+// causeError wraps a sentinel together with the error that caused it (the
+// error of a user's UnmarshalJSON, a time parse error), so that errors.Is
+// finds both.
+type causeError struct {
+	sentinel error
+	cause    error
+}
+
+func (c *causeError) Error() string   { return c.sentinel.Error() + ": " + c.cause.Error() }
+func (c *causeError) Unwrap() []error { return []error{c.sentinel, c.cause} }
+
+// pathElem is one step of the path stack: an object key (already escaped
+// for a JSON Pointer) or an array index.
+type pathElem struct {
+	name string
+	idx  int // -1 for a name
+}
+
+// appendEscaped appends s escaped as one JSON Pointer reference token.
+func appendEscaped(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '~':
+			b = append(b, "~0"...)
+		case '/':
+			b = append(b, "~1"...)
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return b
+}
+
+// escapeToken returns s escaped as a JSON Pointer reference token.
+func escapeToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return string(appendEscaped(nil, s))
+}
+
+// truncate cuts s to about maxGot bytes on a rune boundary.
+func truncate(s string) string {
+	if len(s) <= maxGot {
+		return s
+	}
+	n := maxGot - 3
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "..."
+}

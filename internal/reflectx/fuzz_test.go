@@ -1,0 +1,212 @@
+package reflectx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// addSeeds adds the JSON text of every row of the decode table.
+func addSeeds(f *testing.F) {
+	for _, tc := range decodeCases() {
+		if tc.typ == nil && tc.json != "" && len(tc.json) < 4096 {
+			f.Add([]byte(tc.json))
+		}
+	}
+	f.Add([]byte(validZoo))
+}
+
+// FuzzDecodeJSON decodes arbitrary bytes into zoo: it must never panic, it
+// returns nil or *ArgErrors, and a success survives a round trip through
+// encoding/json: marshal, decode again, marshal again gives the same text.
+func FuzzDecodeJSON(f *testing.F) {
+	addSeeds(f)
+	p := mustPlan(f, zooType)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var z1 zoo
+		err := p.DecodeJSON(unsafe.Pointer(&z1), data)
+		if err != nil {
+			var ae *ArgErrors
+			if !errors.As(err, &ae) || len(ae.Errs) == 0 || len(ae.Errs) > MaxErrors {
+				t.Fatalf("DecodeJSON(%q) = %v (%T), want *ArgErrors with 1 to %d problems", data, err, err, MaxErrors)
+			}
+			return
+		}
+		m1, err := json.Marshal(&z1)
+		if err != nil {
+			t.Fatalf("json.Marshal of the decoded %q: %v", data, err)
+		}
+		var z2 zoo
+		if err := p.DecodeJSON(unsafe.Pointer(&z2), m1); err != nil {
+			t.Fatalf("DecodeJSON(%s) (re-marshalled from %q) = %v", m1, data, err)
+		}
+		m2, err := json.Marshal(&z2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(m1, m2) {
+			t.Fatalf("round trip of %q:\nfirst  %s\nsecond %s", data, m1, m2)
+		}
+	})
+}
+
+// keyIso has fields whose names fold to other Unicode letters (k: the
+// Kelvin sign, s: the long s).
+type keyIso struct {
+	City string `json:"city,omitempty"`
+	Unit string `json:"unit,omitempty"`
+	K    string `json:"k,omitempty"`
+	S    string `json:"s,omitempty"`
+}
+
+// FuzzKeyIsolation checks that a key that is not exactly a field name (one
+// that differs only by case, by a trailing NUL, or by Unicode folding) is
+// rejected as unknown, from JSON text and from a map.
+func FuzzKeyIsolation(f *testing.F) {
+	for _, k := range []string{"City", "CITY", "city\x00", "unit\x00", "\u212a", "K", "ſ", "S", "cıty", "Unit ", " unit", "city/", "~"} {
+		f.Add(k)
+	}
+	p := mustPlan(f, reflect.TypeFor[keyIso]())
+	f.Fuzz(func(t *testing.T, key string) {
+		switch key {
+		case "city", "unit", "k", "s":
+			return
+		}
+		if !utf8.ValidString(key) {
+			return // encoding/json would change the key
+		}
+		m := map[string]any{key: "x"}
+		data, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []wantErr{{"/" + escapeToken(key), ErrUnknownField}}
+		var v keyIso
+		if got := gotErrs(t, p.DecodeJSON(unsafe.Pointer(&v), data)); !reflect.DeepEqual(got, want) {
+			t.Errorf("DecodeJSON(%s) = %v, want %v", data, got, want)
+		}
+		if got := gotErrs(t, p.DecodeMap(unsafe.Pointer(&v), m)); !reflect.DeepEqual(got, want) {
+			t.Errorf("DecodeMap(%q) = %v, want %v", m, got, want)
+		}
+		if v != (keyIso{}) {
+			t.Errorf("a rejected key set a field: %+v", v)
+		}
+	})
+}
+
+// FuzzDecodeMapVsJSON checks that JSON text and its map form (parsed by
+// encoding/json with UseNumber) get the same verdict, the same problems and
+// the same value. Inputs where the two cannot agree are skipped: invalid
+// UTF-8 (encoding/json replaces it), duplicate keys (a map cannot hold
+// them), and nesting beyond MaxDepth inside `any` (map values in any fields
+// are kept as given).
+func FuzzDecodeMapVsJSON(f *testing.F) {
+	addSeeds(f)
+	f.Fuzz(runMapVsJSON)
+}
+
+// runMapVsJSON is the body of FuzzDecodeMapVsJSON.
+func runMapVsJSON(t *testing.T, data []byte) {
+	p := mustPlan(t, zooType)
+	if !utf8.Valid(data) || len(bytes.TrimSpace(data)) == 0 {
+		return
+	}
+	var zj zoo
+	errJSON := p.DecodeJSON(unsafe.Pointer(&zj), data)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || !atEOF(dec) {
+		if errJSON == nil {
+			t.Fatalf("DecodeJSON accepted %q, which encoding/json rejects (%v)", data, err)
+		}
+		return
+	}
+	if errors.Is(errJSON, ErrTooDeep) || errors.Is(errJSON, ErrDuplicateKey) || hasDuplicateKeys(data) {
+		return
+	}
+	if errors.Is(errJSON, ErrSyntax) {
+		t.Fatalf("DecodeJSON(%q) = %v, but encoding/json accepts it", data, errJSON)
+	}
+	var zm zoo
+	errMap := p.DecodeMap(unsafe.Pointer(&zm), m)
+	if (errJSON == nil) != (errMap == nil) {
+		t.Fatalf("verdicts differ for %q:\njson: %v\nmap:  %v", data, errJSON, errMap)
+	}
+	if errJSON != nil {
+		var aj, am *ArgErrors
+		errors.As(errJSON, &aj)
+		errors.As(errMap, &am)
+		if aj.Omitted > 0 || am.Omitted > 0 {
+			if len(aj.Errs)+aj.Omitted != len(am.Errs)+am.Omitted {
+				t.Fatalf("problem counts differ for %q: %d vs %d", data, len(aj.Errs)+aj.Omitted, len(am.Errs)+am.Omitted)
+			}
+			return
+		}
+		if gj, gm := gotErrs(t, errJSON), gotErrs(t, errMap); !reflect.DeepEqual(gj, gm) {
+			t.Fatalf("problems differ for %q:\njson: %v\nmap:  %v", data, errJSON, errMap)
+		}
+		return
+	}
+	bj, err1 := json.Marshal(&zj)
+	bm, err2 := json.Marshal(&zm)
+	if err1 != nil || err2 != nil || !bytes.Equal(bj, bm) {
+		t.Fatalf("values differ for %q:\njson: %s %v\nmap:  %s %v", data, bj, err1, bm, err2)
+	}
+}
+
+// hasDuplicateKeys reports whether some object in valid JSON text repeats
+// a key (such problems may be among those omitted beyond MaxErrors).
+func hasDuplicateKeys(data []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	type frame struct {
+		keys     map[string]bool
+		isObject bool
+		wantKey  bool
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		if top != nil && top.isObject && top.wantKey {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return true
+				}
+				top.keys[k] = true
+				top.wantKey = false
+				continue
+			}
+		}
+		if top != nil && top.isObject {
+			top.wantKey = true // this token is a value (or the closing brace)
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, frame{keys: map[string]bool{}, isObject: true, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, frame{})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			if len(stack) > 0 && stack[len(stack)-1].isObject {
+				stack[len(stack)-1].wantKey = true
+			}
+		}
+	}
+}
+
+func atEOF(dec *json.Decoder) bool {
+	_, err := dec.Token()
+	return err == io.EOF
+}

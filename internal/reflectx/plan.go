@@ -1,0 +1,661 @@
+package reflectx
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+	"unsafe"
+)
+
+// Plan is the immutable decode plan of one Go type: its fields in Go order
+// with their JSON names, the exact-name lookup, the required set, the
+// compiled constraints and a decoder per field. Get one from [PlanFor];
+// a Plan is safe for concurrent use and must not be modified.
+type Plan struct {
+	t    reflect.Type
+	root *node
+}
+
+// Type returns the Go type the plan decodes into.
+func (p *Plan) Type() reflect.Type { return p.t }
+
+// planCache maps reflect.Type to *Plan. Entries are never removed: a program
+// has finitely many types, so the cache is bounded by the program itself.
+var planCache sync.Map
+
+// PlanFor returns the plan for t, building and caching it on first use.
+//
+// t must be a struct, a map with string (or integer) keys, or the empty
+// interface. Unsupported field types and malformed or misplaced tags are
+// reported here, naming the Go type, the field path and the problem.
+func PlanFor(t reflect.Type) (*Plan, error) {
+	if t == nil {
+		return nil, fmt.Errorf("reflectx: nil type (consider a struct type)")
+	}
+	if p, ok := planCache.Load(t); ok {
+		return p.(*Plan), nil
+	}
+	// Two goroutines may build the same plan at the same time; the work is
+	// duplicated but harmless, since plans are immutable and LoadOrStore
+	// keeps the first one stored, which every caller then shares.
+	p, err := buildPlan(t)
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := planCache.LoadOrStore(t, p)
+	return actual.(*Plan), nil
+}
+
+func buildPlan(t reflect.Type) (*Plan, error) {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return nil, fmt.Errorf("reflectx: %s: unsupported arguments type %s (consider a struct)", t, t)
+		}
+	default:
+		return nil, fmt.Errorf("reflectx: %s: unsupported arguments type %s: arguments are a JSON object (consider a struct)", t, t)
+	}
+	b := &builder{nodes: map[reflect.Type]*node{}, structs: map[reflect.Type]*structPlan{}}
+	root, err := b.node(t, nil, t.String())
+	if err != nil {
+		return nil, err
+	}
+	if root.kind != kStruct && root.kind != kMap && root.kind != kAny {
+		return nil, fmt.Errorf("reflectx: %s: unsupported arguments type %s: arguments are a JSON object (consider a struct)", t, t)
+	}
+	for _, check := range b.pending {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
+	return &Plan{t: t, root: root}, nil
+}
+
+// kind is what a node decodes.
+type kind uint8
+
+const (
+	kBool kind = iota
+	kInt
+	kUint
+	kFloat
+	kString
+	kBytes // []byte from base64
+	kTime  // time.Time from RFC 3339
+	kText  // encoding.TextUnmarshaler, from a JSON string
+	kJSONU // json.Unmarshaler, from any JSON value
+	kRaw   // json.RawMessage
+	kAny   // interface{}
+	kStruct
+	kSlice
+	kArray
+	kMap
+	kPtr
+)
+
+// node decodes one Go type, with the constraints of the field it belongs to.
+// Nodes form a graph that may be cyclic through structPlan (recursive types).
+type node struct {
+	kind      kind
+	t         reflect.Type
+	bits      int    // kInt, kUint, kFloat: size in bits
+	want      string // the JSON type wanted, for type errors
+	rangeWant string // kInt, kUint, kFloat: the range, for out-of-range numbers
+	nullable  bool   // accepts JSON null
+	elem      *node  // kPtr, kSlice, kArray: the element; kMap: the value
+	st        *structPlan
+	length    int          // kArray
+	keyKind   reflect.Kind // kMap
+	c         *constraints // nil when the field has none
+	arrays    *arrayTypes  // kSlice: backing array types by capacity
+}
+
+// arrayTypes caches reflect.ArrayOf(1<<i, elem) so that growing a slice
+// allocates exactly one backing array, with no reflect lookup.
+type arrayTypes struct {
+	elem    reflect.Type
+	strings bool                             // elem is of string kind and decoded as a plain string
+	by      [64]atomic.Pointer[reflect.Type] // 1<<i elements
+	exact   [33]atomic.Pointer[reflect.Type] // i elements
+}
+
+// newExact allocates a zeroed array of exactly n elements (n > 0), as a
+// slice from map input knows its length, and returns it with its capacity.
+// Beyond 32 elements it rounds up to a power of two, so that the number of
+// array types made (and kept forever by reflect) stays small.
+func (a *arrayTypes) newExact(n int) (unsafe.Pointer, int) {
+	if a.strings {
+		// The commonest element type, without reflect: string kinds share
+		// the memory layout of string.
+		return unsafe.Pointer(unsafe.SliceData(make([]string, n))), n
+	}
+	if n >= len(a.exact) {
+		return a.newArray(n)
+	}
+	tp := a.exact[n].Load()
+	if tp == nil {
+		t := reflect.ArrayOf(n, a.elem)
+		tp = &t
+		a.exact[n].Store(tp)
+	}
+	return reflect.New(*tp).UnsafePointer(), n
+}
+
+// newArray allocates a zeroed array of at least n elements (the next power
+// of two) and returns it with its capacity.
+func (a *arrayTypes) newArray(n int) (unsafe.Pointer, int) {
+	t := a.typeOf(n)
+	if a.strings {
+		return unsafe.Pointer(unsafe.SliceData(make([]string, t.Len()))), t.Len()
+	}
+	return reflect.New(t).UnsafePointer(), t.Len()
+}
+
+// typeOf returns the array type of the next power of two >= n elements
+// (exactly n beyond 1<<30).
+func (a *arrayTypes) typeOf(n int) reflect.Type {
+	i := 0
+	for 1<<i < n {
+		i++
+	}
+	if i > 30 {
+		return reflect.ArrayOf(n, a.elem)
+	}
+	tp := a.by[i].Load()
+	if tp == nil {
+		t := reflect.ArrayOf(1<<i, a.elem)
+		tp = &t
+		a.by[i].Store(tp)
+	}
+	return *tp
+}
+
+// structPlan is the plan of one struct type.
+type structPlan struct {
+	t           reflect.Type
+	fields      []field // Go order, embedded fields at the embedding point
+	byName      map[string]int
+	required    []uint64 // bitset of required fields
+	hasDefaults bool
+	allowedWant string // `no such property (allowed: a, b)`
+}
+
+// field is one JSON property of a struct.
+type field struct {
+	name     string      // JSON name
+	esc      string      // name escaped for a JSON Pointer
+	offset   uintptr     // from the last embedded pointer (or the struct)
+	embeds   []embedStep // embedded pointers on the way, usually none
+	node     *node
+	required bool
+	def      *defaultValue
+}
+
+// embedStep is an embedded pointer to a struct: at base+offset lies a *elem,
+// allocated on first use.
+type embedStep struct {
+	offset uintptr
+	elem   reflect.Type
+}
+
+// ptr returns the address of the field in the struct at base, allocating
+// embedded pointers on the way.
+func (f *field) ptr(base unsafe.Pointer) unsafe.Pointer {
+	for _, s := range f.embeds {
+		pp := (*unsafe.Pointer)(unsafe.Add(base, s.offset))
+		if *pp == nil {
+			*pp = reflect.New(s.elem).UnsafePointer()
+		}
+		base = *pp
+	}
+	return unsafe.Add(base, f.offset)
+}
+
+// defaultValue is a field's default: JSON text decoded on use, or for scalar
+// kinds a ready value copied in.
+type defaultValue struct {
+	json   []byte
+	scalar unsafe.Pointer // points to a value of the node's type; nil if not scalar
+}
+
+var (
+	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
+	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
+	rawMessageType      = reflect.TypeFor[json.RawMessage]()
+	timeType            = reflect.TypeFor[time.Time]()
+	numberType          = reflect.TypeFor[json.Number]()
+)
+
+// builder builds the nodes of one plan. structs holds the struct plans of
+// this build: a struct plan is registered before its fields are built, so a
+// recursive type refers to it while it is still empty (the placeholder), and
+// it is complete before the plan is published to the cache, so nobody decodes
+// through an unfinished plan.
+type builder struct {
+	nodes   map[reflect.Type]*node // bare nodes, by type
+	structs map[reflect.Type]*structPlan
+	pending []func() error // default tags, checked after the build
+}
+
+type defineError struct {
+	path string
+	msg  string
+}
+
+func (e *defineError) Error() string { return "reflectx: " + e.path + ": " + e.msg }
+
+func errorf(path, format string, args ...any) error {
+	return &defineError{path: path, msg: fmt.Sprintf(format, args...)}
+}
+
+// node builds the node of type t for a field with the given tags (nil for
+// none) at Go path path.
+func (b *builder) node(t reflect.Type, tags *fieldTags, path string) (*node, error) {
+	n, err := b.bare(t, path)
+	if err != nil || tags == nil {
+		return n, err
+	}
+	return withConstraints(n, tags, path)
+}
+
+// withConstraints returns n with the field's constraints attached to the
+// innermost non-pointer node (constraints describe the pointee).
+func withConstraints(n *node, tags *fieldTags, path string) (*node, error) {
+	if n.kind == kPtr {
+		inner, err := withConstraints(n.elem, tags, path)
+		if err != nil || inner == n.elem {
+			return n, err
+		}
+		cp := *n
+		cp.elem = inner
+		return &cp, nil
+	}
+	c, err := compileConstraints(n, tags, path)
+	if err != nil || c == nil {
+		return n, err
+	}
+	cp := *n
+	cp.c = c
+	return &cp, nil
+}
+
+// bare builds the node of type t without constraints. Nodes are shared
+// within a build and registered before their elements are built, so that
+// recursive non-struct types (type M map[string]M) end in a cycle of nodes
+// rather than in endless recursion.
+func (b *builder) bare(t reflect.Type, path string) (*node, error) {
+	if n, ok := b.nodes[t]; ok {
+		return n, nil
+	}
+	n := &node{t: t}
+	b.nodes[t] = n
+	// Special types first, in encoding/json's order of precedence.
+	switch {
+	case t == rawMessageType:
+		n.kind, n.want, n.nullable = kRaw, "any JSON value", true
+		return n, nil
+	case t == timeType:
+		n.kind, n.want = kTime, "date-time string (RFC 3339)"
+		return n, nil
+	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(jsonUnmarshalerType):
+		n.kind, n.want, n.nullable = kJSONU, "valid "+t.String(), true
+		return n, nil
+	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(textUnmarshalerType):
+		n.kind, n.want = kText, "string"
+		if n.t.Kind() == reflect.String {
+			vs, err := typeEnum(n, path)
+			if err != nil {
+				return nil, err
+			}
+			if vs != nil {
+				n.c = newConstraints()
+				n.c.tenum = vs
+			}
+		}
+		return n, nil
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		n.kind, n.want = kBool, "boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n.kind, n.want, n.bits = kInt, "integer", t.Bits()
+		lo, hi := -(int64(1) << (n.bits - 1)), int64(1)<<(n.bits-1)-1
+		n.rangeWant = fmt.Sprintf("integer from %d to %d", lo, hi)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n.kind, n.want, n.bits = kUint, "integer", t.Bits()
+		n.rangeWant = fmt.Sprintf("integer from 0 to %d", uint64(1)<<(n.bits-1)*2-1)
+	case reflect.Float32, reflect.Float64:
+		n.kind, n.want, n.bits = kFloat, "number", t.Bits()
+		n.rangeWant = fmt.Sprintf("number within float%d range", n.bits)
+	case reflect.String:
+		n.kind, n.want = kString, "string"
+	case reflect.Interface:
+		if t.NumMethod() != 0 {
+			return nil, errorf(path, "unsupported type %s: only the empty interface can hold a JSON value (consider any or a concrete type)", t)
+		}
+		n.kind, n.want, n.nullable = kAny, "any JSON value", true
+	case reflect.Struct:
+		sp, err := b.structPlan(t, path)
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.want, n.st = kStruct, "object", sp
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(jsonUnmarshalerType) && !reflect.PointerTo(t.Elem()).Implements(textUnmarshalerType) {
+			n.kind, n.want, n.nullable = kBytes, "base64 string", true
+			return n, nil
+		}
+		e, err := b.bare(t.Elem(), path+"[]")
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.want, n.nullable, n.elem = kSlice, "array", true, e
+		n.arrays = &arrayTypes{elem: t.Elem(), strings: e.kind == kString}
+	case reflect.Array:
+		e, err := b.bare(t.Elem(), path+"[]")
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.want, n.elem, n.length = kArray, "array", e, t.Len()
+	case reflect.Map:
+		k := t.Key()
+		switch k.Kind() {
+		case reflect.String,
+			reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		default:
+			return nil, errorf(path, "unsupported type %s: JSON object keys are strings (consider map[string]%s)", t, t.Elem())
+		}
+		e, err := b.bare(t.Elem(), path+"{}")
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.want, n.nullable, n.elem, n.keyKind = kMap, "object", true, e, k.Kind()
+	case reflect.Pointer:
+		for e := t.Elem(); e.Kind() == reflect.Pointer; e = e.Elem() {
+			if e == t {
+				return nil, errorf(path, "unsupported type %s: a pointer to itself holds no value (consider a struct)", t)
+			}
+		}
+		e, err := b.bare(t.Elem(), path)
+		if err != nil {
+			return nil, err
+		}
+		n.kind, n.want, n.nullable, n.elem = kPtr, e.want, true, e
+	case reflect.Func:
+		return nil, errorf(path, "unsupported type %s: a function cannot come from JSON (consider removing the field or tagging it json:\"-\")", t)
+	case reflect.Chan:
+		return nil, errorf(path, "unsupported type %s (consider a string or a struct)", t)
+	case reflect.Complex64, reflect.Complex128:
+		return nil, errorf(path, "unsupported type %s: JSON has no complex numbers (consider two float64 fields)", t)
+	case reflect.UnsafePointer, reflect.Uintptr:
+		return nil, errorf(path, "unsupported type %s (consider an integer or a string)", t)
+	default:
+		return nil, errorf(path, "unsupported type %s", t)
+	}
+	if cat := category(n); cat == "string" || cat == "number" || cat == "boolean" {
+		vs, err := typeEnum(n, path)
+		if err != nil {
+			return nil, err
+		}
+		if vs != nil {
+			n.c = newConstraints()
+			n.c.tenum = vs
+		}
+	}
+	return n, nil
+}
+
+// structPlan returns the plan of struct type t: from the cache, from this
+// build (possibly still being filled, for recursive types), or built now.
+func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
+	if sp, ok := b.structs[t]; ok {
+		return sp, nil
+	}
+	if p, ok := planCache.Load(t); ok {
+		return p.(*Plan).root.st, nil
+	}
+	sp := &structPlan{t: t, byName: map[string]int{}}
+	b.structs[t] = sp // placeholder for recursive references
+	cands := visibleFields(t)
+	for _, c := range cands {
+		fpath := path + "." + c.goPath
+		if c.ptrUnexported != "" {
+			return nil, errorf(fpath, "reached through %s, an embedded pointer to an unexported struct type, which cannot be allocated when decoding (consider embedding it by value)", c.ptrUnexported)
+		}
+		if c.quoted {
+			return nil, errorf(fpath, `the ",string" option of the json tag is not supported (consider a string field)`)
+		}
+		tags, err := parseFieldTags(c.sf.Tag, fpath)
+		if err != nil {
+			return nil, err
+		}
+		fn, err := b.node(c.sf.Type, tags, fpath)
+		if err != nil {
+			return nil, err
+		}
+		f := field{
+			name:   c.name,
+			esc:    escapeToken(c.name),
+			offset: c.offset,
+			embeds: c.embeds,
+			node:   fn,
+		}
+		f.required = !c.omit && c.sf.Type.Kind() != reflect.Pointer && !tags.has(tagDefault)
+		if v, ok := tags.get(tagRequired); ok {
+			f.required = v == "true"
+		}
+		if v, ok := tags.get(tagDefault); ok {
+			// Checked once the whole plan exists: decoding the default may
+			// need struct plans still being built (recursive types).
+			idx := len(sp.fields)
+			b.pending = append(b.pending, func() error {
+				def, err := compileDefault(fn, v, fpath)
+				if err == nil {
+					sp.fields[idx].def = def
+				}
+				return err
+			})
+			sp.hasDefaults = true
+		}
+		if tags.has(tagExample) || tags.has(tagExamples) {
+			b.pending = append(b.pending, func() error { return checkExamples(fn, tags, fpath) })
+		}
+		sp.byName[f.name] = len(sp.fields)
+		sp.fields = append(sp.fields, f)
+	}
+	sp.required = make([]uint64, (len(sp.fields)+63)/64)
+	names := make([]string, len(sp.fields))
+	for i, f := range sp.fields {
+		if f.required {
+			sp.required[i/64] |= 1 << (i % 64)
+		}
+		names[i] = f.name
+	}
+	switch {
+	case len(names) == 0:
+		sp.allowedWant = "no such property (this object takes none)"
+	case len(names) > maxAllowedNames:
+		sp.allowedWant = fmt.Sprintf("no such property (allowed: %s, ... %d in all)", strings.Join(names[:maxAllowedNames], ", "), len(names))
+	default:
+		sp.allowedWant = "no such property (allowed: " + strings.Join(names, ", ") + ")"
+	}
+	return sp, nil
+}
+
+// validTagName reports whether a json tag name is used as given; as in
+// encoding/json, other names fall back to the Go field name.
+func validTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+// maxAllowedNames is how many property names an unknown-property error lists.
+const maxAllowedNames = 30
+
+// candidate is a field found by visibleFields.
+type candidate struct {
+	sf     reflect.StructField
+	name   string
+	tagged bool
+	omit   bool // omitempty or omitzero
+	quoted bool // the ",string" option
+	depth  int
+	index  []int
+	goPath string
+	offset uintptr
+	embeds []embedStep
+
+	ptrUnexported string // the embedded pointer to an unexported struct on the way
+}
+
+// visibleFields lists the JSON properties of struct type t with
+// encoding/json's rules: exported fields, json names, embedded structs
+// without a json name flattened, and among equal names the shallowest wins,
+// then a tagged one, else all are dropped. The result is in Go field order.
+func visibleFields(t reflect.Type) []candidate {
+	type level struct {
+		t       reflect.Type
+		index   []int
+		goPath  string
+		offset  uintptr
+		embeds  []embedStep
+		ptrUnex string
+	}
+	var out []candidate
+	current := []level{}
+	next := []level{{t: t}}
+	visited := map[reflect.Type]bool{}
+	for depth := 0; len(next) > 0; depth++ {
+		current, next = next, nil
+		// A type embedded twice at one depth contributes its fields twice,
+		// so that they annihilate below.
+		count := map[reflect.Type]int{}
+		for _, lv := range current {
+			count[lv.t]++
+		}
+		for _, lv := range current {
+			if visited[lv.t] {
+				continue
+			}
+			visited[lv.t] = true
+			for i := 0; i < lv.t.NumField(); i++ {
+				sf := lv.t.Field(i)
+				ft := sf.Type
+				if sf.Anonymous {
+					if ft.Kind() == reflect.Pointer {
+						ft = ft.Elem()
+					}
+					if !sf.IsExported() && ft.Kind() != reflect.Struct {
+						continue
+					}
+				} else if !sf.IsExported() {
+					continue
+				}
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				if !validTagName(name) {
+					name = "" // as encoding/json: the Go name is used
+				}
+				index := append(append([]int(nil), lv.index...), i)
+				goPath := sf.Name
+				if lv.goPath != "" {
+					goPath = lv.goPath + "." + sf.Name
+				}
+				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
+					nl := level{t: ft, index: index, goPath: goPath, embeds: lv.embeds, ptrUnex: lv.ptrUnex}
+					if sf.Type.Kind() == reflect.Pointer && !sf.IsExported() && nl.ptrUnex == "" {
+						nl.ptrUnex = goPath
+					}
+					if sf.Type.Kind() == reflect.Pointer {
+						nl.embeds = append(append([]embedStep(nil), lv.embeds...), embedStep{offset: lv.offset + sf.Offset, elem: ft})
+					} else {
+						nl.offset = lv.offset + sf.Offset
+					}
+					next = append(next, nl)
+					continue
+				}
+				c := candidate{
+					sf: sf, name: name, tagged: name != "", depth: depth, index: index,
+					goPath: goPath, offset: lv.offset + sf.Offset, embeds: lv.embeds,
+					ptrUnexported: lv.ptrUnex,
+				}
+				if c.name == "" {
+					c.name = sf.Name
+				}
+				for opts != "" {
+					var o string
+					o, opts, _ = strings.Cut(opts, ",")
+					switch o {
+					case "omitempty", "omitzero":
+						c.omit = true
+					case "string":
+						c.quoted = true
+					}
+				}
+				out = append(out, c)
+				if count[lv.t] > 1 {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	// Dominance: group by name; shallowest depth wins, then a tagged field,
+	// otherwise the name is dropped.
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].name != out[j].name {
+			return out[i].name < out[j].name
+		}
+		if out[i].depth != out[j].depth {
+			return out[i].depth < out[j].depth
+		}
+		return out[i].tagged && !out[j].tagged
+	})
+	kept := out[:0]
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].name == out[i].name {
+			j++
+		}
+		group := out[i:j]
+		i = j
+		if len(group) == 1 {
+			kept = append(kept, group[0])
+			continue
+		}
+		if group[0].depth == group[1].depth && group[0].tagged == group[1].tagged {
+			continue // ambiguous: dropped, as encoding/json does
+		}
+		kept = append(kept, group[0])
+	}
+	sort.Slice(kept, func(i, j int) bool {
+		a, b := kept[i].index, kept[j].index
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return len(a) < len(b)
+	})
+	return kept
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package reflectx
+
+func init() { raceEnabled = true }
