@@ -64,8 +64,11 @@ func FuzzExecuteMap(f *testing.F) {
 			return
 		}
 		fromText := tool.ExecuteJSON(ctx, args)
-		if errors.Is(fromText.Err, define.ErrDuplicateKey) || errors.Is(fromText.Err, define.ErrTooDeep) {
-			return // a map cannot hold duplicate keys; encoding/json has its own depth limit
+		if errors.Is(fromText.Err, define.ErrDuplicateKey) || errors.Is(fromText.Err, define.ErrTooDeep) ||
+			errors.Is(fromText.Err, define.ErrSyntax) {
+			// A map cannot hold duplicate keys; encoding/json has its own depth
+			// limit and replaces invalid UTF-8, which we reject.
+			return
 		}
 		fromMap := tool.Execute(ctx, m)
 		if fromMap.IsError && fromMap.Err == nil {
