@@ -21,7 +21,7 @@ import (
 //		history = append(history, next...)
 //	}
 //
-// The history asEntries are typed values whose json.Marshal is the
+// The history entries are typed values whose json.Marshal is the
 // provider's message (or item, or content) exactly; the request body
 // around them (model, max_tokens, where tools go) is the client's.
 //
@@ -36,7 +36,7 @@ type Provider interface {
 	// ToGemini, ... with the provider's options).
 	Tools(tools []define.Tool) (any, error)
 
-	// Prompt returns the history asEntries of a user's text message (none
+	// Prompt returns the history entries of a user's text message (none
 	// for MCP, which has no conversation).
 	Prompt(text string) []any
 
@@ -47,7 +47,7 @@ type Provider interface {
 	Calls(reply []byte) ([]Call, error)
 
 	// Results renders the results of calls, one to one and in call order,
-	// as the history asEntries that answer them.
+	// as the history entries that answer them.
 	Results(calls []Call, results []define.Result) ([]any, error)
 }
 
