@@ -335,6 +335,9 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 		}
 	}
 	out.MinProperties, out.MaxProperties = copyInt(s.MinProperties), copyInt(s.MaxProperties)
+	if s.PropertyNames != nil {
+		n.add("propertyNames", s.PropertyNames) // no such field in Gemini's Schema
+	}
 	return nil
 }
 

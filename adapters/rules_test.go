@@ -312,3 +312,48 @@ func TestErrorShape(t *testing.T) {
 		t.Error("errors.Is(e, ErrUnsupported) = false")
 	}
 }
+
+// TestPropertyNames checks PROVIDERS.md §8.2 for propertyNames (the keys of
+// maps with integer keys): kept where accepted, else told in the
+// description, never sent where it is a 400.
+func TestPropertyNames(t *testing.T) {
+	pattern := "^(0|-?[1-9][0-9]*)$"
+	byID := &schema.Schema{Types: []string{"object"}, AdditionalProperties: &schema.Schema{Types: []string{"integer"}},
+		PropertyNames: &schema.Schema{Pattern: pattern}}
+	// A closed object with propertyNames, for the dialects without maps.
+	closed := obj(prop("1", str()))
+	closed.PropertyNames = &schema.Schema{Pattern: pattern}
+	tests := []struct {
+		p    provider
+		opts []Option
+		in   *schema.Schema
+		keep bool // propertyNames is in the output; else in a description
+	}{
+		{p: pOpenAI, in: obj(prop("by_id", byID)), keep: true},
+		{p: pOpenAIResponses, in: obj(prop("by_id", byID)), keep: true},
+		{p: pAnthropic, in: obj(prop("by_id", byID)), keep: true},
+		{p: pBedrock, in: obj(prop("by_id", byID)), keep: true},
+		{p: pMCP, in: obj(prop("by_id", byID)), keep: true},
+		{p: pOpenAI, opts: []Option{Strict(true)}, in: obj(prop("m", closed))},
+		{p: pAnthropic, opts: []Option{Strict(true)}, in: obj(prop("by_id", byID))},
+		{p: pGemini, opts: []Option{GeminiJSONSchema()}, in: obj(prop("by_id", byID))},
+		{p: pGemini, in: obj(prop("m", closed))},
+	}
+	for _, tt := range tests {
+		got, err := buildAny(tt.p, toolData{name: "x", in: tt.in}, tt.opts...)
+		if err != nil {
+			t.Errorf("%s%v: %v", tt.p.fn(), tt.opts, err)
+			continue
+		}
+		data, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(data)
+		hasKey := strings.Contains(text, `"propertyNames":`)
+		described := strings.Contains(text, `propertyNames: {\"pattern\":`)
+		if hasKey != tt.keep || described == tt.keep {
+			t.Errorf("%s%v: propertyNames kept %v, described %v; want kept %v:\n%s", tt.p.fn(), tt.opts, hasKey, described, tt.keep, text)
+		}
+	}
+}

@@ -372,6 +372,19 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 		}
 		out.AdditionalProperties = ap
 	}
+	if s.PropertyNames != nil {
+		// PROVIDERS.md §8.2: kept where accepted (OpenAI and Anthropic
+		// non-strict, Bedrock, MCP); elsewhere told in the description.
+		if c.mode == modePlain {
+			pn, _, err := c.js(s.PropertyNames, path+"/propertyNames")
+			if err != nil {
+				return nil, false, err
+			}
+			out.PropertyNames = pn
+		} else {
+			notes.add("propertyNames", s.PropertyNames)
+		}
+	}
 	if c.mode == modeOpenAIStrict && isObject {
 		if s.AdditionalProperties == nil && s.Properties == nil {
 			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object (consider Strict(false) for this tool)")

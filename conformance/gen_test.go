@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -375,8 +376,35 @@ func (g *gen) array(node map[string]any, path []string, depth int) []any {
 }
 
 // mapKeys are the keys generated for maps: words, numbers (integer-keyed
-// Go maps), and text that needs escaping.
-var mapKeys = []string{"alpha", "b", "7", "-12", "0", "key with space", "ключ", "x/y~z", "", "01", "3.5"}
+// Go maps, at and beyond the 64-bit range and in non-canonical forms), and
+// text that needs escaping.
+var mapKeys = []string{"alpha", "b", "7", "-12", "0", "key with space", "ключ", "x/y~z", "", "01", "3.5",
+	"+1", "-0", "007", "9223372036854775807", "-9223372036854775808", "9223372036854775808"}
+
+// keysFor returns the keys to draw from for an object node: with a
+// propertyNames pattern, mostly the keys that match it (and sometimes any
+// key, for negative cases).
+func (g *gen) keysFor(node map[string]any) []string {
+	pn, _ := node["propertyNames"].(map[string]any)
+	p, _ := pn["pattern"].(string)
+	if p == "" || g.r.IntN(8) == 0 {
+		return mapKeys
+	}
+	re, err := regexp.Compile(p)
+	if err != nil {
+		return mapKeys
+	}
+	var out []string
+	for _, k := range mapKeys {
+		if re.MatchString(k) {
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return mapKeys
+	}
+	return out
+}
 
 func (g *gen) object(node map[string]any, path []string, depth int) map[string]any {
 	out := map[string]any{}
@@ -410,8 +438,9 @@ func (g *gen) object(node map[string]any, path []string, depth int) map[string]a
 	if depth >= maxGenDepth {
 		want = minP
 	}
+	keys := g.keysFor(node)
 	for i := 0; len(out) < want && i < 40; i++ {
-		k := mapKeys[g.r.IntN(len(mapKeys))]
+		k := keys[g.r.IntN(len(keys))]
 		if _, dup := out[k]; dup {
 			continue
 		}
@@ -494,10 +523,12 @@ func set(root any, path []string, f func(old any) (any, bool)) (any, bool) {
 // badFormats are strings near the edge of each format.
 var badFormats = map[string][]string{
 	"date-time": {"2026-09-01", "2026-09-01T10:00:00", "2026-13-01T00:00:00Z", "2026-02-30T00:00:00Z", "2026-09-01T24:00:00Z",
-		"2026-12-31T23:59:60Z", "2026-09-01t10:00:00z", "2026-09-01 10:00:00Z", "2026-09-01T10:00:00+0530", "2026-09-01T10:00Z", "not a date"},
-	"date":     {"2026-9-1", "2026-02-30", "2026-13-01", "20260901", "2026-09-01T00:00:00Z", "2023-02-29"},
-	"time":     {"10:00:00", "24:00:00Z", "10:00Z", "23:59:60Z", "10:00:00.Z", "1:00:00Z", "10:00:00+25:00"},
-	"email":    {"user@", "@example.com", "plainaddress", "a@b@c.com", "user@[127.0.0.1]", "\"quoted\"@example.com", "a..b@example.com", "user@-example.com"},
+		"2026-12-31T23:59:60Z", "2026-09-01t10:00:00z", "2026-09-01 10:00:00Z", "2026-09-01T10:00:00+0530", "2026-09-01T10:00Z", "not a date",
+		"2026-09-01T1:00:00Z", "2026-09-01T10:00:00,5Z", "2026-09-01T10:00:00+24:00", "2026-09-01T10:00:00.Z"},
+	"date": {"2026-9-1", "2026-02-30", "2026-13-01", "20260901", "2026-09-01T00:00:00Z", "2023-02-29"},
+	"time": {"10:00:00", "24:00:00Z", "10:00Z", "23:59:60Z", "10:00:00.Z", "1:00:00Z", "10:00:00+25:00"},
+	"email": {"user@", "@example.com", "plainaddress", "a@b@c.com", "user@[127.0.0.1]", "\"quoted\"@example.com", "a..b@example.com", "user@-example.com",
+		"jöhn@example.com", "user@[IPv6:2001:db8::1]", "user@[::1]", "user@localhost", "user@example.com.", "a b@example.com"},
 	"uuid":     {"01234567-89ab-cdef-0123-456789abcdeg", "0123456789abcdef0123456789abcdef", "01234567-89AB-CDEF-0123-456789ABCDEF", "{01234567-89ab-cdef-0123-456789abcdef}", "01234567-89ab-cdef-0123-456789abcde"},
 	"ipv4":     {"256.1.1.1", "1.2.3", "01.2.3.4", "1.2.3.4.5", "::ffff:1.2.3.4", " 1.2.3.4"},
 	"ipv6":     {"1:2:3:4:5:6:7:8:9", "fe80::1%eth0", "::ffff:1.2.3.4", "12345::", "1.2.3.4", "::g"},

@@ -32,6 +32,7 @@ func (s *Schema) Clone() *Schema {
 	}
 	c.Required = slices.Clone(s.Required)
 	c.AdditionalProperties = s.AdditionalProperties.Clone()
+	c.PropertyNames = s.PropertyNames.Clone()
 	c.MinProperties = clonePtr(s.MinProperties)
 	c.MaxProperties = clonePtr(s.MaxProperties)
 	c.AnyOf = cloneSchemas(s.AnyOf)

@@ -66,6 +66,18 @@ type (
 	tagRequiredBad struct {
 		S string `required:"maybe"`
 	}
+	tagRequiredDefault struct {
+		N int `default:"1" required:"true"`
+	}
+	tagRequiredDefaultPtr struct {
+		P *string `default:"x" required:"1"`
+	}
+	tagDefaultIntKey struct {
+		M map[int]bool `default:"{\"01\":true}"`
+	}
+	tagDefaultEmailSpace struct {
+		S string `format:"email" default:" a@example.com"`
+	}
 	tagEnumIntBad struct {
 		N int `enum:"1,x"`
 	}
@@ -206,6 +218,10 @@ func TestForTypeErrors(t *testing.T) {
 		{"negative minLength", reflect.TypeFor[tagMinLengthNeg](), schema.ErrInvalidTag, "S", "minLength"},
 		{"malformed pattern", reflect.TypeFor[tagPatternBad](), schema.ErrInvalidTag, "S", "pattern"},
 		{"malformed required", reflect.TypeFor[tagRequiredBad](), schema.ErrInvalidTag, "S", "required"},
+		{"required with default", reflect.TypeFor[tagRequiredDefault](), schema.ErrInvalidTag, "N", "default"},
+		{"required pointer with default", reflect.TypeFor[tagRequiredDefaultPtr](), schema.ErrInvalidTag, "P", "default"},
+		{"default with a non-canonical integer key", reflect.TypeFor[tagDefaultIntKey](), schema.ErrInvalidTag, "M", "default"},
+		{"email default with a space", reflect.TypeFor[tagDefaultEmailSpace](), schema.ErrInvalidTag, "S", "default"},
 		{"enum item not an int", reflect.TypeFor[tagEnumIntBad](), schema.ErrInvalidTag, "N", "enum"},
 		{"enum malformed JSON", reflect.TypeFor[tagEnumJSONBad](), schema.ErrInvalidTag, "N", "enum"},
 		{"enum fraction on int", reflect.TypeFor[tagEnumFraction](), schema.ErrInvalidTag, "N", "enum"},

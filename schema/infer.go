@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 var (
@@ -54,11 +56,14 @@ func For[T any]() (*Schema, error) { return ForType(reflect.TypeFor[T]()) }
 //     [encoding.TextUnmarshaler] → {"type":"string"};
 //   - []T → array of T; [N]T → array of T with minItems = maxItems = N;
 //   - map[K]T with string or integer keys → object with additionalProperties T;
+//     integer keys add "propertyNames": {"pattern": "^(0|-?[1-9][0-9]*)$"}
+//     (without "-?" for unsigned keys): the integer in canonical form;
 //   - struct → closed object ("additionalProperties": false) whose properties
 //     follow Go field order, named and flattened as encoding/json does; a
 //     property is required unless its json tag has omitempty or omitzero, it
 //     is a pointer, or it has a default tag; required:"true" and
-//     required:"false" override;
+//     required:"false" override (required:"true" with a default is an
+//     error: the default would never be used);
 //   - *T → T with "null" added to its type (and to its enum), or
 //     anyOf [{"$ref":…},{"type":"null"}] for a referenced type;
 //   - types in a cycle are written once under $defs and referenced as
@@ -405,8 +410,11 @@ func (b *builder) kindSchema(t reflect.Type, path string) (*Schema, error) {
 		}
 	case reflect.Map:
 		switch t.Key().Kind() {
-		case reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		case reflect.String:
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			s.PropertyNames = &Schema{Pattern: formats.IntKeyPattern}
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			s.PropertyNames = &Schema{Pattern: formats.UintKeyPattern}
 		default:
 			return nil, b.errf(path, "", ErrUnsupportedType,
 				"unsupported type %s: map keys must be strings or integers (consider map[string]%s)", t, t.Elem())

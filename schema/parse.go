@@ -22,10 +22,11 @@ var ErrParse = errors.New("invalid schema document")
 // Parse is lenient about keyword values: a known keyword whose value does not
 // have the shape this package models (an "items" array, a boolean
 // "exclusiveMinimum", a fractional "minLength") is kept in Extra unchanged,
-// so that nothing is lost; but "items", "additionalProperties", the members
-// of "properties" and "$defs" and the items of "anyOf", "oneOf" and "allOf"
-// must be schemas (an "items" array excepted). Keywords with a false boolean value
-// ("uniqueItems": false) are dropped, being the default. Invalid JSON, a
+// so that nothing is lost; but "items", "additionalProperties",
+// "propertyNames", the members of "properties" and "$defs" and the items of
+// "anyOf", "oneOf" and "allOf" must be schemas (an "items" array excepted).
+// Keywords with a false boolean value ("uniqueItems": false) are dropped,
+// being the default. Invalid JSON, a
 // duplicate key, a non-object root or a subschema that is neither an object
 // nor a boolean is an error wrapping [ErrParse].
 //
@@ -274,6 +275,8 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage, path string) (bool,
 		return sub(&s.Items)
 	case "additionalProperties":
 		return sub(&s.AdditionalProperties)
+	case "propertyNames":
+		return sub(&s.PropertyNames)
 	case "anyOf":
 		return list(&s.AnyOf)
 	case "oneOf":

@@ -91,6 +91,16 @@ func TestParse(t *testing.T) {
 			want: &schema.Schema{Types: []string{"object"}},
 		},
 		{
+			name: "propertyNames after additionalProperties",
+			in:   `{"type":"object","properties":{},"additionalProperties":{"type":"integer"},"propertyNames":{"pattern":"^(0|-?[1-9][0-9]*)$"},"minProperties":1}`,
+			want: &schema.Schema{
+				Types:                []string{"object"},
+				AdditionalProperties: &schema.Schema{Types: []string{"integer"}},
+				PropertyNames:        &schema.Schema{Pattern: "^(0|-?[1-9][0-9]*)$"},
+				MinProperties:        ptr[int64](1),
+			},
+		},
+		{
 			name: "all counted keywords",
 			in:   `{"minProperties":1,"maxProperties":2,"anyOf":[{"type":"string","format":"email","pattern":"^a","minLength":1,"maxLength":2},{"type":"array","minItems":0,"maxItems":3,"uniqueItems":true}],"examples":["a"],"deprecated":true,"readOnly":true,"writeOnly":true}`,
 			want: &schema.Schema{
@@ -162,7 +172,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestClone(t *testing.T) {
-	in := `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","enum":["x",{"k":1}]}}},"required":["a"],"anyOf":[{"const":[1]}],"default":{"a":["x"]},"x-ext":[1],"$defs":{"D":{"type":"integer","minimum":1}}}`
+	in := `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string","enum":["x",{"k":1}]}}},"required":["a"],"propertyNames":{"pattern":"^a"},"anyOf":[{"const":[1]}],"default":{"a":["x"]},"x-ext":[1],"$defs":{"D":{"type":"integer","minimum":1}}}`
 	s, err := schema.Parse([]byte(in))
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +186,7 @@ func TestClone(t *testing.T) {
 	c.Properties[0].Schema.Items.Enum[1].(json.RawMessage)[0] = '['
 	c.Properties[0].Schema.Items.Types[0] = "integer"
 	c.Required[0] = "b"
+	c.PropertyNames.Pattern = "^b"
 	c.AnyOf[0].Const.(json.RawMessage)[0] = '{'
 	c.Default.(json.RawMessage)[0] = '['
 	c.Extra[0].Value[0] = '{'

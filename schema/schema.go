@@ -52,6 +52,7 @@ type Schema struct {
 	Properties           []Property
 	Required             []string
 	AdditionalProperties *Schema
+	PropertyNames        *Schema // "propertyNames": the schema every key must meet
 	MinProperties        *int64
 	MaxProperties        *int64
 
@@ -336,6 +337,7 @@ func (s *Schema) write(b *bytes.Buffer) error {
 		b.WriteByte(']')
 	}
 	w.schema("additionalProperties", s.AdditionalProperties)
+	w.schema("propertyNames", s.PropertyNames)
 	w.int("minProperties", s.MinProperties)
 	w.int("maxProperties", s.MaxProperties)
 	w.schemas("anyOf", s.AnyOf)

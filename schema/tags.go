@@ -275,6 +275,9 @@ func (b *builder) applyTags(s *Schema, t reflect.Type, f field, path string) (ta
 		if err := validate(s, nil, d); err != nil {
 			return info, b.tagError(path, "default", "the default %s %v", v, err)
 		}
+		if info.required != nil && *info.required {
+			return info, b.tagError(path, "default", "default is never used on a required field (consider removing required:\"true\" or the default)")
+		}
 		s.Default, s.HasDefault = d, true
 		info.hasDefault = true
 	}

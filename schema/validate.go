@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"net/mail"
-	"net/netip"
-	"net/url"
 	"regexp"
-	"time"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // validate checks values against s, the way the decoder will check
@@ -170,46 +168,9 @@ func checkString(s *Schema, v string) error {
 	return nil
 }
 
-var (
-	uuidRE     = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	hostnameRE = regexp.MustCompile(`^(?i:[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.(?i:[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?))*$`)
-	timeRE     = regexp.MustCompile(`^\d{2}:\d{2}:\d{2}(\.\d+)?([zZ]|[+-]\d{2}:\d{2})$`)
-)
-
-// checkFormat reports whether v has the given format (one of Formats).
-func checkFormat(format, v string) bool {
-	switch format {
-	case "date-time":
-		_, err := time.Parse(time.RFC3339Nano, v)
-		return err == nil
-	case "date":
-		_, err := time.Parse(time.DateOnly, v)
-		return err == nil
-	case "time":
-		if !timeRE.MatchString(v) {
-			return false
-		}
-		_, err := time.Parse("15:04:05", v[:8])
-		return err == nil
-	case "email":
-		a, err := mail.ParseAddress(v)
-		return err == nil && a.Address == v
-	case "uuid":
-		return uuidRE.MatchString(v)
-	case "ipv4":
-		a, err := netip.ParseAddr(v)
-		return err == nil && a.Is4()
-	case "ipv6":
-		a, err := netip.ParseAddr(v)
-		return err == nil && a.Is6() && a.Zone() == ""
-	case "uri":
-		u, err := url.Parse(v)
-		return err == nil && u.Scheme != ""
-	case "hostname":
-		return len(v) <= 253 && hostnameRE.MatchString(v)
-	}
-	return true
-}
+// checkFormat reports whether v has the given format (one of Formats),
+// with the checks the decoder applies to arguments (internal/formats).
+func checkFormat(format, v string) bool { return formats.Check(format, v) }
 
 func checkArray(s *Schema, v []any) error {
 	n := int64(len(v))
@@ -250,6 +211,11 @@ func checkObject(s *Schema, v map[string]any) error {
 		}
 	}
 	for k, val := range v {
+		if s.PropertyNames != nil {
+			if err := check(s.PropertyNames, k); err != nil {
+				return fmt.Errorf("key %q %w", k, err)
+			}
+		}
 		if ps := s.Property(k); ps != nil {
 			if err := check(ps, val); err != nil {
 				return fmt.Errorf("property %q %w", k, err)

@@ -2,12 +2,9 @@ package reflectx
 
 import (
 	"math"
-	"net/netip"
-	"net/url"
-	"regexp"
-	"strings"
-	"time"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // The check functions return "" when v satisfies c, else what was wanted.
@@ -219,7 +216,7 @@ const (
 	fmtHostname
 )
 
-var formats = map[string]format{
+var formatByName = map[string]format{
 	"date-time": fmtDateTime, "date": fmtDate, "time": fmtTime, "email": fmtEmail,
 	"uuid": fmtUUID, "ipv4": fmtIPv4, "ipv6": fmtIPv6, "uri": fmtURI, "hostname": fmtHostname,
 }
@@ -236,77 +233,28 @@ var formatWants = map[format]string{
 	fmtHostname: "hostname",
 }
 
-var fullTimeRE = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
-
-// checkFormat reports whether s has format f.
+// checkFormat reports whether s has format f, with the checks schema/
+// applies to defaults and examples (internal/formats).
 func checkFormat(f format, s string) bool {
 	switch f {
 	case fmtDateTime:
-		_, err := time.Parse(time.RFC3339, s)
-		return err == nil
+		return formats.DateTime(s)
 	case fmtDate:
-		_, err := time.Parse(time.DateOnly, s)
-		return err == nil && len(s) == len(time.DateOnly)
+		return formats.Date(s)
 	case fmtTime:
-		return fullTimeRE.MatchString(s)
+		return formats.Time(s)
 	case fmtEmail:
-		at := strings.LastIndexByte(s, '@')
-		if at <= 0 || at > 64 {
-			return false
-		}
-		for _, r := range s[:at] {
-			if r <= ' ' || r == '@' || r == 0x7f || r == '"' || r == '(' || r == ')' || r == ',' || r == ':' || r == ';' || r == '<' || r == '>' || r == '[' || r == '\\' || r == ']' {
-				return false
-			}
-		}
-		return isHostname(s[at+1:]) && strings.Contains(s[at+1:], ".")
+		return formats.Email(s)
 	case fmtUUID:
-		if len(s) != 36 {
-			return false
-		}
-		for i := 0; i < 36; i++ {
-			c := s[i]
-			if i == 8 || i == 13 || i == 18 || i == 23 {
-				if c != '-' {
-					return false
-				}
-			} else if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-				return false
-			}
-		}
-		return true
+		return formats.UUID(s)
 	case fmtIPv4:
-		a, err := netip.ParseAddr(s)
-		return err == nil && a.Is4()
+		return formats.IPv4(s)
 	case fmtIPv6:
-		a, err := netip.ParseAddr(s)
-		return err == nil && a.Is6() && a.Zone() == ""
+		return formats.IPv6(s)
 	case fmtURI:
-		u, err := url.Parse(s)
-		return err == nil && u.Scheme != "" && !strings.ContainsAny(s, " \t\n\r")
+		return formats.URI(s)
 	case fmtHostname:
-		return isHostname(s)
-	}
-	return true
-}
-
-// isHostname checks RFC 1123 host names: dot-separated labels of 1 to 63
-// letters, digits and hyphens, not starting or ending with a hyphen, 253
-// bytes at most.
-func isHostname(s string) bool {
-	if len(s) == 0 || len(s) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(s, ".") {
-		if len(label) == 0 || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			c := label[i]
-			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '-') {
-				return false
-			}
-		}
+		return formats.Hostname(s)
 	}
 	return true
 }

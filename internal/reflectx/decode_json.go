@@ -4,12 +4,15 @@ import (
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strconv"
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // DecodeJSON decodes JSON text into the zero value of the plan's type at
@@ -498,9 +501,12 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if n.c != nil && !d.checkStr(n, string(b)) {
 			return
 		}
-		if err := (*time.Time)(p).UnmarshalText(b); err != nil {
+		t, err := formats.ParseDateTimeBytes(b)
+		if err != nil {
 			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+			return
 		}
+		*(*time.Time)(p) = t
 	case kText:
 		if c != '"' {
 			d.mismatch(n.want)
@@ -752,16 +758,38 @@ func (d *decoder) mismatchKey(n *node, k string) {
 	if d.skip(); d.fatal {
 		return
 	}
-	d.fail(ErrType, "integer key for "+n.t.String(), strconv.Quote(k))
+	d.fail(ErrType, keyWant(n, k), strconv.Quote(k))
 }
 
-// mapKey converts an object key to the map's key type.
+// keyWant is what a map with integer keys wanted instead of key k: a key
+// in canonical form, or one within the key type's range.
+func keyWant(n *node, k string) string {
+	kt := n.t.Key()
+	signed := kt.Kind() >= reflect.Int && kt.Kind() <= reflect.Int64
+	if !formats.IntegerKey(k, signed) {
+		return "integer key for " + n.t.String()
+	}
+	bits := kt.Bits()
+	if signed {
+		return fmt.Sprintf("integer key from %d to %d for %s", -(int64(1) << (bits - 1)), int64(1)<<(bits-1)-1, n.t)
+	}
+	return fmt.Sprintf("integer key from 0 to %d for %s", uint64(1)<<(bits-1)*2-1, n.t)
+}
+
+// mapKey converts an object key to the map's key type. An integer key must
+// be in canonical decimal form (formats.IntegerKey) and in the key type's
+// range, so that two keys never name one entry.
 func mapKey(n *node, k string) (reflect.Value, bool) {
 	kt := n.t.Key()
 	switch n.keyKind {
 	case reflect.String:
 		return reflect.ValueOf(k).Convert(kt), true
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		// Only the canonical form the schema's propertyNames pattern
+		// advertises: no "+", no leading zeros, no "-0".
+		if !formats.IntegerKey(k, true) {
+			return reflect.Value{}, false
+		}
 		i, err := strconv.ParseInt(k, 10, kt.Bits())
 		if err != nil {
 			return reflect.Value{}, false
@@ -770,6 +798,9 @@ func mapKey(n *node, k string) (reflect.Value, bool) {
 		v.SetInt(i)
 		return v, true
 	default:
+		if !formats.IntegerKey(k, false) {
+			return reflect.Value{}, false
+		}
 		u, err := strconv.ParseUint(k, 10, kt.Bits())
 		if err != nil {
 			return reflect.Value{}, false

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"time"
 	"unsafe"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // DecodeMap decodes arguments already parsed into a map (as Gemini's
@@ -93,7 +95,7 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 			if !d.checkStr(n, x) {
 				return
 			}
-			t, err := time.Parse(time.RFC3339, x)
+			t, err := formats.ParseDateTime(x)
 			if err != nil {
 				d.failCause(ErrType, n.want, gotValue(v), err)
 				return
@@ -351,9 +353,10 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 		for _, k := range keys {
 			d.pushKey(k)
 			if kv, ok := mapKey(n, k); !ok {
-				d.fail(ErrType, "integer key for "+n.t.String(), strconv.Quote(k))
+				d.fail(ErrType, keyWant(n, k), strconv.Quote(k))
 			} else if mv.MapIndex(kv).IsValid() {
-				// "1" and "01" are one integer key, as in JSON text.
+				// Unreachable while integer keys are canonical; kept as
+				// a guard, as in JSON text.
 				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(k))
 			} else {
 				tmp.Elem().SetZero()

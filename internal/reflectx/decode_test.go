@@ -220,6 +220,9 @@ func decodeCases() []decodeCase {
 		{name: "type enum", json: `{"cabin":"first","cabs":["economy"]}`},
 		{name: "type enum miss", json: `{"cabin":"business","cabs":["economy","coach"]}`, want: errs("/cabin", ErrConstraint, "/cabs/1", ErrConstraint),
 			reason: "cabin has an Enum method; the schema lists its values"},
+		{name: "enum tag replaces the type enum", typ: reflect.TypeFor[cabinOverride](), json: `{"c":"premium"}`},
+		{name: "enum tag replaces the type enum miss", typ: reflect.TypeFor[cabinOverride](), json: `{"c":"economy"}`,
+			want: errs("/c", ErrConstraint)},
 		{name: "float enum", json: `{"fenum":1.5}`},
 		{name: "float enum miss", json: `{"fenum":1}`, want: errs("/fenum", ErrConstraint)},
 		{name: "unique structs", json: `{"uitems":[{"n":1},{"n":2},{"n":1}]}`, want: errs("/uitems", ErrConstraint)},
@@ -237,7 +240,12 @@ func decodeCases() []decodeCase {
 		{name: "duplicate unknown key", json: `{"zz":1,"zz":2}`, modes: modeJSON, want: errs("/zz", ErrUnknownField, "/zz", ErrDuplicateKey)},
 		{name: "duplicate key in any", json: `{"any":{"a":1,"a":2}}`, modes: modeJSON, want: errs("/any/a", ErrDuplicateKey)},
 		{name: "duplicate key in map field", json: `{"m":{"a":1,"a":2}}`, modes: modeJSON, want: errs("/m/a", ErrDuplicateKey)},
-		{name: "duplicate integer key", json: `{"mi":{"1":"a","01":"b"}}`, modes: modeJSON, want: errs("/mi/01", ErrDuplicateKey)},
+		{name: "duplicate integer key", json: `{"mi":{"1":"a","1":"b"}}`, modes: modeJSON, want: errs("/mi/1", ErrDuplicateKey)},
+		// Integer keys only in the canonical form of the schema's
+		// propertyNames pattern, so "1" and "01" never name one entry.
+		{name: "non-canonical integer keys", json: `{"mi":{"1":"a","01":"b","+2":"c","-0":"d","00":"e","-":"f","":"g"}}`,
+			want: errs("/mi/", ErrType, "/mi/+2", ErrType, "/mi/-", ErrType, "/mi/-0", ErrType, "/mi/00", ErrType, "/mi/01", ErrType)},
+		{name: "canonical integer keys", json: `{"mi":{"0":"a","-1":"b","9223372036854775807":"c","-9223372036854775808":"d"}}`},
 		{name: "depth 10000 in any", json: `{"any":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`,
 			modes: modeJSON, want: errs("", ErrTooDeep)},
 		{name: "depth 10000 in unknown key", json: `{"zz":` + strings.Repeat(`{"a":`, 10000) + "1" + strings.Repeat("}", 10000) + `}`,

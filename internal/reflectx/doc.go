@@ -10,13 +10,15 @@
 // unsafe pointers and have the same semantics:
 //
 //   - keys match exactly (case-sensitive); unknown keys, missing required
-//     keys and (in JSON text) duplicate keys are errors;
+//     keys and (in JSON text) duplicate keys are errors; a map with integer
+//     keys takes them in canonical decimal form only (7, -12; not 07, +7);
 //   - an integer field takes a number only when it is integral and in
 //     range; JSON numbers are never rounded through float64;
 //   - null is accepted only for pointers, slices, maps, any and
 //     json.RawMessage; null, empty or blank arguments mean {};
 //   - constraint tags (enum, const, minimum, pattern, format, minItems, ...)
-//     are enforced and default tags fill absent keys.
+//     are enforced, formats with the checks of internal/formats that schema/
+//     also uses, and default tags fill absent keys.
 //
 // Every problem becomes an [*ArgError] with a JSON Pointer path; all of them
 // (up to [MaxErrors]) are returned together as an [*ArgErrors].

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -451,7 +452,10 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 		}
 		f.required = !c.omit && c.sf.Type.Kind() != reflect.Pointer && !tags.has(tagDefault)
 		if v, ok := tags.get(tagRequired); ok {
-			f.required = v == "true"
+			f.required, _ = strconv.ParseBool(v) // checked by parseFieldTags
+			if f.required && tags.has(tagDefault) {
+				return nil, errorf(fpath, "default is never used on a required field (consider removing required:\"true\" or the default)")
+			}
 		}
 		if v, ok := tags.get(tagDefault); ok {
 			// Checked once the whole plan exists: decoding the default may

@@ -109,6 +109,16 @@ type badTagName struct {
 	Odd int `json:"a\\b,omitempty"`
 }
 
+type requiredDefault struct {
+	N int `default:"1" required:"true"`
+}
+type requiredDefaultPtr struct {
+	P *string `default:"x" required:"1"`
+}
+type defaultIntKey struct {
+	M map[int]bool `default:"{\"01\":true}"`
+}
+
 type nullableTag struct {
 	S string `nullable:"true"`
 }
@@ -201,6 +211,9 @@ func TestPlanForErrors(t *testing.T) {
 		{"embedded pointer to unexported struct", reflect.TypeFor[embedsUnexportedPtr](), "reflectx.embedsUnexportedPtr.hidden.X", "consider embedding it by value"},
 		{"map value", reflect.TypeFor[map[string]func()](), "map[string]func(){}", "func()"},
 		{"nullable tag", reflect.TypeFor[nullableTag](), "reflectx.nullableTag.S", "consider a pointer"},
+		{"required with default", reflect.TypeFor[requiredDefault](), "reflectx.requiredDefault.N", "default is never used on a required field"},
+		{"required pointer with default", reflect.TypeFor[requiredDefaultPtr](), "reflectx.requiredDefaultPtr.P", "consider removing required"},
+		{"default with a non-canonical integer key", reflect.TypeFor[defaultIntKey](), "reflectx.defaultIntKey.M", "default"},
 		{"example violates", reflect.TypeFor[exampleViolates](), "reflectx.exampleViolates.N", "example"},
 		{"examples violate", reflect.TypeFor[examplesViolate](), "reflectx.examplesViolate.S", "example"},
 		{"enum member violates", reflect.TypeFor[enumViolates](), "reflectx.enumViolates.N", "enum member"},

@@ -217,6 +217,7 @@ func compileConstraints(n *node, t *fieldTags, path string) (*constraints, error
 			return nil, err
 		}
 		c.enum.want = "one of " + c.enum.want
+		c.tenum = nil // the tag replaces the type's Enum(), as in schema/ and swaggest
 	}
 	if v, ok := t.get(tagConst); ok {
 		if c.cnst, err = compileValueSet(n, v, false, path, "const"); err != nil {
@@ -276,7 +277,7 @@ func compileConstraints(n *node, t *fieldTags, path string) (*constraints, error
 		c.re, c.reWant = re, "string matching "+v
 	}
 	if v, ok := t.get(tagFormat); ok {
-		f, ok := formats[v]
+		f, ok := formatByName[v]
 		if !ok {
 			return nil, errorf(path, "unknown format %q (consider one of date-time, date, time, email, uuid, ipv4, ipv6, uri, hostname, or a pattern)", v)
 		}

@@ -63,6 +63,11 @@ type cabin string
 
 func (cabin) Enum() []any { return []any{"economy", "first"} }
 
+// cabinOverride's enum tag replaces cabin's Enum() list, as in schema/.
+type cabinOverride struct {
+	C cabin `json:"c" enum:"premium,first"`
+}
+
 // item is an element of zoo.Items.
 type item struct {
 	N   int    `json:"n" minimum:"0"`

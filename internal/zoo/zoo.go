@@ -292,12 +292,13 @@ type Defaults struct {
 	Limit   *int           `json:"limit" default:"20"`
 }
 
-// RequiredOverrides uses required:"true" and required:"false".
+// RequiredOverrides uses required:"true" and required:"false" (with a
+// default too: required:"true" with a default is a define-time error).
 type RequiredOverrides struct {
 	MustPtr  *string `json:"must_ptr" required:"true"`
 	MustOmit string  `json:"must_omit,omitempty" required:"true"`
 	MayPlain string  `json:"may_plain" required:"false"`
-	Defaults int     `json:"defaults" default:"1" required:"true"`
+	Defaults int     `json:"defaults" default:"1" required:"false"`
 }
 
 // TextTypes has TextUnmarshaler types in several positions.
