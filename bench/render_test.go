@@ -27,7 +27,10 @@ func toolName(i int) string { return fmt.Sprintf("search_flights_%03d", i) }
 
 const toolDescription = "Search flights between two airports on a date."
 
-// ourRenderers render a toolkit for each provider, as request bytes.
+// ourRenderers render a toolkit for each provider, as request bytes, the
+// way the README tells users to: adapters.AppendJSON over the cached
+// renderings (json.Marshal of the same values gives the same bytes, but
+// encoding/json re-scans every pre-rendered schema).
 func ourRenderers(tools []define.Tool) []struct {
 	provider string
 	render   func() ([]byte, error)
@@ -36,7 +39,7 @@ func ourRenderers(tools []define.Tool) []struct {
 		if err != nil {
 			return nil, err
 		}
-		return json.Marshal(v)
+		return adapters.AppendJSON(nil, v)
 	}
 	return []struct {
 		provider string
@@ -49,9 +52,11 @@ func ourRenderers(tools []define.Tool) []struct {
 		{"bedrock", func() ([]byte, error) { return marshal(adapters.ToBedrock(tools)) }},
 		{"mcp", func() ([]byte, error) {
 			ts, err := adapters.ToMCP(tools)
-			return marshal(struct {
-				Tools []adapters.MCPTool `json:"tools"`
-			}{ts}, err)
+			if err != nil {
+				return nil, err
+			}
+			b, err := adapters.AppendJSON([]byte(`{"tools":`), ts)
+			return append(b, '}'), err
 		}},
 	}
 }
