@@ -28,6 +28,11 @@ type typeNotes struct {
 // per call: a Reflector is not safe for concurrent use.
 func reflectNotes(root reflect.Type) (notes map[reflect.Type]typeNotes, err error) {
 	notes = map[reflect.Type]typeNotes{}
+	if !usesSwaggestHooks(root) {
+		// Nothing in the type graph can tell swaggest anything: its reflector
+		// would find no notes. Skipping it halves the cost of a first ForType.
+		return notes, nil
+	}
 	var lastPath []string
 	defer func() {
 		if p := recover(); p != nil {
@@ -68,4 +73,60 @@ func reflectNotes(root reflect.Type) (notes map[reflect.Type]typeNotes, err erro
 			Msg: "swaggest: " + err.Error()}
 	}
 	return notes, nil
+}
+
+// swaggestHooks are the interfaces through which a Go type can speak to
+// swaggest's reflector about its own schema.
+var swaggestHooks = []reflect.Type{
+	reflect.TypeFor[jsonschema.Titled](),
+	reflect.TypeFor[jsonschema.Described](),
+	reflect.TypeFor[jsonschema.Enum](),
+	reflect.TypeFor[jsonschema.NamedEnum](),
+	reflect.TypeFor[jsonschema.Preparer](),
+	reflect.TypeFor[jsonschema.Exposer](),
+	reflect.TypeFor[jsonschema.RawExposer](),
+	reflect.TypeFor[jsonschema.OneOfExposer](),
+	reflect.TypeFor[jsonschema.AnyOfExposer](),
+	reflect.TypeFor[jsonschema.AllOfExposer](),
+	reflect.TypeFor[jsonschema.NotExposer](),
+	reflect.TypeFor[jsonschema.IfExposer](),
+	reflect.TypeFor[jsonschema.ThenExposer](),
+	reflect.TypeFor[jsonschema.ElseExposer](),
+	reflect.TypeFor[jsonschema.IgnoreTypeName](),
+	reflect.TypeFor[jsonschema.SchemaInliner](),
+	reflect.TypeFor[jsonschema.EmbedReferencer](),
+}
+
+// usesSwaggestHooks reports whether any type reachable from root (through
+// fields, pointers, slices, arrays and maps) implements one of
+// swaggestHooks, directly or through its pointer.
+func usesSwaggestHooks(root reflect.Type) bool {
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type) bool
+	walk = func(t reflect.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		pt := reflect.PointerTo(t)
+		for _, h := range swaggestHooks {
+			if t.Implements(h) || pt.Implements(h) {
+				return true
+			}
+		}
+		switch t.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Array:
+			return walk(t.Elem())
+		case reflect.Map:
+			return walk(t.Key()) || walk(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				if walk(t.Field(i).Type) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return walk(root)
 }
