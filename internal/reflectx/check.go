@@ -151,7 +151,10 @@ func checkString(c *constraints, s string) string {
 	if c.tenum != nil && !containsString(c.tenum.strs, s) {
 		return c.tenum.want
 	}
-	if c.minLen >= 0 || c.maxLen >= 0 {
+	// A string of b bytes has from ceil(b/4) to b runes (an invalid byte
+	// counts as one rune), so the runes are counted only when the byte
+	// length leaves the bounds open.
+	if (c.minLen >= 0 && (len(s)+3)/4 < c.minLen) || (c.maxLen >= 0 && len(s) > c.maxLen) {
 		n := utf8.RuneCountInString(s)
 		if c.minLen >= 0 && n < c.minLen {
 			return c.minLenWant

@@ -23,6 +23,7 @@ type decoder struct {
 	omitted int
 	fatal   bool   // a syntax or depth error: stop everything
 	scratch []byte // unescaped strings
+	arena   []byte // backing store of the strings decoded by this call
 	keys    bool   // the path stack held keys from the input
 }
 
@@ -39,6 +40,7 @@ func (d *decoder) finish() error {
 	}
 	d.errs, d.omitted, d.fatal = nil, 0, false
 	d.data, d.i, d.depth = nil, 0, 0
+	d.arena = nil // handed-out strings point into it: never reused
 	if d.keys {
 		clear(d.path[:cap(d.path)]) // drop keys from the input, not to retain them
 		d.keys = false
@@ -52,6 +54,28 @@ func (d *decoder) finish() error {
 	}
 	decoderPool.Put(d)
 	return err
+}
+
+// arenaChunk bounds the bytes reserved beyond the string being copied when
+// the arena is refilled.
+const arenaChunk = 512
+
+// makeString copies b into the arena and returns it as a string. Strings
+// of one call share one allocation; the arena is append-only, so bytes once
+// handed out are never written again, and it is fresh memory, never the
+// caller's input. Later strings lie in d.data[d.i:], which bounds what the
+// arena needs.
+func (d *decoder) makeString(b []byte) string {
+	n := len(b)
+	if n == 0 {
+		return ""
+	}
+	if cap(d.arena)-len(d.arena) < n {
+		d.arena = make([]byte, 0, n+min(len(d.data)-d.i, arenaChunk))
+	}
+	l := len(d.arena)
+	d.arena = append(d.arena, b...)
+	return unsafe.String(&d.arena[l], n)
 }
 
 func (d *decoder) push(name string) { d.path = append(d.path, pathElem{name: name, idx: -1}) }

@@ -3,8 +3,10 @@ package reflectx
 import (
 	"encoding"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"reflect"
 	"strconv"
 	"time"
@@ -66,6 +68,13 @@ func (d *decoder) emptyArgs(root *node, dst unsafe.Pointer) {
 }
 
 func (d *decoder) ws() {
+	if d.i < len(d.data) && d.data[d.i] > ' ' {
+		return // the common case: no whitespace
+	}
+	d.wsSlow()
+}
+
+func (d *decoder) wsSlow() {
 	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\n', '\r', '\t':
@@ -151,7 +160,26 @@ func (d *decoder) key() ([]byte, bool) {
 func (d *decoder) str() ([]byte, bool) {
 	data := d.data
 	start := d.i + 1
-	for i := start; i < len(data); {
+	i := start
+	for {
+		// Skip 8 plain bytes at a time: none of '"', '\\', a control byte
+		// or a non-ASCII byte. The lowest flagged byte is a true match
+		// (borrows only run upwards from one), and the loop below handles
+		// whichever byte it stops at.
+		for i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			q := w ^ (swarOnes * '"')
+			b := w ^ (swarOnes * '\\')
+			m := ((q - swarOnes) &^ q) | ((b - swarOnes) &^ b) | ((w - swarOnes*0x20) &^ w) | w
+			if m &= swarHigh; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(data) {
+			break
+		}
 		c := data[i]
 		switch {
 		case c == '"':
@@ -179,6 +207,11 @@ func (d *decoder) str() ([]byte, bool) {
 	d.syntax("closing '\"'")
 	return nil, false
 }
+
+const (
+	swarOnes = 0x0101010101010101
+	swarHigh = 0x8080808080808080
+)
 
 // strSlow unescapes a string into d.scratch; data[start:i] has no escapes.
 func (d *decoder) strSlow(start, i int) ([]byte, bool) {
@@ -293,24 +326,22 @@ func (d *decoder) number() ([]byte, bool) {
 	if i < len(data) && data[i] == '-' {
 		i++
 	}
-	digits := func() bool {
-		s := i
-		for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-			i++
-		}
-		return i > s
-	}
 	switch {
 	case i < len(data) && data[i] == '0':
 		i++
-	case !digits():
-		d.i = i
-		d.syntax("digit")
-		return nil, false
+	default:
+		s := i
+		i = digits(data, i)
+		if i == s {
+			d.i = i
+			d.syntax("digit")
+			return nil, false
+		}
 	}
 	if i < len(data) && data[i] == '.' {
 		i++
-		if !digits() {
+		s := i
+		if i = digits(data, i); i == s {
 			d.i = i
 			d.syntax("digit after decimal point")
 			return nil, false
@@ -321,7 +352,8 @@ func (d *decoder) number() ([]byte, bool) {
 		if i < len(data) && (data[i] == '+' || data[i] == '-') {
 			i++
 		}
-		if !digits() {
+		s := i
+		if i = digits(data, i); i == s {
 			d.i = i
 			d.syntax("digit in exponent")
 			return nil, false
@@ -329,6 +361,14 @@ func (d *decoder) number() ([]byte, bool) {
 	}
 	d.i = i
 	return data[start:i], true
+}
+
+// digits returns the offset after the decimal digits at data[i:].
+func digits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // skip reads and validates one value of any type.
@@ -428,7 +468,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if !ok {
 			return
 		}
-		s := string(b)
+		s := d.makeString(b)
 		if d.checkStr(n, s) {
 			*(*string)(p) = s
 		}
@@ -465,7 +505,11 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if !ok {
 			return
 		}
-		f, err := strconv.ParseFloat(string(lit), n.bits)
+		f, ok := fastFloat(lit)
+		var err error
+		if !ok || n.bits != 64 {
+			f, err = strconv.ParseFloat(string(lit), n.bits)
+		}
 		if err != nil {
 			d.fail(ErrType, n.rangeWant, truncate(string(lit)))
 			return
@@ -614,7 +658,7 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 			if !ok {
 				return
 			}
-			idx, known := sp.byName[string(k)]
+			idx, known := sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
 			switch {
 			case !known:
 				name := string(k)
@@ -700,7 +744,7 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 			if !ok {
 				return
 			}
-			k := string(kb)
+			k := d.makeString(kb)
 			d.pushKey(k)
 			if fast {
 				if _, dup := m[k]; dup {
@@ -924,7 +968,7 @@ func (d *decoder) anyValue() any {
 			if !ok {
 				return nil
 			}
-			k := string(kb)
+			k := d.makeString(kb)
 			d.pushKey(k)
 			if _, dup := m[k]; dup {
 				d.dupKey(k)
@@ -980,7 +1024,7 @@ func (d *decoder) anyValue() any {
 		if !ok {
 			return nil
 		}
-		return string(b)
+		return d.makeString(b)
 	case c == 't':
 		d.literal("true")
 		return true

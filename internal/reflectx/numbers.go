@@ -188,3 +188,45 @@ func floatToInt(f float64) (neg bool, mag uint64, st numStatus) {
 	}
 	return neg, mag, numOK
 }
+
+// exactPow10 are the powers of ten a float64 holds exactly.
+var exactPow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// fastFloat parses a valid JSON number literal without an exponent and
+// with at most 15 digits as a float64, correctly rounded: the digits are an
+// exact integer below 2^53 and 10^k (k <= 15) is exact, so the one division
+// rounds once (Clinger's fast path, as strconv's). ok is false for any other
+// literal, which strconv.ParseFloat then reads.
+func fastFloat(lit []byte) (f float64, ok bool) {
+	i := 0
+	neg := len(lit) > 0 && lit[0] == '-'
+	if neg {
+		i++
+	}
+	var mant uint64
+	nd, frac := 0, -1
+	for ; i < len(lit); i++ {
+		c := lit[i]
+		switch {
+		case c >= '0' && c <= '9':
+			mant = mant*10 + uint64(c-'0')
+			nd++
+		case c == '.' && frac < 0:
+			frac = nd
+		default:
+			return 0, false // an exponent
+		}
+	}
+	if nd == 0 || nd > 15 {
+		return 0, false
+	}
+	f = float64(mant)
+	if frac >= 0 {
+		f /= exactPow10[nd-frac]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}

@@ -184,9 +184,74 @@ type structPlan struct {
 	t           reflect.Type
 	fields      []field // Go order, embedded fields at the embedding point
 	byName      map[string]int
+	table       []int32  // field index+1 by nameHash, open-addressed, 0 empty; nil: use byName
 	required    []uint64 // bitset of required fields
 	hasDefaults bool
 	allowedWant string // `no such property (allowed: a, b)`
+}
+
+// nameHash hashes an object key for structPlan.table from its length and
+// three of its bytes: cheap, and enough to spread the names of one struct.
+func nameHash(k string) uint32 {
+	n := len(k)
+	if n == 0 {
+		return 0
+	}
+	return (uint32(n)*0x9E3779B1 ^ uint32(k[0])*0x85EBCA6B ^ uint32(k[n>>1])*0x27D4EB2F ^ uint32(k[n-1])*0xC2B2AE35) >> 7
+}
+
+// maxProbe bounds the probes of a lookup in structPlan.table; a struct whose
+// names collide more (names alike in length and those bytes) uses byName.
+const maxProbe = 8
+
+// buildTable fills sp.table from sp.fields: a power of two of at least
+// twice the number of fields, so that probes end at an empty slot soon.
+func (sp *structPlan) buildTable() {
+	size := 4
+	for size < 2*len(sp.fields) {
+		size <<= 1
+	}
+	t := make([]int32, size)
+	mask := uint32(size - 1)
+	for i := range sp.fields {
+		h, probes := nameHash(sp.fields[i].name)&mask, 1
+		for t[h] != 0 {
+			h = (h + 1) & mask
+			if probes++; probes > maxProbe {
+				return // sp.table stays nil
+			}
+		}
+		t[h] = int32(i + 1)
+	}
+	// A miss ends at an empty slot: bound those probes too.
+	for h := range t {
+		run := 0
+		for t[(uint32(h)+uint32(run))&mask] != 0 {
+			if run++; run >= maxProbe {
+				return
+			}
+		}
+	}
+	sp.table = t
+}
+
+// lookup returns the index of the field named exactly k. k is not retained.
+func (sp *structPlan) lookup(k string) (int, bool) {
+	t := sp.table
+	if t == nil {
+		idx, ok := sp.byName[k]
+		return idx, ok
+	}
+	mask := uint32(len(t) - 1)
+	for h := nameHash(k) & mask; ; h = (h + 1) & mask {
+		e := t[h]
+		if e == 0 {
+			return 0, false
+		}
+		if sp.fields[e-1].name == k {
+			return int(e - 1), true
+		}
+	}
 }
 
 // field is one JSON property of a struct.
@@ -476,6 +541,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 		sp.byName[f.name] = len(sp.fields)
 		sp.fields = append(sp.fields, f)
 	}
+	sp.buildTable()
 	sp.required = make([]uint64, (len(sp.fields)+63)/64)
 	names := make([]string, len(sp.fields))
 	for i, f := range sp.fields {
