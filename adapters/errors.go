@@ -33,6 +33,7 @@ type Error struct {
 	Err  error  // one of the Err* sentinels
 }
 
+// Error renders the error as "adapters: Func: tool \"name\": message".
 func (e *Error) Error() string {
 	s := "adapters: " + e.Func + ": "
 	if e.Tool != "" {

@@ -66,6 +66,7 @@ type PanicError struct {
 	Stack []byte // the goroutine's stack at the panic
 }
 
+// Error names the tool and what it panicked with.
 func (e *PanicError) Error() string {
 	return fmt.Sprintf("tool %s panicked: %v", e.Tool, e.Value)
 }

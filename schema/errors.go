@@ -35,6 +35,7 @@ type TypeError struct {
 	Err  error  // one of the sentinels above
 }
 
+// Error names the Go type, the field path and the problem.
 func (e *TypeError) Error() string {
 	var b strings.Builder
 	b.WriteString("schema: ForType(")

@@ -93,8 +93,10 @@ type Keyword struct {
 	Value json.RawMessage
 }
 
-// True and False return the boolean schemas.
-func True() *Schema  { b := true; return &Schema{Bool: &b} }
+// True returns the boolean schema true, which accepts any value.
+func True() *Schema { b := true; return &Schema{Bool: &b} }
+
+// False returns the boolean schema false, which accepts nothing.
 func False() *Schema { b := false; return &Schema{Bool: &b} }
 
 // IsFalse reports whether s is the boolean schema false.
