@@ -311,14 +311,19 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 			return err
 		}
 		if cut {
+			if required[p.Name] {
+				return c.errRequiredCut(path, p.Name)
+			}
 			n.cut(p.Name, c.cfg.depth)
-			delete(required, p.Name)
 			continue
 		}
 		if g.Type == "object" && len(g.Properties) == 0 && g.AnyOf == nil {
 			// Gemini rejects an OBJECT without properties.
+			if required[p.Name] {
+				return c.errf(path, ErrUnsupported,
+					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply (consider making it optional, or GeminiJSONSchema())", p.Name)
+			}
 			n.addText(fmt.Sprintf("%q omitted", p.Name), "an object without properties")
-			delete(required, p.Name)
 			continue
 		}
 		out.Properties = append(out.Properties, geminiProp{p.Name, g})

@@ -172,8 +172,12 @@ func TestCacheKeys(t *testing.T) {
 }
 
 // recursive is {"name":..., "kids":[Node]} with Node in $defs.
-func recursive() *schema.Schema {
+// recursive is a tree of Nodes; kids is required when requiredKids is set.
+func recursive(requiredKids bool) *schema.Schema {
 	node := obj(prop("name", str()), prop("kids", &schema.Schema{Types: []string{"array"}, Items: &schema.Schema{Ref: "#/$defs/Node"}}))
+	if !requiredKids {
+		node.Required = []string{"name"}
+	}
 	root := obj(prop("root", &schema.Schema{Ref: "#/$defs/Node"}))
 	root.Defs = []schema.Def{{Name: "Node", Schema: node}}
 	return root
@@ -201,7 +205,7 @@ func depthOf(t *testing.T, raw json.RawMessage) int {
 }
 
 func TestRecursionInlining(t *testing.T) {
-	d := toolData{name: "tree", in: recursive()}
+	d := toolData{name: "tree", in: recursive(false)}
 	for _, depth := range []int{1, 2, 3, 5} {
 		v, err := buildAny(pGemini, d, MaxInlineDepth(depth))
 		if err != nil {
@@ -225,7 +229,8 @@ func TestRecursionInlining(t *testing.T) {
 			t.Errorf("Anthropic strict MaxInlineDepth(%d): %d levels, want %d", depth, got, depth)
 		}
 	}
-	// Providers that accept references keep them.
+	// Providers that accept references keep them, required or not.
+	d = toolData{name: "tree", in: recursive(true)}
 	for _, p := range []provider{pOpenAI, pAnthropic, pMCP, pBedrock} {
 		v, err := buildAny(p, d)
 		if err != nil {
@@ -244,6 +249,39 @@ func TestRecursionInlining(t *testing.T) {
 	want := `{"type":"object","properties":{"root":{"$ref":"#/$defs/Node"}},"required":["root"],"additionalProperties":false,"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}},"required":["name","kids"],"additionalProperties":false}}}`
 	if got != want {
 		t.Errorf("OpenAI strict:\n got %s\nwant %s", got, want)
+	}
+}
+
+// A required property cut at the inlining limit could never be supplied, and
+// the decoder would reject every call: it is an error, not a silent cut.
+func TestRequiredRecursionCutIsAnError(t *testing.T) {
+	d := toolData{name: "tree", in: recursive(true)}
+	for _, tc := range []struct {
+		p    provider
+		opts []Option
+	}{
+		{pGemini, nil},
+		{pAnthropic, []Option{Strict(true)}},
+	} {
+		_, err := buildAny(tc.p, d, tc.opts...)
+		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `required property "kids"`) {
+			t.Errorf("%s: err = %v, want ErrUnsupported naming the required property", tc.p.fn(), err)
+		}
+	}
+	// GeminiJSONSchema keeps references, so nothing is cut.
+	if _, err := buildAny(pGemini, d, GeminiJSONSchema()); err != nil {
+		t.Errorf("ToGemini(GeminiJSONSchema()): %v", err)
+	}
+	// Gemini parameters cannot express an object without properties: a
+	// required one is an error, an optional one is left out.
+	_, err := buildAny(pGemini, toolData{name: "x", in: obj(prop("q", str()), prop("opts", obj()))})
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `required property "opts"`) {
+		t.Errorf("Gemini, required empty object: err = %v, want ErrUnsupported naming it", err)
+	}
+	optional := obj(prop("q", str()), prop("opts", obj()))
+	optional.Required = []string{"q"}
+	if _, err := buildAny(pGemini, toolData{name: "x", in: optional}); err != nil {
+		t.Errorf("Gemini, optional empty object: %v", err)
 	}
 }
 

@@ -65,6 +65,15 @@ func (c *conv) errf(path string, sentinel error, format string, args ...any) *Er
 	return &Error{Func: c.p.fn(), Tool: c.tool, Path: path, Err: sentinel, Msg: fmt.Sprintf(format, args...)}
 }
 
+// errRequiredCut reports a required property that recursion inlining would
+// have to leave out: no call could then supply it, and the decoder would
+// reject every call that follows the rendered schema.
+func (c *conv) errRequiredCut(path, prop string) *Error {
+	return c.errf(path, ErrUnsupported,
+		"required property %q recurses beyond the inlining depth limit %d, so no call could supply it (consider making it optional with omitempty or a pointer, raising MaxInlineDepth, or a provider mode that keeps $ref)",
+		prop, c.cfg.depth)
+}
+
 // inlines reports whether references are inlined rather than kept.
 func (c *conv) inlines() bool { return c.p.inlines(c.cfg) }
 
@@ -659,8 +668,10 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) er
 			return err
 		}
 		if cut {
+			if required[p.Name] {
+				return c.errRequiredCut(path, p.Name)
+			}
 			notes.cut(p.Name, c.cfg.depth)
-			delete(required, p.Name)
 			continue
 		}
 		if ps == nil {
