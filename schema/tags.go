@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // class is the group of Go types a constraint tag may apply to.
@@ -216,7 +218,7 @@ func (b *builder) applyTags(s *Schema, t reflect.Type, f field, path string) (ta
 		if err := fits("pattern", cls == clsString, "strings"); err != nil {
 			return info, err
 		}
-		if _, err := regexp.Compile(v); err != nil {
+		if _, err := formats.Regexp(v); err != nil {
 			return info, b.tagError(path, "pattern", "malformed regular expression: %v", err)
 		}
 		s.Pattern = v

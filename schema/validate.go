@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"regexp"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
@@ -157,7 +156,7 @@ func checkString(s *Schema, v string) error {
 		return fmt.Errorf("is longer than maxLength %d", *s.MaxLength)
 	}
 	if s.Pattern != "" {
-		re, err := regexp.Compile(s.Pattern)
+		re, err := formats.Regexp(s.Pattern)
 		if err == nil && !re.MatchString(v) {
 			return fmt.Errorf("does not match pattern %s", s.Pattern)
 		}

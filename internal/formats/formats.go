@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -302,4 +303,24 @@ func IntegerKey(s string, signed bool) bool {
 		}
 	}
 	return true
+}
+
+// regexps caches compiled patterns: schema/ checks a pattern tag and
+// reflectx compiles it for its plan, so each pattern of a program's types is
+// compiled once. Keys are patterns from struct tags, so the cache is bounded
+// by the program's types. A *regexp.Regexp is safe for concurrent use.
+var regexps sync.Map // string → *regexp.Regexp
+
+// Regexp returns the compiled form of a pattern tag (RE2 syntax,
+// unanchored, as JSON Schema's pattern), compiling it once.
+func Regexp(expr string) (*regexp.Regexp, error) {
+	if re, ok := regexps.Load(expr); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, err
+	}
+	v, _ := regexps.LoadOrStore(expr, re)
+	return v.(*regexp.Regexp), nil
 }

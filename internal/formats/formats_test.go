@@ -81,3 +81,20 @@ func TestIntegerKey(t *testing.T) {
 		}
 	}
 }
+
+func TestRegexpCompilesOnce(t *testing.T) {
+	a, err := Regexp(`^[A-Z]{3}$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Regexp(`^[A-Z]{3}$`)
+	if a != b {
+		t.Error("Regexp compiled the same pattern twice")
+	}
+	if !a.MatchString("CDG") || a.MatchString("cdg") {
+		t.Errorf("Regexp(^[A-Z]{3}$) matches wrongly")
+	}
+	if _, err := Regexp(`(?<=x)y`); err == nil {
+		t.Error("Regexp accepted a lookbehind, which RE2 does not support")
+	}
+}

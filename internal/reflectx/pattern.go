@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // pattern is a compiled pattern tag. Patterns of fixed length made of
@@ -16,7 +18,7 @@ type pattern struct {
 }
 
 func compilePattern(expr string) (*pattern, error) {
-	re, err := regexp.Compile(expr)
+	re, err := formats.Regexp(expr)
 	if err != nil {
 		return nil, err
 	}

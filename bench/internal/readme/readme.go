@@ -371,8 +371,8 @@ var whyNotes = []struct{ match, text string }{
   every rule of the schema while it decodes.`},
 	{"Define a tool, first time", `defining a new type, toolnexus infers the schema with its own walk
   (plus swaggest/jsonschema-go's reflector when a type implements its
-  interfaces), validates every tag value, compiles each pattern twice (to
-  check the tag, then for the decode plan) and builds the decode plan; eino
+  interfaces), validates every tag value, compiles each pattern and builds the decode
+  plan; eino
   and mcp-go only infer a schema. A second definition of
   the type is served from toolnexus's caches.`},
 	{"Define a tool again", `a second DefineTool of a type finds the schema and decode plan in
