@@ -187,6 +187,12 @@ func openAIText(content json.RawMessage) string {
 	if s, ok := rtRawText(content); ok {
 		return s
 	}
+	return joinTextParts(content, "text")
+}
+
+// joinTextParts joins the text of the parts of type partType in an array
+// of content parts ({"type":..., "text":...}); other parts are skipped.
+func joinTextParts(content json.RawMessage, partType string) string {
 	var parts []struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
@@ -196,7 +202,7 @@ func openAIText(content json.RawMessage) string {
 	}
 	var b strings.Builder
 	for _, part := range parts {
-		if part.Type == "text" {
+		if part.Type == partType {
 			b.WriteString(part.Text)
 		}
 	}

@@ -109,21 +109,9 @@ func ParseResponsesReply(reply []byte) (Turn, error) {
 	return turn, nil
 }
 
+// responsesText joins the output_text parts of a message item's content.
 func responsesText(content json.RawMessage) string {
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	if json.Unmarshal(content, &parts) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, part := range parts {
-		if part.Type == "output_text" {
-			b.WriteString(part.Text)
-		}
-	}
-	return b.String()
+	return joinTextParts(content, "output_text")
 }
 
 // ResponsesResults renders the results of calls as OpenAI Responses

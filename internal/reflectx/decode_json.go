@@ -516,12 +516,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		d.putFloat(n, p, f, src{raw: lit})
 	case kBytes:
-		if c != '"' {
-			d.mismatch(n.want)
-			return
-		}
-		start := d.i
-		b, ok := d.str()
+		b, start, ok := d.strValue(n, c)
 		if !ok {
 			return
 		}
@@ -533,12 +528,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		*(*[]byte)(p) = out[:m]
 	case kTime:
-		if c != '"' {
-			d.mismatch(n.want)
-			return
-		}
-		start := d.i
-		b, ok := d.str()
+		b, start, ok := d.strValue(n, c)
 		if !ok {
 			return
 		}
@@ -552,12 +542,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		*(*time.Time)(p) = t
 	case kText:
-		if c != '"' {
-			d.mismatch(n.want)
-			return
-		}
-		start := d.i
-		b, ok := d.str()
+		b, start, ok := d.strValue(n, c)
 		if !ok {
 			return
 		}
@@ -1043,4 +1028,17 @@ func (d *decoder) anyValue() any {
 	}
 	d.syntax("a JSON value")
 	return nil
+}
+
+// strValue reads the JSON string that a string-encoded kind (bytes, time,
+// text) takes, recording a type mismatch for any other token; start is the
+// token's offset, for error messages.
+func (d *decoder) strValue(n *node, c byte) (b []byte, start int, ok bool) {
+	if c != '"' {
+		d.mismatch(n.want)
+		return nil, 0, false
+	}
+	start = d.i
+	b, ok = d.str()
+	return b, start, ok
 }
