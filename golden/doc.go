@@ -13,17 +13,25 @@
 //
 // # Updating
 //
-// Run the test with -update (or with TOOLNEXUS_UPDATE_GOLDEN=1 in the
-// environment) to write the files instead of comparing; review the change
-// with git diff. The package registers the -update flag only when the test
-// binary has none: a package that defines its own -update flag keeps it, and
-// golden reads that one.
+// Run the tests with -update after the package list (go test ./... -update;
+// go test -update ./... would take ./... as the flag's value), or with
+// TOOLNEXUS_UPDATE_GOLDEN=1 in the environment, to write the files instead
+// of comparing; review the change with git diff.
+//
+// A test package may define its own -update flag: golden does not define a
+// flag named update, so there is no "flag redefined" panic, and it reads
+// the package's flag when there is one. When the command line holds -update
+// and no package defined it before golden's init, golden renames that
+// argument to -toolnexus.golden.update, a flag it registers, whose value
+// also goes to a package's own -update defined later.
 //
 // # File format
 //
 // A golden file holds the value as encoding/json marshals it (so a
 // MarshalJSON method decides key order), indented with two spaces, without
 // HTML escaping, with a trailing newline. The comparison is byte for byte:
-// a change in key order or formatting fails, with a message that says the
-// JSON values are equal; a change in value fails with a go-cmp diff.
+// a change in value fails with the list of changed JSON paths
+// ($.tools[0].name: "a" -> "b") followed by a go-cmp diff cut to a few dozen
+// lines; a change in key order or formatting alone fails with a message that
+// says the JSON values are equal and shows the first line that differs.
 package golden

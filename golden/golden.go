@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -18,30 +20,13 @@ import (
 // does.
 const EnvUpdate = "TOOLNEXUS_UPDATE_GOLDEN"
 
-func init() {
-	// A test package may define its own -update flag; then we read that one.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files (github.com/toolnexus/toolnexus/golden)")
-	}
-}
-
-// Updating reports whether golden files are being rewritten: the -update
-// flag (whichever package defined it) is true, or [EnvUpdate] is set.
+// Updating reports whether golden files are being rewritten: [EnvUpdate]
+// is set, or the -update flag is true (whichever package defined it).
 func Updating() bool {
 	if v, err := strconv.ParseBool(os.Getenv(EnvUpdate)); err == nil && v {
 		return true
 	}
-	f := flag.Lookup("update")
-	if f == nil {
-		return false
-	}
-	if g, ok := f.Value.(flag.Getter); ok {
-		if b, ok := g.Get().(bool); ok {
-			return b
-		}
-	}
-	v, err := strconv.ParseBool(f.Value.String())
-	return err == nil && v
+	return flagOn(flag.CommandLine, updateFlag) || flagOn(flag.CommandLine, ownFlag)
 }
 
 // Marshal renders value the way golden files hold it: json.Marshal's key
@@ -63,9 +48,10 @@ func Marshal(value any) ([]byte, error) {
 }
 
 // JSON checks that value, rendered by [Marshal], equals the golden file at
-// path byte for byte. When they differ as JSON values the failure shows a
-// go-cmp diff (-want +got) of the decoded values; when only order or
-// formatting differ it says so. A missing file fails with a hint to run the
+// path byte for byte. When they differ as JSON values the failure lists the
+// changed JSON paths first, then a go-cmp diff (-want +got) of the decoded
+// values cut to a few dozen lines; when only order or formatting differ it
+// says so and shows the first differing line of each. A missing file fails with a hint to run the
 // test with -update. While updating ([Updating]), JSON writes the file
 // (creating its directory) instead of comparing, and logs that it did.
 //
@@ -117,11 +103,29 @@ func JSON(t TB, path string, value any) {
 		return
 	}
 	if diff := cmp.Diff(wantV, gotV); diff != "" {
-		t.Errorf("golden: %s mismatch (-want +got):\n%s\nrun the test with -update to accept the new value", path, diff)
+		list, total := changes(wantV, gotV, maxPaths)
+		var b strings.Builder
+		fmt.Fprintf(&b, "golden: %s mismatch: %d changed JSON %s\n", path, total, plural(total, "path"))
+		for _, c := range list {
+			fmt.Fprintf(&b, "  %s\n", c)
+		}
+		if total > len(list) {
+			fmt.Fprintf(&b, "  ... and %d more\n", total-len(list))
+		}
+		fmt.Fprintf(&b, "diff (-want +got):\n%s", cutLines(diff, maxDiffLines))
+		b.WriteString("run the test with -update to accept the new value")
+		t.Errorf("%s", b.String())
 		return
 	}
-	t.Errorf("golden: %s holds the same JSON value but different bytes (key order, formatting or escaping)\nwant:\n%s\ngot:\n%s\nrun the test with -update to accept the new bytes",
-		path, want, got)
+	t.Errorf("golden: %s holds the same JSON value but different bytes (key order, formatting or escaping)\n%srun the test with -update to accept the new bytes",
+		path, firstLineDiff(want, got))
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
 }
 
 func unmarshal(data []byte, v *any) error {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // fakeT records what JSON reports instead of failing the test.
@@ -26,16 +29,25 @@ func (f *fakeT) Logf(format string, a ...any) { f.logs = append(f.logs, fmt.Spri
 
 func (f *fakeT) failures() string { return strings.Join(append(f.errors, f.fatals...), "\n") }
 
-// setUpdate sets the -update flag for the duration of the test.
+// setUpdate turns updating on or off for the duration of the test,
+// through the environment; a -update given to this test binary is turned
+// off meanwhile.
 func setUpdate(t *testing.T, v bool) {
 	t.Helper()
-	fl := flag.Lookup("update")
-	old := fl.Value.String()
-	if err := fl.Value.Set(fmt.Sprint(v)); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{updateFlag, ownFlag} {
+		if fl := flag.Lookup(name); fl != nil {
+			old := fl.Value.String()
+			if err := fl.Value.Set("false"); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = fl.Value.Set(old) })
+		}
 	}
-	t.Cleanup(func() { _ = fl.Value.Set(old) })
-	t.Setenv(EnvUpdate, "")
+	if v {
+		t.Setenv(EnvUpdate, "1")
+	} else {
+		t.Setenv(EnvUpdate, "")
+	}
 }
 
 type ordered struct {
@@ -80,20 +92,98 @@ func TestJSONMissing(t *testing.T) {
 func TestJSONValueMismatch(t *testing.T) {
 	setUpdate(t, false)
 	path := filepath.Join(t.TempDir(), "x.json")
-	want, _ := Marshal(ordered{B: "old"})
+	want, _ := Marshal(ordered{B: "old", A: []int{1, 2}})
 	if err := os.WriteFile(path, want, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ft := &fakeT{}
-	JSON(ft, path, ordered{B: "new"})
+	JSON(ft, path, ordered{B: "new", A: []int{1}, H: "h"})
 	if len(ft.errors) != 1 {
 		t.Fatalf("JSON reported %d errors, want 1: %q", len(ft.errors), ft.errors)
 	}
 	msg := ft.errors[0]
-	for _, s := range []string{"(-want +got)", `-`, `"old"`, `+`, `"new"`} {
+	paths := []string{`$.a[1]: removed (was 2)`, `$.b: "old" -> "new"`, `$.h: "" -> "h"`}
+	for _, s := range append(paths, "3 changed JSON paths", "(-want +got)", `"old"`, `"new"`) {
 		if !strings.Contains(msg, s) {
 			t.Errorf("mismatch message lacks %q:\n%s", s, msg)
 		}
+	}
+	if strings.Index(msg, paths[2]) > strings.Index(msg, "(-want +got)") {
+		t.Errorf("the changed paths come after the diff, want them first:\n%s", msg)
+	}
+}
+
+// bigDoc is a value whose golden file has hundreds of lines.
+func bigDoc(changed int) map[string]any {
+	items := make([]any, 300)
+	for i := range items {
+		items[i] = map[string]any{"n": i, "name": fmt.Sprintf("item %d", i)}
+	}
+	items[changed] = map[string]any{"n": -1, "name": "changed"}
+	return map[string]any{"items": items}
+}
+
+func TestJSONMismatchIsShort(t *testing.T) {
+	setUpdate(t, false)
+	path := filepath.Join(t.TempDir(), "big.json")
+	want, _ := Marshal(bigDoc(0))
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ft := &fakeT{}
+	JSON(ft, path, bigDoc(150))
+	if len(ft.errors) != 1 {
+		t.Fatalf("JSON reported %d errors, want 1: %q", len(ft.errors), ft.errors)
+	}
+	msg := ft.errors[0]
+	for _, s := range []string{"4 changed JSON paths", `$.items[0].n: -1 -> 0`, `$.items[150].name: "item 150" -> "changed"`} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("mismatch message lacks %q:\n%s", s, msg)
+		}
+	}
+	if n, limit := strings.Count(msg, "\n"), maxPaths+maxDiffLines+10; n > limit {
+		t.Errorf("mismatch message has %d lines, want at most %d (the file has %d):\n%s", n, limit, strings.Count(string(want), "\n"), msg)
+	}
+}
+
+func TestChanges(t *testing.T) {
+	dec := func(s string) any {
+		var v any
+		if err := unmarshal([]byte(s), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	want := dec(`{"a":1,"b":{"c":[1,2,3],"d":"x"},"e f":true,"g":{"h":1},"big":12345678901234567890}`)
+	got := dec(`{"a":1.0,"b":{"c":[1,5],"d":"x","new":null},"e f":false,"g":[1],"big":12345678901234567891}`)
+	list, total := changes(want, got, 4)
+	var gotS []string
+	for _, c := range list {
+		gotS = append(gotS, c.String())
+	}
+	wantS := []string{
+		`$.a: 1 -> 1.0`,
+		`$.b.c[1]: 2 -> 5`,
+		`$.b.c[2]: removed (was 3)`,
+		`$.b.new: added null`,
+	}
+	if diff := cmp.Diff(wantS, gotS); diff != "" {
+		t.Errorf("changes (-want +got):\n%s", diff)
+	}
+	if total != 7 {
+		t.Errorf("total = %d, want 7 (a, b.c[1], b.c[2], b.new, big, e f, g)", total)
+	}
+	_, all := changes(want, got, 100)
+	if all != total {
+		t.Errorf("total with a larger limit = %d, want %d", all, total)
+	}
+}
+
+func TestMember(t *testing.T) {
+	got := []string{member("name"), member("_x1"), member("e f"), member("1a"), member(""), member(`q"`)}
+	want := []string{".name", "._x1", `["e f"]`, `["1a"]`, `[""]`, `["q\""]`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("member (-want +got):\n%s", diff)
 	}
 }
 
@@ -106,17 +196,49 @@ func TestJSONByteDrift(t *testing.T) {
 	}
 	ft := &fakeT{}
 	JSON(ft, path, ordered{B: "x"})
-	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "same JSON value but different bytes") {
-		t.Errorf("JSON on byte drift reported %q, want one error about different bytes", ft.errors)
+	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "same JSON value but different bytes") ||
+		!strings.Contains(ft.errors[0], "first difference at line 1") {
+		t.Errorf("JSON on byte drift reported %q, want one error about different bytes at line 1", ft.errors)
+	}
+}
+
+func TestJSONByteDriftIsShort(t *testing.T) {
+	setUpdate(t, false)
+	path := filepath.Join(t.TempDir(), "big.json")
+	want, _ := Marshal(bigDoc(0))
+	// Same value; one line written differently.
+	drift := strings.Replace(string(want), `"name": "item 200"`, `"name": "item\u0020200"`, 1)
+	if err := os.WriteFile(path, []byte(drift), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ft := &fakeT{}
+	JSON(ft, path, bigDoc(0))
+	if len(ft.errors) != 1 {
+		t.Fatalf("JSON reported %d errors, want 1: %q", len(ft.errors), ft.errors)
+	}
+	msg := ft.errors[0]
+	line := strings.Count(drift[:strings.Index(drift, `item\u0020200`)], "\n") + 1
+	for _, s := range []string{fmt.Sprintf("first difference at line %d", line), `-  ` + strconv.Itoa(line), `item\u0020200`, `"item 200"`} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("byte drift message lacks %q:\n%s", s, msg)
+		}
+	}
+	if n := strings.Count(msg, "\n"); n > 4*contextLines+10 {
+		t.Errorf("byte drift message has %d lines, want a short excerpt:\n%s", n, msg)
 	}
 }
 
 func TestJSONUpdate(t *testing.T) {
 	for _, byEnv := range []bool{false, true} {
 		t.Run(fmt.Sprintf("env=%v", byEnv), func(t *testing.T) {
-			setUpdate(t, !byEnv)
-			if byEnv {
-				t.Setenv(EnvUpdate, "1")
+			setUpdate(t, byEnv)
+			if !byEnv {
+				fs := flag.NewFlagSet("test", flag.ContinueOnError)
+				registerUpdate(fs, []string{"-update"})
+				if err := fs.Parse([]string{"-" + ownFlag}); err != nil {
+					t.Fatal(err)
+				}
+				setCommandLine(t, fs)
 			}
 			if !Updating() {
 				t.Fatal("Updating() = false, want true")
