@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
 )
 
 // Model is what the agent loop needs of a model client: the provider's
@@ -18,12 +19,19 @@ type Model interface {
 	Generate(ctx context.Context, tools any, history []any) ([]byte, error)
 }
 
+// observer sees each turn's tool calls and their results; the demo prints
+// them (report.go).
+type observer interface {
+	calls(turn int, calls []adapters.Call)
+	results(turn int, calls []adapters.Call, results []define.Result, next []any)
+}
+
 // maxTurns bounds the loop, as any agent loop should be bounded.
 const maxTurns = 8
 
 // runAgent is the agent loop, written once against adapters.Provider: it
 // works unchanged for every provider. It returns the model's final text.
-func runAgent(ctx context.Context, log io.Writer, p adapters.Provider, tk *toolnexus.Toolkit, m Model, prompt string) (string, error) {
+func runAgent(ctx context.Context, obs observer, p adapters.Provider, tk *toolnexus.Toolkit, m Model, prompt string) (string, error) {
 	tools, err := p.Tools(tk.Tools())
 	if err != nil {
 		return "", err
@@ -45,21 +53,14 @@ func runAgent(ctx context.Context, log io.Writer, p adapters.Provider, tk *tooln
 		if len(t.Calls) == 0 {
 			return t.Text, nil
 		}
-		results := tk.Run(ctx, t.Calls)
+		obs.calls(turn, t.Calls)
+		results := tk.Run(ctx, t.Calls) // bad arguments come back as error results
 		next, err := p.Results(t.Calls, results)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(log, "\n── turn %d: results of %s ──\n", turn, plural(len(t.Calls), "call"))
-		printJSON(log, next)
+		obs.results(turn, t.Calls, results, next)
 		history = append(history, next...)
 	}
 	return "", fmt.Errorf("no final answer after %d turns", maxTurns)
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -7,31 +7,95 @@ import (
 	"testing"
 )
 
-func TestDemoRuns(t *testing.T) {
+// badCall and theError are the model's bad call and the message it gets
+// back from the decoder.
+const (
+	badCall  = `celsius_to_fahrenheit {"celsius":"21 °C"}`
+	theError = `invalid arguments: /celsius: expected number, got \"21 °C\"`
+)
+
+func runDemo(t *testing.T, only string, full bool) string {
+	t.Helper()
 	var out bytes.Buffer
-	if err := run(context.Background(), &out, ""); err != nil {
+	if err := run(context.Background(), &out, only, full); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
-	got := out.String()
-	if n := strings.Count(got, "── final answer ──\n"+finalText); n != 5 {
-		t.Errorf("the final answer appears %d times, want 5 (every provider but MCP)", n)
+	return out.String()
+}
+
+func TestDemoDefaultTellsTheStory(t *testing.T) {
+	got := runDemo(t, "", false)
+	if n := strings.Count(got, "\n"); n > 80 {
+		t.Errorf("the default output has %d lines, want at most 80", n)
 	}
-	if n := strings.Count(got, "results of 2 calls"); n != 6 {
-		t.Errorf("%d providers ran the parallel turn, want 6", n)
+	// The story, in order: the bad call, the error it gets back, the
+	// corrected call, the final answer.
+	story := []string{
+		"turn 1  model → get_weather {\"city\":\"Paris\"}",
+		"turn 2  model → " + badCall,
+		"tools → celsius_to_fahrenheit: ERROR " + strings.ReplaceAll(theError, `\"`, `"`),
+		`the model receives: [{"role":"tool","tool_call_id":"call_bX3","content":"error: ` + theError + `"}]`,
+		`turn 3  model → celsius_to_fahrenheit {"celsius":21}`,
+		`tools → celsius_to_fahrenheit: {"fahrenheit":69.8}`,
+		"answer: " + finalText,
 	}
-	if n := strings.Count(got, "results of 1 call"); n != 6 {
-		t.Errorf("%d providers ran the second turn, want 6", n)
-	}
-	for _, bad := range []string{`"isError": true`, `"is_error": true`, `"status": "error"`, `"error": "`, `"error: `} {
-		if strings.Contains(got, bad) {
-			t.Errorf("the demo output holds an error result (%s)", bad)
+	at := 0
+	for _, s := range story {
+		i := strings.Index(got[at:], s)
+		if i < 0 {
+			t.Fatalf("after byte %d the output lacks %q:\n%s", at, s, got)
 		}
+		at += i + len(s)
+	}
+	// One line per provider, each with the error in its own format.
+	for _, s := range []string{`"is_error":true`, `"isError":true`, `"status":"error"`, `"response":{"error":"invalid arguments`, `"output":"error: invalid arguments`} {
+		if n := strings.Count(got, s); n != 1 {
+			t.Errorf("the error result %s appears %d times, want once", s, n)
+		}
+	}
+	if n := strings.Count(got, "3 tool turns, 1 error result, corrected; final answer given"); n != 5 {
+		t.Errorf("%d providers were corrected and answered, want 5 (every provider but MCP)", n)
+	}
+	if !strings.Contains(got, "mcp               3 tool turns, 1 error result, corrected; the client ended the session") {
+		t.Errorf("no summary line for MCP:\n%s", got)
+	}
+	if strings.Contains(got, "── turn 1: request ──") {
+		t.Error("the default output dumps requests, want them only with -v")
+	}
+}
+
+func TestDemoFullDump(t *testing.T) {
+	got := runDemo(t, "", true)
+	for what, want := range map[string]int{
+		"── turn 1: request ──":              6,
+		"── turn 4: request ──":              5, // the MCP client ends after 3
+		"── turn 2: results of 1 call ──":    6,
+		"── turn 1: results of 2 calls ──":   6,
+		"answer: " + finalText:               5,
+		`"is_error": true`:                   1, // anthropic's results, then its history
+		`"isError": true`:                    1, // mcp
+		`"status": "error"`:                  1, // bedrock
+		"expected number, got \\\"21 °C\\\"": 6, // every provider's results dump
+	} {
+		if n := strings.Count(got, what); n < want {
+			t.Errorf("%q appears %d times, want at least %d", what, n, want)
+		}
+	}
+}
+
+func TestDemoOneProvider(t *testing.T) {
+	got := runDemo(t, "anthropic", false)
+	if !strings.Contains(got, "══════════ anthropic ══════════") || strings.Contains(got, "openai") {
+		t.Errorf("-provider anthropic did not tell anthropic's story alone:\n%s", got)
+	}
+	if !strings.Contains(got, `"is_error":true`) || !strings.Contains(got, "answer: "+finalText) {
+		t.Errorf("anthropic's story lacks the error result or the answer:\n%s", got)
 	}
 }
 
 func TestDemoUnknownProvider(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(context.Background(), &out, "cohere"); err == nil {
+	if err := run(context.Background(), &out, "cohere", false); err == nil {
 		t.Errorf("run(cohere) succeeded, want an error")
 	}
 }
