@@ -16,7 +16,10 @@
 // Run the tests with -update after the package list (go test ./... -update;
 // go test -update ./... would take ./... as the flag's value), or with
 // TOOLNEXUS_UPDATE_GOLDEN=1 in the environment, to write the files instead
-// of comparing; review the change with git diff.
+// of comparing; review the change with git diff. go test hands -update to
+// every test binary it runs, and one whose package neither imports golden
+// nor defines -update fails on it: then list the packages that use golden,
+// or use the environment variable, which every binary ignores or reads.
 //
 // A test package may define its own -update flag: golden does not define a
 // flag named update, so there is no "flag redefined" panic, and it reads
