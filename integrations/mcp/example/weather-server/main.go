@@ -34,14 +34,8 @@ func main() {
 }
 
 func run(ctx context.Context, addr string) error {
-	tk, err := weather.Toolkit()
+	server, err := newServer()
 	if err != nil {
-		return err
-	}
-
-	// From a Toolkit to a server that is serving: these lines.
-	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v1.0.0"}, nil)
-	if err := tnmcp.AddTools(server, tk); err != nil {
 		return err
 	}
 	if addr == "" {
@@ -53,6 +47,21 @@ func run(ctx context.Context, addr string) error {
 	}
 	fmt.Fprintf(os.Stderr, "weather-server: MCP over streamable HTTP at http://%s/mcp\n", ln.Addr())
 	return serveHTTP(ctx, server, ln)
+}
+
+// newServer is the MCP server of the weather toolkit.
+func newServer() (*mcp.Server, error) {
+	tk, err := weather.Toolkit()
+	if err != nil {
+		return nil, err
+	}
+	// From a Toolkit to a server: these lines; then server.Run or an HTTP
+	// handler serves it.
+	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v1.0.0"}, nil)
+	if err := tnmcp.AddTools(server, tk); err != nil {
+		return nil, err
+	}
+	return server, nil
 }
 
 // serveHTTP serves server over streamable HTTP at /mcp on ln until ctx is

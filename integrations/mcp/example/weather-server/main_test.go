@@ -4,21 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"net"
+	"os/exec"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	tnmcp "github.com/toolnexus/toolnexus/integrations/mcp"
-	"github.com/toolnexus/toolnexus/integrations/mcp/internal/weather"
 )
 
 func TestServeHTTP(t *testing.T) {
-	tk, err := weather.Toolkit()
+	server, err := newServer()
 	if err != nil {
-		t.Fatal(err)
-	}
-	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v1.0.0"}, nil)
-	if err := tnmcp.AddTools(server, tk); err != nil {
 		t.Fatal(err)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -47,5 +44,32 @@ func TestServeHTTP(t *testing.T) {
 	stop()
 	if err := <-done; err != nil {
 		t.Errorf("serveHTTP after ctx was cancelled: %v, want nil", err)
+	}
+}
+
+// TestStdio builds the command and talks to it over stdio, as a host that
+// starts it as a subprocess does.
+func TestStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	bin := filepath.Join(t.TempDir(), "weather-server")
+	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: json.RawMessage(`{"city":7}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Content[0].(*mcp.TextContent).Text, "invalid arguments: /city: expected string, got 7"; got != want || !res.IsError {
+		t.Errorf("get_weather(city: 7) = %q (isError %v), want %q as an error", got, res.IsError, want)
 	}
 }
