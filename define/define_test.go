@@ -10,7 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
 
 // Booking is the input of the tool most call tests run against.
@@ -470,5 +473,54 @@ func TestNewTool(t *testing.T) {
 	}
 	if _, err := define.NewTool("x", json.RawMessage(`{"type":"object"}`), nil); err == nil {
 		t.Error("NewTool(nil handler) error = nil")
+	}
+}
+
+type (
+	selfPtr        *selfPtr
+	selfPtrArgs    struct{ P selfPtr }
+	uint8KeyAdvice struct {
+		M map[uint8]int `default:"{\"300\":1}"`
+	}
+)
+
+// TestDefineTimeErrorsAreTypeErrors: every define-time problem with the
+// input type is a *schema.TypeError with a sentinel, whichever rule finds it
+// (a pointer type that points to itself once made DefineTool loop forever;
+// a default with a map key out of the key type's range once passed the
+// schema and failed in the decode plan with an internal package's error).
+func TestDefineTimeErrorsAreTypeErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		def  func() error
+		want error
+		path string
+	}{
+		{"pointer to itself", func() error {
+			_, err := define.DefineTool(func(context.Context, selfPtrArgs) (string, error) { return "", nil }, define.WithName("n"))
+			return err
+		}, schema.ErrUnsupportedType, "P"},
+		{"uint8 key default out of range", func() error {
+			_, err := define.DefineTool(func(context.Context, uint8KeyAdvice) (string, error) { return "", nil }, define.WithName("n"))
+			return err
+		}, schema.ErrInvalidTag, "M"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.def()
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("error = %v, want one wrapping %v", err, tc.want)
+			}
+			var te *schema.TypeError
+			if !errors.As(err, &te) {
+				t.Fatalf("error %T (%v) is not a *schema.TypeError", err, err)
+			}
+			if diff := cmp.Diff(tc.path, te.Path); diff != "" {
+				t.Errorf("path (-want +got):\n%s", diff)
+			}
+			if strings.Contains(err.Error(), "reflectx") {
+				t.Errorf("error %q names an internal package", err)
+			}
+		})
 	}
 }

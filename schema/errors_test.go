@@ -173,6 +173,13 @@ type (
 		}
 	}
 
+	selfPointer        *selfPointer
+	argsSelfPointer    struct{ P selfPointer }
+	argsSelfPointerMap struct{ M map[string]selfPointer }
+	tagDefaultUint8Key struct {
+		M map[uint8]int `default:"{\"300\":1}"`
+	}
+
 	enumOnStruct   struct{ V badEnum }
 	embedUnexpPtr  struct{ *hidden }
 	hidden         struct{ X int }
@@ -204,6 +211,8 @@ func TestForTypeErrors(t *testing.T) {
 		{"map of chan", reflect.TypeFor[argsMapChan](), schema.ErrUnsupportedType, "M{}", ""},
 		{"pointer to func", reflect.TypeFor[argsPtrFn](), schema.ErrUnsupportedType, "P", ""},
 		{"deep complex", reflect.TypeFor[argsDeep](), schema.ErrUnsupportedType, "Items[].Bad", ""},
+		{"pointer to itself", reflect.TypeFor[argsSelfPointer](), schema.ErrUnsupportedType, "P", ""},
+		{"map of pointer to itself", reflect.TypeFor[argsSelfPointerMap](), schema.ErrUnsupportedType, "M{}", ""},
 		{"embedded pointer to unexported", reflect.TypeFor[embedUnexpPtr](), schema.ErrUnsupportedType, "hidden.X", ""},
 
 		{"minLength on int", reflect.TypeFor[tagMinLengthInt](), schema.ErrInvalidTag, "N", "minLength"},
@@ -221,6 +230,7 @@ func TestForTypeErrors(t *testing.T) {
 		{"required with default", reflect.TypeFor[tagRequiredDefault](), schema.ErrInvalidTag, "N", "default"},
 		{"required pointer with default", reflect.TypeFor[tagRequiredDefaultPtr](), schema.ErrInvalidTag, "P", "default"},
 		{"default with a non-canonical integer key", reflect.TypeFor[tagDefaultIntKey](), schema.ErrInvalidTag, "M", "default"},
+		{"default with a uint8 key out of range", reflect.TypeFor[tagDefaultUint8Key](), schema.ErrInvalidTag, "M", "default"},
 		{"email default with a space", reflect.TypeFor[tagDefaultEmailSpace](), schema.ErrInvalidTag, "S", "default"},
 		{"enum item not an int", reflect.TypeFor[tagEnumIntBad](), schema.ErrInvalidTag, "N", "enum"},
 		{"enum malformed JSON", reflect.TypeFor[tagEnumJSONBad](), schema.ErrInvalidTag, "N", "enum"},

@@ -8,23 +8,21 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 )
 
-// Names lists the formats, in the order decisions.md gives them.
-var Names = []string{"date-time", "date", "time", "email", "uuid", "ipv4", "ipv6", "uri", "hostname"}
+// names lists the formats, in the order decisions.md gives them.
+var names = []string{"date-time", "date", "time", "email", "uuid", "ipv4", "ipv6", "uri", "hostname"}
+
+// Names returns the formats the format tag accepts, in the order
+// decisions.md gives them (a new slice each time).
+func Names() []string { return slices.Clone(names) }
 
 // Known reports whether name is one of Names.
-func Known(name string) bool {
-	for _, n := range Names {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func Known(name string) bool { return slices.Contains(names, name) }
 
 // Check reports whether s has the named format; an unknown name accepts
 // every string.
