@@ -33,6 +33,12 @@ type Rules struct {
 	Maximum, ExclusiveMaximum *Number
 	MultipleOf                *Number
 
+	// Lower and Upper are the tighter of minimum and exclusiveMinimum
+	// (maximum and exclusiveMaximum); for integer fields IntLower and
+	// IntUpper are the same bounds as inclusive integers. nil when absent.
+	Lower, Upper       *Bound
+	IntLower, IntUpper *big.Int
+
 	// Counts; -1 when the tag is absent.
 	MinLength, MaxLength         int64
 	MinItems, MaxItems           int64
@@ -64,6 +70,16 @@ type Number struct {
 	Text string
 	Rat  *big.Rat
 }
+
+// Bound is a lower or upper bound: a number tag and whether it is
+// exclusive.
+type Bound struct {
+	*Number
+	Exclusive bool
+	Tag       string // "minimum", "exclusiveMinimum", ...
+}
+
+func (b *Bound) String() string { return b.Tag + " " + b.Text }
 
 // noRules are the rules of a field without tags, by type; Set is false.
 func noRules(t reflect.Type) *Rules {
@@ -188,63 +204,75 @@ func (p *parser) numbers() error {
 	return p.numberRange()
 }
 
-// numberRange rejects bounds that leave no value of the field's type.
+// numberRange picks the tighter bounds and rejects bounds that leave no
+// value of the field's type.
 func (p *parser) numberRange() error {
 	r := p.r
-	lo, loEx := r.Minimum, false
-	if e := r.ExclusiveMinimum; e != nil && (lo == nil || e.Rat.Cmp(lo.Rat) >= 0) {
-		lo, loEx = e, true
-	}
-	hi, hiEx := r.Maximum, false
-	if e := r.ExclusiveMaximum; e != nil && (hi == nil || e.Rat.Cmp(hi.Rat) <= 0) {
-		hi, hiEx = e, true
-	}
-	name := func(n *Number, ex bool, s string) string {
-		if ex {
-			return "exclusive" + strings.ToUpper(s[:1]) + s[1:] + " " + n.Text
+	for _, b := range []struct {
+		n     *Number
+		upper bool
+		ex    bool
+		tag   string
+	}{
+		{r.Minimum, false, false, "minimum"}, {r.ExclusiveMinimum, false, true, "exclusiveMinimum"},
+		{r.Maximum, true, false, "maximum"}, {r.ExclusiveMaximum, true, true, "exclusiveMaximum"},
+	} {
+		if b.n == nil {
+			continue
 		}
-		return s + " " + n.Text
+		nb := &Bound{Number: b.n, Exclusive: b.ex, Tag: b.tag}
+		cur, sign := &r.Lower, 1
+		if b.upper {
+			cur, sign = &r.Upper, -1
+		}
+		if *cur == nil {
+			*cur = nb
+		} else if c := nb.Rat.Cmp((*cur).Rat) * sign; c > 0 || (c == 0 && b.ex) {
+			*cur = nb
+		}
 	}
+	lo, hi := r.Lower, r.Upper
 	if lo != nil && hi != nil {
-		if c := lo.Rat.Cmp(hi.Rat); c > 0 || (c == 0 && (loEx || hiEx)) {
-			return p.errorf("", "%s and %s leave no valid value", name(lo, loEx, "minimum"), name(hi, hiEx, "maximum"))
+		if c := lo.Rat.Cmp(hi.Rat); c > 0 || (c == 0 && (lo.Exclusive || hi.Exclusive)) {
+			return p.errorf("", "%s and %s leave no valid value", lo, hi)
 		}
 	}
 	if r.Class != ClassInteger {
 		return nil
 	}
 	typeLo, typeHi := IntRange(r.Type.Kind())
-	var l, h *big.Int
 	if lo != nil {
-		l = ceil(lo.Rat)
-		if loEx && lo.Rat.IsInt() {
-			l.Add(l, big.NewInt(1))
+		r.IntLower = Ceil(lo.Rat)
+		if lo.Exclusive && lo.Rat.IsInt() {
+			r.IntLower.Add(r.IntLower, big.NewInt(1))
 		}
-		if l.Cmp(typeHi) > 0 {
-			return p.errorf("", "%s excludes every %s", name(lo, loEx, "minimum"), r.Type)
+		if r.IntLower.Cmp(typeHi) > 0 {
+			return p.errorf("", "%s excludes every %s", lo, r.Type)
 		}
 	}
 	if hi != nil {
-		h = floor(hi.Rat)
-		if hiEx && hi.Rat.IsInt() {
-			h.Sub(h, big.NewInt(1))
+		r.IntUpper = Floor(hi.Rat)
+		if hi.Exclusive && hi.Rat.IsInt() {
+			r.IntUpper.Sub(r.IntUpper, big.NewInt(1))
 		}
-		if h.Cmp(typeLo) < 0 {
-			return p.errorf("", "%s excludes every %s", name(hi, hiEx, "maximum"), r.Type)
+		if r.IntUpper.Cmp(typeLo) < 0 {
+			return p.errorf("", "%s excludes every %s", hi, r.Type)
 		}
 	}
-	if l != nil && h != nil && l.Cmp(h) > 0 {
-		return p.errorf("", "%s and %s leave no integer", name(lo, loEx, "minimum"), name(hi, hiEx, "maximum"))
+	if lo != nil && hi != nil && r.IntLower.Cmp(r.IntUpper) > 0 {
+		return p.errorf("", "%s and %s leave no integer", lo, hi)
 	}
 	return nil
 }
 
-func floor(q *big.Rat) *big.Int {
+// Floor returns the greatest integer <= q.
+func Floor(q *big.Rat) *big.Int {
 	return new(big.Int).Div(q.Num(), q.Denom()) // Euclidean: floor for a positive denominator
 }
 
-func ceil(q *big.Rat) *big.Int {
-	f := floor(q)
+// Ceil returns the least integer >= q.
+func Ceil(q *big.Rat) *big.Int {
+	f := Floor(q)
 	if !q.IsInt() {
 		f.Add(f, big.NewInt(1))
 	}

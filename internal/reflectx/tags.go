@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/big"
 	"reflect"
 	"strconv"
 	"strings"
@@ -166,75 +165,38 @@ func compileValueSet(n *node, vals []any) *valueSet {
 	return vs
 }
 
-// compileBounds compiles minimum, maximum, the exclusive bounds and
-// multipleOf (internal/fields has checked that they leave values).
+// compileBounds compiles the bounds and multipleOf that internal/fields
+// has read (and checked to leave values).
 func compileBounds(c *constraints, n *node, r *fields.Rules) {
-	type bound struct {
-		r    *big.Rat
-		ex   bool
-		want string
-	}
-	var lo, hi *bound
-	for _, b := range []struct {
-		n     *fields.Number
-		upper bool
-		ex    bool
-		op    string
-	}{
-		{r.Minimum, false, false, ">="}, {r.ExclusiveMinimum, false, true, ">"},
-		{r.Maximum, true, false, "<="}, {r.ExclusiveMaximum, true, true, "<"},
-	} {
-		if b.n == nil {
-			continue
-		}
-		nb := &bound{r: b.n.Rat, ex: b.ex, want: n.want + " " + b.op + " " + b.n.Text}
-		if !b.upper {
-			if lo == nil || nb.r.Cmp(lo.r) > 0 || (nb.r.Cmp(lo.r) == 0 && b.ex) {
-				lo = nb
-			}
-		} else if hi == nil || nb.r.Cmp(hi.r) < 0 || (nb.r.Cmp(hi.r) == 0 && b.ex) {
-			hi = nb
-		}
-	}
+	ops := map[string]string{"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
+	want := func(b *fields.Bound) string { return n.want + " " + ops[b.Tag] + " " + b.Text }
 	switch n.kind {
 	case kInt, kUint:
 		typeLo, typeHi := fields.IntRange(n.t.Kind())
-		if lo != nil {
-			l := ratCeil(lo.r)
-			if lo.ex && lo.r.IsInt() {
-				l.Add(l, big.NewInt(1))
-			}
-			if l.Cmp(typeLo) > 0 {
-				c.hasLo, c.loWant = true, lo.want
-				if n.kind == kInt {
-					c.loI = l.Int64()
-				} else {
-					c.loU = l.Uint64()
-				}
+		if l := r.IntLower; l != nil && l.Cmp(typeLo) > 0 {
+			c.hasLo, c.loWant = true, want(r.Lower)
+			if n.kind == kInt {
+				c.loI = l.Int64()
+			} else {
+				c.loU = l.Uint64()
 			}
 		}
-		if hi != nil {
-			h := ratFloor(hi.r)
-			if hi.ex && hi.r.IsInt() {
-				h.Sub(h, big.NewInt(1))
-			}
-			if h.Cmp(typeHi) < 0 {
-				c.hasHi, c.hiWant = true, hi.want
-				if n.kind == kInt {
-					c.hiI = h.Int64()
-				} else {
-					c.hiU = h.Uint64()
-				}
+		if h := r.IntUpper; h != nil && h.Cmp(typeHi) < 0 {
+			c.hasHi, c.hiWant = true, want(r.Upper)
+			if n.kind == kInt {
+				c.hiI = h.Int64()
+			} else {
+				c.hiU = h.Uint64()
 			}
 		}
 	case kFloat:
-		if lo != nil {
-			f, _ := lo.r.Float64()
-			c.hasLo, c.loF, c.loEx, c.loWant = true, f, lo.ex, lo.want
+		if b := r.Lower; b != nil {
+			f, _ := b.Rat.Float64()
+			c.hasLo, c.loF, c.loEx, c.loWant = true, f, b.Exclusive, want(b)
 		}
-		if hi != nil {
-			f, _ := hi.r.Float64()
-			c.hasHi, c.hiF, c.hiEx, c.hiWant = true, f, hi.ex, hi.want
+		if b := r.Upper; b != nil {
+			f, _ := b.Rat.Float64()
+			c.hasHi, c.hiF, c.hiEx, c.hiWant = true, f, b.Exclusive, want(b)
 		}
 	}
 	if m := r.MultipleOf; m != nil {
@@ -251,18 +213,6 @@ func compileBounds(c *constraints, n *node, r *fields.Rules) {
 			}
 		}
 	}
-}
-
-func ratFloor(r *big.Rat) *big.Int {
-	return new(big.Int).Div(r.Num(), r.Denom()) // Euclidean: floor for a positive denominator
-}
-
-func ratCeil(r *big.Rat) *big.Int {
-	f := ratFloor(r)
-	if !r.IsInt() {
-		f.Add(f, big.NewInt(1))
-	}
-	return f
 }
 
 // isScalar reports whether values of kind k are copied as plain memory
