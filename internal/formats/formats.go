@@ -143,8 +143,29 @@ func Date(s string) bool {
 var fullTimeRE = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
 
 // Time reports whether s is an RFC 3339 full-time (15:04:05Z,
-// 15:04:05.5+01:00); the leap second :60 is accepted.
-func Time(s string) bool { return fullTimeRE.MatchString(s) }
+// 15:04:05.5+01:00). The leap second :60 is accepted only where the time
+// in UTC is 23:59:60 (23:59:60Z, 00:59:60+01:00, 15:59:60-08:00), as RFC
+// 3339 section 5.7 allows it; which days had one is not checked.
+func Time(s string) bool {
+	m := fullTimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	if m[2] != "60" {
+		return true
+	}
+	num := func(t string) int { return int(t[0]-'0')*10 + int(t[1]-'0') }
+	minutes := num(s[0:2])*60 + num(s[3:5]) // local time of day
+	if z := m[4]; z != "Z" && z != "z" {
+		off := num(z[1:3])*60 + num(z[4:6])
+		if z[0] == '+' {
+			minutes -= off
+		} else {
+			minutes += off
+		}
+	}
+	return (minutes%1440+1440)%1440 == 23*60+59
+}
 
 // Email reports whether s is an RFC 5321 Mailbox: a local part (a
 // dot-string of ASCII atext, or a quoted string of printable ASCII) of at
