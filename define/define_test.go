@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -418,19 +419,39 @@ func TestMemo(t *testing.T) {
 	type key struct{ n int }
 	calls := 0
 	build := func() (any, error) { calls++; return calls, nil }
-	a, _ := tool.Memo(key{1}, build)
-	b, _ := tool.Memo(key{1}, build)
-	c, _ := tool.Memo(key{2}, build)
-	if a != 1 || b != 1 || c != 2 || calls != 2 {
-		t.Errorf("Memo = %v, %v, %v after %d builds; want 1, 1, 2 after 2", a, b, c, calls)
+	a, _ := toolhook.Memo(tool, key{1}, build)
+	b, _ := toolhook.Memo(tool, key{1}, build)
+	c, _ := toolhook.Memo(tool, key{2}, build)
+	if diff := cmp.Diff([]any{1, 1, 2, 2}, []any{a, b, c, calls}); diff != "" {
+		t.Errorf("Memo results and builds (-want +got):\n%s", diff)
 	}
-	_, err := tool.Memo(key{3}, func() (any, error) { return nil, errNoSeats })
+	_, err := toolhook.Memo(tool, key{3}, func() (any, error) { return nil, errNoSeats })
 	if !errors.Is(err, errNoSeats) {
 		t.Errorf("Memo error = %v, want the build's error", err)
 	}
-	v, _ := tool.Memo(key{3}, build)
+	v, _ := toolhook.Memo(tool, key{3}, build)
 	if v != 3 {
 		t.Errorf("Memo after a failed build = %v, want a fresh build (3)", v)
+	}
+}
+
+// TestSchemasHook: the adapters' view of a tool's schemas is the tree
+// behind InputSchema and OutputSchema.
+func TestSchemasHook(t *testing.T) {
+	tool := bookingTool(t)
+	in, out := toolhook.Schemas(tool)
+	data, err := in.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(tool.InputSchema()), string(data)); diff != "" {
+		t.Errorf("input tree (-want +got):\n%s", diff)
+	}
+	if (out == nil) != (tool.OutputSchema() == nil) {
+		t.Errorf("output tree %v, OutputSchema %s", out, tool.OutputSchema())
+	}
+	if in, out := toolhook.Schemas(define.Tool{}); in != nil || out != nil {
+		t.Errorf("zero tool's trees = %v, %v; want nil", in, out)
 	}
 }
 
