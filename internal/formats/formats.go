@@ -1,7 +1,7 @@
-// Package formats checks the string formats of the format tag. schema/
-// uses it on defaults, examples and enum members at define time and
-// internal/reflectx on arguments at call time, so that both accept exactly
-// the same strings.
+// Package formats checks the string formats of the format tag.
+// internal/fields uses it on defaults, examples and enum members at define
+// time and internal/reflectx on arguments at call time, so that both accept
+// exactly the same strings.
 package formats
 
 import (
