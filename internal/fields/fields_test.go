@@ -27,6 +27,7 @@ type (
 		E *int
 		F int  `json:"f" default:"2"`
 		G *int `json:"g" required:"true"`
+		//lint:ignore U1000 unexported fields are skipped: that is the test
 		h int
 	}
 	twice struct {

@@ -110,6 +110,7 @@ type embedsUnexportedPtr struct {
 	*hidden
 }
 type badTagName struct {
+	//lint:ignore SA5008 a name encoding/json does not take falls back to the Go name: that is the test
 	Odd int `json:"a\\b,omitempty"`
 }
 
@@ -166,8 +167,10 @@ type okTags struct {
 	I  int               `json:"i" required:"0"`
 	T  time.Time         `json:"t,omitzero" default:"\"2026-01-01T00:00:00Z\""`
 	J  int               `json:"-"`
-	K  int               `json:"-,"`
-	l  int
+	//lint:ignore SA5008 json:"-," names the field "-", as encoding/json does: that is the test
+	K int `json:"-,"`
+	//lint:ignore U1000 unexported fields are skipped: that is the test
+	l int
 }
 
 func TestPlanForErrors(t *testing.T) {
