@@ -241,8 +241,8 @@ func TestExecutePanicIsPanicError(t *testing.T) {
 	if !errors.As(res.Err, &pe) {
 		t.Fatalf("Err = %#v, want *define.PanicError", res.Err)
 	}
-	if pe.Tool != "book" || pe.Value != "exploded" || len(pe.Stack) == 0 {
-		t.Errorf("PanicError = {Tool:%q Value:%v Stack:%d bytes}, want book, exploded, a stack", pe.Tool, pe.Value, len(pe.Stack))
+	if diff := cmp.Diff([]any{"book", "exploded", true}, []any{pe.Tool, pe.Value, len(pe.Stack) > 0}); diff != "" {
+		t.Errorf("PanicError tool, value, has a stack (-want +got):\n%s", diff)
 	}
 }
 
@@ -396,8 +396,8 @@ func TestOutputRendering(t *testing.T) {
 
 func TestZeroTool(t *testing.T) {
 	var tool define.Tool
-	if !tool.IsZero() || tool.Name() != "" || tool.InputSchema() != nil {
-		t.Errorf("zero Tool: IsZero %v Name %q InputSchema %s", tool.IsZero(), tool.Name(), tool.InputSchema())
+	if diff := cmp.Diff([]any{true, "", json.RawMessage(nil)}, []any{tool.IsZero(), tool.Name(), tool.InputSchema()}); diff != "" {
+		t.Errorf("zero Tool IsZero, Name, InputSchema (-want +got):\n%s", diff)
 	}
 	res := tool.ExecuteJSON(context.Background(), []byte(`{}`))
 	if !res.IsError || !errors.Is(res.Err, define.ErrZeroTool) {
@@ -463,8 +463,8 @@ func TestNewTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tool.Name() != "echo" || tool.Description() != "Echo the arguments" {
-		t.Errorf("Name, Description = %q, %q", tool.Name(), tool.Description())
+	if diff := cmp.Diff([]string{"echo", "Echo the arguments"}, []string{tool.Name(), tool.Description()}); diff != "" {
+		t.Errorf("Name, Description (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct {
 		name, args, want string

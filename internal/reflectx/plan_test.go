@@ -293,8 +293,11 @@ func TestPlanFields(t *testing.T) {
 	if err := p.DecodeJSON(unsafe.Pointer(&v), []byte(`{"-":1,"c":"y,z","cc":"y,z","g":true}`)); err != nil {
 		t.Fatal(err)
 	}
-	if v.A != 2 || !reflect.DeepEqual(v.D, []int{1, 2}) || v.E["k"] != "v" || v.F == nil || *v.F != 12 || v.H[1] != "q" || v.K != 1 || v.T.Year() != 2026 {
-		t.Errorf("defaults = %+v", v)
+	twelve := uint16(12)
+	wantV := okTags{A: 2, Cc: "y,z", C: "y,z", D: []int{1, 2}, E: map[string]string{"k": "v"}, F: &twelve, G: true,
+		H: []string{"p", "q"}, K: 1, T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if diff := cmp.Diff(wantV, v, cmp.AllowUnexported(okTags{})); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
 	v = okTags{} // dst must be a zero value
 	err := p.DecodeJSON(unsafe.Pointer(&v), []byte(`{"-":1,"a":1,"b":1.5,"c":"w","cc":"x","g":false,"f":9,"e":{}}`))
