@@ -113,8 +113,12 @@ func build(root reflect.Type) (*Schema, error) {
 	if _, err := b.buildRoot(t); err != nil {
 		return nil, err
 	}
-	if _, err := reflectx.PlanFor(t); err != nil {
-		return nil, b.wrap(err, "")
+	if !fields.UnmarshalsJSON(t) {
+		// (A root with its own UnmarshalJSON has no field-by-field plan;
+		// it cannot be a tool's input, but it can be an output type.)
+		if _, err := reflectx.PlanFor(t); err != nil {
+			return nil, b.wrap(err, "")
+		}
 	}
 	notes, err := reflectNotes(root)
 	if err != nil {

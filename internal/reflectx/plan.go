@@ -61,6 +61,10 @@ func buildPlan(t reflect.Type) (*Plan, error) {
 	if err != nil {
 		return nil, fields.Under(err, "", t)
 	}
+	if root.kind != kStruct && root.kind != kMap && root.kind != kAny {
+		return nil, fields.Under(fields.Errorf("", "", fields.ErrNotObject,
+			"unsupported arguments type %s: arguments are a JSON object decoded field by field (consider a struct without an UnmarshalJSON method)", t), "", t)
+	}
 	for _, check := range b.pending {
 		if err := check(); err != nil {
 			return nil, fields.Under(err, "", t)

@@ -408,3 +408,16 @@ func TestWideStruct(t *testing.T) {
 		t.Errorf("f270 = %d", got)
 	}
 }
+
+type selfDecoding struct{ A int }
+
+func (*selfDecoding) UnmarshalJSON([]byte) error { return nil }
+
+// TestPlanForUnmarshalerRoot: a root type with its own UnmarshalJSON has no
+// field-by-field plan, and says so with the define-time sentinel.
+func TestPlanForUnmarshalerRoot(t *testing.T) {
+	_, err := PlanFor(reflect.TypeFor[selfDecoding]())
+	if !errors.Is(err, fields.ErrNotObject) {
+		t.Errorf("PlanFor(selfDecoding) = %v, want ErrNotObject", err)
+	}
+}
