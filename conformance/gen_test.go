@@ -696,11 +696,11 @@ func (g *gen) apply(kind string, s site, old any) (any, bool) {
 		}
 		return nil, false
 	case "not_member":
-		switch old.(type) {
+		switch old := old.(type) {
 		case string:
 			return "zzz", true
 		case bool:
-			return !old.(bool), true
+			return !old, true
 		case json.Number:
 			return json.Number([]string{"99", "2.5", "0", "-1"}[g.r.IntN(4)]), true
 		case nil:
