@@ -79,6 +79,7 @@ type Bound struct {
 	Tag       string // "minimum", "exclusiveMinimum", ...
 }
 
+// String returns the tag and its value, "exclusiveMinimum 0".
 func (b *Bound) String() string { return b.Tag + " " + b.Text }
 
 // noRules are the rules of a field without tags, by type; Set is false.

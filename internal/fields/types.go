@@ -197,6 +197,7 @@ func (c Class) Scalar() bool {
 	return c == ClassString || c == ClassInteger || c == ClassNumber || c == ClassBool
 }
 
+// String names the class in messages ("integer", "string", ...).
 func (c Class) String() string {
 	return [...]string{"other", "string", "integer", "number", "boolean", "array", "map"}[c]
 }
