@@ -545,3 +545,21 @@ func TestDefineTimeErrorsAreTypeErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestTimeWithDateTimeFormat: format:"date-time" on a time.Time field is
+// accepted at define time and changes nothing at call time.
+func TestTimeWithDateTimeFormat(t *testing.T) {
+	type args struct {
+		At time.Time `json:"at" format:"date-time"`
+	}
+	tool, err := define.DefineTool(func(_ context.Context, a args) (string, error) { return a.At.UTC().Format(time.RFC3339), nil },
+		define.WithName("at"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := tool.ExecuteJSON(context.Background(), []byte(`{"at":"2026-03-14T09:30:00+01:00"}`))
+	bad := tool.ExecuteJSON(context.Background(), []byte(`{"at":"2026-03-14"}`))
+	if diff := cmp.Diff([]any{false, "2026-03-14T08:30:00Z", true, true}, []any{ok.IsError, ok.Output, bad.IsError, errors.Is(bad.Err, define.ErrType)}); diff != "" {
+		t.Errorf("ok.IsError, ok.Output, bad.IsError, bad is ErrType (-want +got):\n%s", diff)
+	}
+}
