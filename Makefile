@@ -15,11 +15,17 @@ test: lint
 		(cd $$m && $(GO) test -race ./...); \
 	done
 
-## lint: gofmt and go vet must report nothing.
+## lint: gofmt, go vet and staticcheck must report nothing, in every module.
+## staticcheck is pinned here and fetched by the go command on first use (no
+## install step): `make lint STATICCHECK=staticcheck` uses one on PATH instead.
+STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
-	@set -e; for m in $(MODULES); do (cd $$m && $(GO) vet ./...); done
+	@set -e; for m in $(MODULES); do \
+		echo "== go vet, staticcheck ($$m)"; \
+		(cd $$m && $(GO) vet ./... && $(STATICCHECK) ./...); \
+	done
 
 ## golden: rewrite every golden file from the current code; review the diff.
 golden:

@@ -30,7 +30,7 @@ func NewToolkit(tools ...define.Tool) (*Toolkit, error) {
 	tk := &Toolkit{tools: append([]define.Tool(nil), tools...), byName: make(map[string]int, len(tools))}
 	for i, t := range tk.tools {
 		if t.IsZero() {
-			return nil, fmt.Errorf("toolnexus: NewToolkit: tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)
+			return nil, fmt.Errorf("toolnexus: NewToolkit: tools[%d]: %w", i, define.ErrZeroTool)
 		}
 		name := t.Name()
 		if err := define.ValidateName(name); err != nil {

@@ -75,6 +75,9 @@ func TestNewToolkitErrors(t *testing.T) {
 			t.Errorf("%s: NewToolkit = %v, want an error", tt.name, tk)
 		}
 	}
+	if _, err := toolnexus.NewToolkit(tools[0], define.Tool{}); !errors.Is(err, define.ErrZeroTool) {
+		t.Errorf("NewToolkit with a zero tool: err = %v, want define.ErrZeroTool", err)
+	}
 	if _, err := toolnexus.NewToolkit(); err != nil {
 		t.Errorf("an empty toolkit is valid: %v", err)
 	}

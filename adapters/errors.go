@@ -3,6 +3,8 @@ package adapters
 import (
 	"errors"
 	"fmt"
+
+	"github.com/toolnexus/toolnexus/define"
 )
 
 // Sentinel errors wrapped by [Error], for errors.Is.
@@ -19,8 +21,8 @@ var (
 	ErrLimit = errors.New("provider limit exceeded")
 	// ErrOption: an option that does not apply, or a bad option value.
 	ErrOption = errors.New("invalid option")
-	// ErrZeroTool: a zero define.Tool was passed.
-	ErrZeroTool = errors.New("zero define.Tool")
+	// ErrZeroTool: a zero define.Tool was passed; it is [define.ErrZeroTool].
+	ErrZeroTool = define.ErrZeroTool
 )
 
 // Error is a tool set that cannot be rendered for a provider. It is

@@ -5,12 +5,11 @@ import "fmt"
 // nameRule is one provider's rule for tool names or property keys. The rules
 // are checked by hand (no regexp) on the hot first render.
 type nameRule struct {
-	text   string // the rule as the provider documents it
-	min    int
-	max    int
-	first  func(c byte) bool // nil: the first character follows rest
-	rest   func(c byte) bool
-	maxMsg string // the limit's source, when the length is the problem
+	text  string // the rule as the provider documents it
+	min   int
+	max   int
+	first func(c byte) bool // nil: the first character follows rest
+	rest  func(c byte) bool
 }
 
 func isAlnum(c byte) bool {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -15,7 +16,8 @@ type toolData struct {
 }
 
 func dataOf(t define.Tool) toolData {
-	return toolData{t.Name(), t.Description(), t.Title(), t.InputSchemaTree(), t.OutputSchemaTree()}
+	in, out := toolhook.Schemas(t)
+	return toolData{t.Name(), t.Description(), t.Title(), in, out}
 }
 
 // renderJS renders a schema (input or output) into p's JSON Schema dialect
@@ -94,7 +96,7 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 		if t.IsZero() {
 			return nil, &Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)}
 		}
-		v, err := t.Memo(key, func() (any, error) { return build(cfg, dataOf(t)) })
+		v, err := toolhook.Memo(t, key, func() (any, error) { return build(cfg, dataOf(t)) })
 		if err != nil {
 			return nil, err
 		}

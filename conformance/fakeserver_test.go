@@ -189,13 +189,3 @@ func sameArgs(v any, want string, what string) error {
 	}
 	return nil
 }
-
-func must[T any](t testing.TB) func(T, error) T {
-	return func(v T, err error) T {
-		t.Helper()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-}

@@ -526,7 +526,8 @@ var badFormats = map[string][]string{
 		"2026-12-31T23:59:60Z", "2026-09-01t10:00:00z", "2026-09-01 10:00:00Z", "2026-09-01T10:00:00+0530", "2026-09-01T10:00Z", "not a date",
 		"2026-09-01T1:00:00Z", "2026-09-01T10:00:00,5Z", "2026-09-01T10:00:00+24:00", "2026-09-01T10:00:00.Z"},
 	"date": {"2026-9-1", "2026-02-30", "2026-13-01", "20260901", "2026-09-01T00:00:00Z", "2023-02-29"},
-	"time": {"10:00:00", "24:00:00Z", "10:00Z", "23:59:60Z", "10:00:00.Z", "1:00:00Z", "10:00:00+25:00"},
+	"time": {"10:00:00", "24:00:00Z", "10:00Z", "23:59:60Z", "10:00:00.Z", "1:00:00Z", "10:00:00+25:00",
+		"22:59:60Z", "23:59:60+01:00", "00:59:60+01:00", "15:59:60-08:00", "12:00:60Z"},
 	"email": {"user@", "@example.com", "plainaddress", "a@b@c.com", "user@[127.0.0.1]", "\"quoted\"@example.com", "a..b@example.com", "user@-example.com",
 		"jöhn@example.com", "user@[IPv6:2001:db8::1]", "user@[::1]", "user@localhost", "user@example.com.", "a b@example.com"},
 	"uuid":     {"01234567-89ab-cdef-0123-456789abcdeg", "0123456789abcdef0123456789abcdef", "01234567-89AB-CDEF-0123-456789ABCDEF", "{01234567-89ab-cdef-0123-456789abcdef}", "01234567-89ab-cdef-0123-456789abcde"},
@@ -695,11 +696,11 @@ func (g *gen) apply(kind string, s site, old any) (any, bool) {
 		}
 		return nil, false
 	case "not_member":
-		switch old.(type) {
+		switch old := old.(type) {
 		case string:
 			return "zzz", true
 		case bool:
-			return !old.(bool), true
+			return !old, true
 		case json.Number:
 			return json.Number([]string{"99", "2.5", "0", "-1"}[g.r.IntN(4)]), true
 		case nil:

@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
 	"github.com/toolnexus/toolnexus/schema"
 )
@@ -132,6 +133,12 @@ func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
 	}
 	plan, err := reflectx.PlanFor(base)
 	if err != nil {
+		// schema.ForType has built this plan already; should it fail here,
+		// the error still has the one define-time shape.
+		var fe *fields.Error
+		if errors.As(err, &fe) {
+			err = (*schema.TypeError)(fe)
+		}
 		return nil, fmt.Errorf("input type: %w", err)
 	}
 	v, _ := inputInfos.LoadOrStore(t, &typeInfo{schema: sch, json: data, plan: plan})

@@ -10,7 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
+	"github.com/toolnexus/toolnexus/schema"
 )
 
 // Booking is the input of the tool most call tests run against.
@@ -237,8 +241,8 @@ func TestExecutePanicIsPanicError(t *testing.T) {
 	if !errors.As(res.Err, &pe) {
 		t.Fatalf("Err = %#v, want *define.PanicError", res.Err)
 	}
-	if pe.Tool != "book" || pe.Value != "exploded" || len(pe.Stack) == 0 {
-		t.Errorf("PanicError = {Tool:%q Value:%v Stack:%d bytes}, want book, exploded, a stack", pe.Tool, pe.Value, len(pe.Stack))
+	if diff := cmp.Diff([]any{"book", "exploded", true}, []any{pe.Tool, pe.Value, len(pe.Stack) > 0}); diff != "" {
+		t.Errorf("PanicError tool, value, has a stack (-want +got):\n%s", diff)
 	}
 }
 
@@ -392,8 +396,8 @@ func TestOutputRendering(t *testing.T) {
 
 func TestZeroTool(t *testing.T) {
 	var tool define.Tool
-	if !tool.IsZero() || tool.Name() != "" || tool.InputSchema() != nil {
-		t.Errorf("zero Tool: IsZero %v Name %q InputSchema %s", tool.IsZero(), tool.Name(), tool.InputSchema())
+	if diff := cmp.Diff([]any{true, "", json.RawMessage(nil)}, []any{tool.IsZero(), tool.Name(), tool.InputSchema()}); diff != "" {
+		t.Errorf("zero Tool IsZero, Name, InputSchema (-want +got):\n%s", diff)
 	}
 	res := tool.ExecuteJSON(context.Background(), []byte(`{}`))
 	if !res.IsError || !errors.Is(res.Err, define.ErrZeroTool) {
@@ -415,19 +419,39 @@ func TestMemo(t *testing.T) {
 	type key struct{ n int }
 	calls := 0
 	build := func() (any, error) { calls++; return calls, nil }
-	a, _ := tool.Memo(key{1}, build)
-	b, _ := tool.Memo(key{1}, build)
-	c, _ := tool.Memo(key{2}, build)
-	if a != 1 || b != 1 || c != 2 || calls != 2 {
-		t.Errorf("Memo = %v, %v, %v after %d builds; want 1, 1, 2 after 2", a, b, c, calls)
+	a, _ := toolhook.Memo(tool, key{1}, build)
+	b, _ := toolhook.Memo(tool, key{1}, build)
+	c, _ := toolhook.Memo(tool, key{2}, build)
+	if diff := cmp.Diff([]any{1, 1, 2, 2}, []any{a, b, c, calls}); diff != "" {
+		t.Errorf("Memo results and builds (-want +got):\n%s", diff)
 	}
-	_, err := tool.Memo(key{3}, func() (any, error) { return nil, errNoSeats })
+	_, err := toolhook.Memo(tool, key{3}, func() (any, error) { return nil, errNoSeats })
 	if !errors.Is(err, errNoSeats) {
 		t.Errorf("Memo error = %v, want the build's error", err)
 	}
-	v, _ := tool.Memo(key{3}, build)
+	v, _ := toolhook.Memo(tool, key{3}, build)
 	if v != 3 {
 		t.Errorf("Memo after a failed build = %v, want a fresh build (3)", v)
+	}
+}
+
+// TestSchemasHook: the adapters' view of a tool's schemas is the tree
+// behind InputSchema and OutputSchema.
+func TestSchemasHook(t *testing.T) {
+	tool := bookingTool(t)
+	in, out := toolhook.Schemas(tool)
+	data, err := in.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(tool.InputSchema()), string(data)); diff != "" {
+		t.Errorf("input tree (-want +got):\n%s", diff)
+	}
+	if (out == nil) != (tool.OutputSchema() == nil) {
+		t.Errorf("output tree %v, OutputSchema %s", out, tool.OutputSchema())
+	}
+	if in, out := toolhook.Schemas(define.Tool{}); in != nil || out != nil {
+		t.Errorf("zero tool's trees = %v, %v; want nil", in, out)
 	}
 }
 
@@ -439,8 +463,8 @@ func TestNewTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tool.Name() != "echo" || tool.Description() != "Echo the arguments" {
-		t.Errorf("Name, Description = %q, %q", tool.Name(), tool.Description())
+	if diff := cmp.Diff([]string{"echo", "Echo the arguments"}, []string{tool.Name(), tool.Description()}); diff != "" {
+		t.Errorf("Name, Description (-want +got):\n%s", diff)
 	}
 	for _, tc := range []struct {
 		name, args, want string
@@ -470,5 +494,72 @@ func TestNewTool(t *testing.T) {
 	}
 	if _, err := define.NewTool("x", json.RawMessage(`{"type":"object"}`), nil); err == nil {
 		t.Error("NewTool(nil handler) error = nil")
+	}
+}
+
+type (
+	selfPtr        *selfPtr
+	selfPtrArgs    struct{ P selfPtr }
+	uint8KeyAdvice struct {
+		M map[uint8]int `default:"{\"300\":1}"`
+	}
+)
+
+// TestDefineTimeErrorsAreTypeErrors: every define-time problem with the
+// input type is a *schema.TypeError with a sentinel, whichever rule finds it
+// (a pointer type that points to itself once made DefineTool loop forever;
+// a default with a map key out of the key type's range once passed the
+// schema and failed in the decode plan with an internal package's error).
+func TestDefineTimeErrorsAreTypeErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		def  func() error
+		want error
+		path string
+	}{
+		{"pointer to itself", func() error {
+			_, err := define.DefineTool(func(context.Context, selfPtrArgs) (string, error) { return "", nil }, define.WithName("n"))
+			return err
+		}, schema.ErrUnsupportedType, "P"},
+		{"uint8 key default out of range", func() error {
+			_, err := define.DefineTool(func(context.Context, uint8KeyAdvice) (string, error) { return "", nil }, define.WithName("n"))
+			return err
+		}, schema.ErrInvalidTag, "M"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.def()
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("error = %v, want one wrapping %v", err, tc.want)
+			}
+			var te *schema.TypeError
+			if !errors.As(err, &te) {
+				t.Fatalf("error %T (%v) is not a *schema.TypeError", err, err)
+			}
+			if diff := cmp.Diff(tc.path, te.Path); diff != "" {
+				t.Errorf("path (-want +got):\n%s", diff)
+			}
+			if strings.Contains(err.Error(), "reflectx") {
+				t.Errorf("error %q names an internal package", err)
+			}
+		})
+	}
+}
+
+// TestTimeWithDateTimeFormat: format:"date-time" on a time.Time field is
+// accepted at define time and changes nothing at call time.
+func TestTimeWithDateTimeFormat(t *testing.T) {
+	type args struct {
+		At time.Time `json:"at" format:"date-time"`
+	}
+	tool, err := define.DefineTool(func(_ context.Context, a args) (string, error) { return a.At.UTC().Format(time.RFC3339), nil },
+		define.WithName("at"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := tool.ExecuteJSON(context.Background(), []byte(`{"at":"2026-03-14T09:30:00+01:00"}`))
+	bad := tool.ExecuteJSON(context.Background(), []byte(`{"at":"2026-03-14"}`))
+	if diff := cmp.Diff([]any{false, "2026-03-14T08:30:00Z", true, true}, []any{ok.IsError, ok.Output, bad.IsError, errors.Is(bad.Err, define.ErrType)}); diff != "" {
+		t.Errorf("ok.IsError, ok.Output, bad.IsError, bad is ErrType (-want +got):\n%s", diff)
 	}
 }

@@ -37,8 +37,10 @@ type Result struct {
 // Errors callers can test for with errors.Is on [Result.Err] or on an
 // [ArgError].
 var (
-	// ErrZeroTool is returned by the methods of the zero Tool.
-	ErrZeroTool = errors.New("define: zero Tool: make tools with DefineTool or NewTool")
+	// ErrZeroTool reports the zero Tool: from its Execute methods, and
+	// from the adapters and toolnexus.NewToolkit when given one. It is the
+	// one sentinel for that mistake (adapters.ErrZeroTool is this value).
+	ErrZeroTool = errors.New("define: zero Tool (make tools with DefineTool or NewTool)")
 
 	ErrType         = reflectx.ErrType         // a value of the wrong JSON type
 	ErrMissing      = reflectx.ErrMissing      // a required property is absent

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -78,24 +79,6 @@ func (t Tool) OutputSchema() json.RawMessage {
 	return append(json.RawMessage(nil), t.s.outputJSON...)
 }
 
-// InputSchemaTree returns the canonical input schema as a tree. It is shared
-// by every copy of the tool and must not be modified: Clone it first.
-func (t Tool) InputSchemaTree() *schema.Schema {
-	if t.s == nil {
-		return nil
-	}
-	return t.s.input
-}
-
-// OutputSchemaTree returns the output schema as a tree, or nil. It is shared
-// and must not be modified: Clone it first.
-func (t Tool) OutputSchemaTree() *schema.Schema {
-	if t.s == nil {
-		return nil
-	}
-	return t.s.output
-}
-
 // IsZero reports whether t is the zero Tool.
 func (t Tool) IsZero() bool { return t.s == nil }
 
@@ -133,15 +116,22 @@ func (t Tool) ExecuteJSON(ctx context.Context, args []byte) Result {
 	return t.s.execJSON(ctx, args)
 }
 
-// Memo returns the value cached on t under key, calling build to compute it
-// the first time. A build error is returned and not cached. Adapters use Memo
-// to render a tool once per provider and option set.
-//
-// As with context.Context values, key should be a value of an unexported type
-// of the caller's package, so that packages cannot collide. Concurrent first
-// calls may each run build; one result wins and is returned to all later
-// callers.
-func (t Tool) Memo(key any, build func() (any, error)) (any, error) {
+func init() {
+	toolhook.Schemas = func(tool any) (in, out *schema.Schema) {
+		t := tool.(Tool)
+		if t.s == nil {
+			return nil, nil
+		}
+		return t.s.input, t.s.output
+	}
+	toolhook.Memo = func(tool any, key any, build func() (any, error)) (any, error) {
+		return tool.(Tool).memo(key, build)
+	}
+}
+
+// memo is toolhook.Memo: adapters render a tool once per provider and
+// option set.
+func (t Tool) memo(key any, build func() (any, error)) (any, error) {
 	if t.s == nil {
 		return build()
 	}

@@ -14,9 +14,12 @@
 // # Rules
 //
 // [ForType] documents the mapping from Go types and struct tags to JSON
-// Schema. The argument decoder (internal/reflectx) implements the same rules,
-// so that it accepts exactly what the schema advertises: the repository's
-// docs/decisions.md is the contract both follow. Properties keep Go field
+// Schema. The fields of a struct and their tags are read and checked once,
+// by internal/fields, for this package and for the argument decoder
+// (internal/reflectx) alike, so that the decoder accepts exactly what the
+// schema advertises; ForType also builds the decode plan, which checks
+// defaults and examples by decoding them. The repository's docs/decisions.md
+// is the contract both follow. Every define-time problem is a [*TypeError]. Properties keep Go field
 // order, objects are closed, only pointers are nullable, and types in a cycle
 // are the only ones written under $defs.
 //
@@ -32,8 +35,8 @@
 // github.com/swaggest/jsonschema-go reflects the type to collect what a
 // type declares through swaggest's interfaces (Titled, Described, Enum,
 // NamedEnum). The structure, property names and order, the required set
-// and every field tag are computed by this package from the reflect.Type
-// and the raw tag text, because swaggest's own choices differ from the
+// and every field tag are computed from the reflect.Type and the raw tag
+// text (internal/fields), because swaggest's own choices differ from the
 // decoder's rules (sorted properties, nothing required, float64 bounds,
 // string-typed numeric enums, nullable slices). swaggest's Exposer,
 // RawExposer, Preparer and OneOf/AnyOf/AllOf exposers are not honoured:

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+
+	"github.com/toolnexus/toolnexus/internal/fields"
 )
 
 // Sentinel errors wrapped by [*TypeError], for [errors.Is].
@@ -11,19 +13,21 @@ var (
 	// ErrUnsupportedType: a Go type has no JSON Schema under our rules
 	// (func, chan, complex, unsafe.Pointer, uintptr, a map with keys that are
 	// neither strings nor integers, an interface with methods).
-	ErrUnsupportedType = errors.New("unsupported type")
+	ErrUnsupportedType = fields.ErrUnsupportedType
 	// ErrInvalidTag: a struct tag is malformed, does not fit the field's
 	// kind, names an unknown format, gives an empty range (min > max) or a
 	// default that violates the field's own constraints.
-	ErrInvalidTag = errors.New("invalid tag")
+	ErrInvalidTag = fields.ErrInvalidTag
 	// ErrNotObject: the root type does not produce a JSON object.
-	ErrNotObject = errors.New("root is not an object")
+	ErrNotObject = fields.ErrNotObject
 	// ErrReflector: the underlying reflector (swaggest/jsonschema-go) failed.
-	ErrReflector = errors.New("reflector failed")
+	ErrReflector = fields.ErrReflector
 )
 
 // TypeError is a define-time problem with a Go type: the type cannot be
-// turned into a schema that the argument decoder would honour.
+// turned into a schema that the argument decoder would honour. Every
+// define-time error of this module has this type, whether [ForType] or
+// DefineTool (define package) finds it.
 type TypeError struct {
 	Type reflect.Type // the type given to ForType
 	// Path is the Go field path from Type to the problem, such as
@@ -59,3 +63,14 @@ func (e *TypeError) Error() string {
 
 // Unwrap returns the sentinel.
 func (e *TypeError) Unwrap() error { return e.Err }
+
+// typeError converts a define-time error of internal/fields (or the decode
+// plan built from it) to a *TypeError about root, with its path under
+// prefix. Other errors pass through.
+func typeError(err error, prefix string, root reflect.Type) error {
+	var fe *fields.Error
+	if !errors.As(fields.Under(err, prefix, root), &fe) {
+		return err
+	}
+	return (*TypeError)(fe)
+}

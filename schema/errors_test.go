@@ -1,12 +1,15 @@
 package schema_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/internal/zoo"
 	"github.com/toolnexus/toolnexus/schema"
@@ -173,6 +176,41 @@ type (
 		}
 	}
 
+	selfPointer        *selfPointer
+	argsSelfPointer    struct{ P selfPointer }
+	argsSelfPointerMap struct{ M map[string]selfPointer }
+	ringA              *ringB
+	ringB              *ringC
+	ringC              *ringA
+	argsRing           struct{ R []ringA }
+	tagFormatOnTime    struct {
+		T time.Time `format:"date"`
+	}
+	tagLengthOnJSONU struct {
+		R json.RawMessage `minLength:"1"`
+	}
+	tagExamplesWrongType struct {
+		N int `examples:"[\"a\"]"`
+	}
+	tagEnumEmpty struct {
+		N int `enum:"[]"`
+	}
+	tagNoIntegerLeft struct {
+		N int `exclusiveMinimum:"1" exclusiveMaximum:"2"`
+	}
+	tagDefaultTimeBad struct {
+		T time.Time `default:"\"yesterday\""`
+	}
+	tagDefaultNestedBad struct {
+		P []zoo.Point `default:"[{\"x\":1,\"y\":\"no\"}]"`
+	}
+	tagExampleNestedBad struct {
+		M map[string]int8 `example:"{\"a\":300}"`
+	}
+	tagDefaultUint8Key struct {
+		M map[uint8]int `default:"{\"300\":1}"`
+	}
+
 	enumOnStruct   struct{ V badEnum }
 	embedUnexpPtr  struct{ *hidden }
 	hidden         struct{ X int }
@@ -204,6 +242,9 @@ func TestForTypeErrors(t *testing.T) {
 		{"map of chan", reflect.TypeFor[argsMapChan](), schema.ErrUnsupportedType, "M{}", ""},
 		{"pointer to func", reflect.TypeFor[argsPtrFn](), schema.ErrUnsupportedType, "P", ""},
 		{"deep complex", reflect.TypeFor[argsDeep](), schema.ErrUnsupportedType, "Items[].Bad", ""},
+		{"pointer to itself", reflect.TypeFor[argsSelfPointer](), schema.ErrUnsupportedType, "P", ""},
+		{"map of pointer to itself", reflect.TypeFor[argsSelfPointerMap](), schema.ErrUnsupportedType, "M{}", ""},
+		{"ring of pointer types", reflect.TypeFor[argsRing](), schema.ErrUnsupportedType, "R[]", ""},
 		{"embedded pointer to unexported", reflect.TypeFor[embedUnexpPtr](), schema.ErrUnsupportedType, "hidden.X", ""},
 
 		{"minLength on int", reflect.TypeFor[tagMinLengthInt](), schema.ErrInvalidTag, "N", "minLength"},
@@ -221,6 +262,15 @@ func TestForTypeErrors(t *testing.T) {
 		{"required with default", reflect.TypeFor[tagRequiredDefault](), schema.ErrInvalidTag, "N", "default"},
 		{"required pointer with default", reflect.TypeFor[tagRequiredDefaultPtr](), schema.ErrInvalidTag, "P", "default"},
 		{"default with a non-canonical integer key", reflect.TypeFor[tagDefaultIntKey](), schema.ErrInvalidTag, "M", "default"},
+		{"default with a uint8 key out of range", reflect.TypeFor[tagDefaultUint8Key](), schema.ErrInvalidTag, "M", "default"},
+		{"format other than date-time on time.Time", reflect.TypeFor[tagFormatOnTime](), schema.ErrInvalidTag, "T", "format"},
+		{"minLength on RawMessage", reflect.TypeFor[tagLengthOnJSONU](), schema.ErrInvalidTag, "R", "minLength"},
+		{"examples of the wrong type", reflect.TypeFor[tagExamplesWrongType](), schema.ErrInvalidTag, "N", "examples"},
+		{"empty enum", reflect.TypeFor[tagEnumEmpty](), schema.ErrInvalidTag, "N", "enum"},
+		{"bounds leave no integer", reflect.TypeFor[tagNoIntegerLeft](), schema.ErrInvalidTag, "N", ""},
+		{"time default not a date-time", reflect.TypeFor[tagDefaultTimeBad](), schema.ErrInvalidTag, "T", "default"},
+		{"default breaks a nested field", reflect.TypeFor[tagDefaultNestedBad](), schema.ErrInvalidTag, "P", "default"},
+		{"example breaks the element type", reflect.TypeFor[tagExampleNestedBad](), schema.ErrInvalidTag, "M", "example"},
 		{"email default with a space", reflect.TypeFor[tagDefaultEmailSpace](), schema.ErrInvalidTag, "S", "default"},
 		{"enum item not an int", reflect.TypeFor[tagEnumIntBad](), schema.ErrInvalidTag, "N", "enum"},
 		{"enum malformed JSON", reflect.TypeFor[tagEnumJSONBad](), schema.ErrInvalidTag, "N", "enum"},
@@ -310,5 +360,32 @@ func TestForTypeErrorMessage(t *testing.T) {
 	const want = "schema: ForType(schema_test.argsChan): field Filters.When: unsupported type chan int (consider"
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("For[argsChan]() error = %v, want prefix %q", err, want)
+	}
+}
+
+// TestTimeFormatDateTime: format:"date-time" on a time.Time field says what
+// the type says already, and is accepted; the schema is the same as
+// without the tag.
+func TestTimeFormatDateTime(t *testing.T) {
+	type withTag struct {
+		T time.Time  `json:"t" format:"date-time"`
+		P *time.Time `json:"p" format:"date-time"`
+	}
+	type without struct {
+		T time.Time  `json:"t"`
+		P *time.Time `json:"p"`
+	}
+	got, err := schema.For[withTag]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := schema.For[without]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotJSON, _ := got.MarshalJSON()
+	wantJSON, _ := want.MarshalJSON()
+	if diff := cmp.Diff(string(wantJSON), string(gotJSON)); diff != "" {
+		t.Errorf("schema (-want +got):\n%s", diff)
 	}
 }

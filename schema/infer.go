@@ -1,25 +1,18 @@
 package schema
 
 import (
-	"encoding"
 	"encoding/json"
 	"fmt"
-	"math"
 	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
+	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/formats"
-)
-
-var (
-	typeTime            = reflect.TypeFor[time.Time]()
-	typeRawMessage      = reflect.TypeFor[json.RawMessage]()
-	typeTextUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+	"github.com/toolnexus/toolnexus/internal/reflectx"
 )
 
 // cache maps reflect.Type to the immutable *Schema built for it (or the
@@ -99,31 +92,39 @@ func ForType(t reflect.Type) (*Schema, error) {
 
 // build computes the schema of root without the cache.
 func build(root reflect.Type) (*Schema, error) {
-	t := root
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	b := &builder{root: root, fields: map[reflect.Type][]field{}}
+	t := fields.Deref(root)
+	b := &builder{root: root}
+	k, err := fields.KindOf(t)
 	switch {
-	case t.Kind() == reflect.Interface && t.NumMethod() == 0, t == typeRawMessage:
+	case err != nil:
+		return nil, b.wrap(err, "")
+	case k == fields.Any, k == fields.Raw:
 		return &Schema{Types: []string{"object"}}, nil
-	case t.Kind() == reflect.Struct && !isTextType(t) && t != typeTime,
-		t.Kind() == reflect.Map && !isTextType(t):
+	case k == fields.Struct, k == fields.Map:
 	default:
 		return nil, b.errf("", "", ErrNotObject,
 			"the root type %s is not an object (consider a struct with one field)", t)
 	}
 
 	// Our own rules first, so that their errors (with field paths and
-	// hints) win over swaggest's; then again with swaggest's notes.
+	// hints) win over swaggest's; then the decode plan, which checks the
+	// defaults and examples the rules leave to the decoder by decoding
+	// them; then again with swaggest's notes.
 	if _, err := b.buildRoot(t); err != nil {
 		return nil, err
+	}
+	if !fields.UnmarshalsJSON(t) {
+		// (A root with its own UnmarshalJSON has no field-by-field plan;
+		// it cannot be a tool's input, but it can be an output type.)
+		if _, err := reflectx.PlanFor(t); err != nil {
+			return nil, b.wrap(err, "")
+		}
 	}
 	notes, err := reflectNotes(root)
 	if err != nil {
 		return nil, err
 	}
-	b = &builder{root: root, fields: b.fields, notes: notes}
+	b = &builder{root: root, notes: notes}
 	return b.buildRoot(t)
 }
 
@@ -149,9 +150,8 @@ func (b *builder) buildRoot(t reflect.Type) (*Schema, error) {
 }
 
 type builder struct {
-	root   reflect.Type
-	notes  map[reflect.Type]typeNotes
-	fields map[reflect.Type][]field
+	root  reflect.Type
+	notes map[reflect.Type]typeNotes
 
 	cyclic   map[reflect.Type]bool   // types emitted under $defs
 	defNames map[reflect.Type]string // their names
@@ -164,52 +164,29 @@ func (b *builder) errf(path, tag string, sentinel error, format string, args ...
 	return &TypeError{Type: b.root, Path: path, Tag: tag, Msg: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
-func (b *builder) structFields(t reflect.Type) []field {
-	fs, ok := b.fields[t]
-	if !ok {
-		fs = typeFields(t)
-		b.fields[t] = fs
-	}
-	return fs
-}
+// wrap turns an error of internal/fields at path into a *TypeError.
+func (b *builder) wrap(err error, path string) error { return typeError(err, path, b.root) }
 
-// isTextType reports whether t is written as a plain JSON string through
-// encoding.TextUnmarshaler (time.Time excepted: it has its own format).
-func isTextType(t reflect.Type) bool {
-	if t == typeTime {
-		return false
-	}
-	return t.Implements(typeTextUnmarshaler) || reflect.PointerTo(t).Implements(typeTextUnmarshaler)
-}
-
-// isLeaf reports whether t's schema does not depend on other types.
-func isLeaf(t reflect.Type) bool {
-	return t == typeTime || t == typeRawMessage || isTextType(t) ||
-		t.Kind() == reflect.Interface ||
-		(t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8)
-}
-
-func deref(t reflect.Type) reflect.Type {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	return t
-}
-
-// edges lists the types t's schema is made of, pointers removed.
+// edges lists the types t's schema is made of, pointers removed. A type
+// the rules reject has none (building it reports the error).
 func (b *builder) edges(t reflect.Type) []reflect.Type {
-	if isLeaf(t) {
+	k, err := fields.KindOf(t)
+	if err != nil {
 		return nil
 	}
-	switch t.Kind() {
-	case reflect.Struct:
-		var out []reflect.Type
-		for _, f := range b.structFields(t) {
-			out = append(out, deref(f.typ))
+	switch k {
+	case fields.Struct:
+		fs, err := fields.Describe(t)
+		if err != nil {
+			return nil
+		}
+		out := make([]reflect.Type, 0, len(fs))
+		for _, f := range fs {
+			out = append(out, fields.Deref(f.Type))
 		}
 		return out
-	case reflect.Slice, reflect.Array, reflect.Map:
-		return []reflect.Type{deref(t.Elem())}
+	case fields.Slice, fields.Array, fields.Map:
+		return []reflect.Type{fields.Deref(t.Elem())}
 	}
 	return nil
 }
@@ -347,7 +324,7 @@ func (b *builder) typeSchema(t reflect.Type, path string, body bool) (*Schema, e
 		s.Title = n.title
 		s.Description = n.description
 		if n.enum != nil {
-			vals, err := b.notesEnum(t, n.enum, path)
+			vals, err := b.typeEnum(t, n.enum, path)
 			if err != nil {
 				return nil, err
 			}
@@ -358,85 +335,61 @@ func (b *builder) typeSchema(t reflect.Type, path string, body bool) (*Schema, e
 }
 
 func (b *builder) kindSchema(t reflect.Type, path string) (*Schema, error) {
-	switch {
-	case t == typeTime:
-		return &Schema{Types: []string{"string"}, Format: "date-time"}, nil
-	case t == typeRawMessage:
-		return &Schema{}, nil
-	case t.Kind() == reflect.Interface:
-		if t.NumMethod() > 0 {
-			return nil, b.errf(path, "", ErrUnsupportedType,
-				"unsupported type %s: an interface with methods cannot be decoded (consider any or a concrete type)", t)
-		}
-		return &Schema{}, nil
-	case isTextType(t):
-		return &Schema{Types: []string{"string"}}, nil
-	case t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
-		return &Schema{Types: []string{"string"}, ContentEncoding: "base64"}, nil
+	k, err := fields.KindOf(t)
+	if err != nil {
+		return nil, b.wrap(err, path)
 	}
 	s := &Schema{}
-	switch t.Kind() {
-	case reflect.Bool:
-		s.Types = []string{"boolean"}
-	case reflect.Int, reflect.Int64:
-		s.Types = []string{"integer"}
-	case reflect.Int8:
-		s.Types, s.Minimum, s.Maximum = []string{"integer"}, num(math.MinInt8), num(math.MaxInt8)
-	case reflect.Int16:
-		s.Types, s.Minimum, s.Maximum = []string{"integer"}, num(math.MinInt16), num(math.MaxInt16)
-	case reflect.Int32:
-		s.Types, s.Minimum, s.Maximum = []string{"integer"}, num(math.MinInt32), num(math.MaxInt32)
-	case reflect.Uint, reflect.Uint64:
-		s.Types, s.Minimum = []string{"integer"}, "0"
-	case reflect.Uint8:
-		s.Types, s.Minimum, s.Maximum = []string{"integer"}, "0", num(math.MaxUint8)
-	case reflect.Uint16:
-		s.Types, s.Minimum, s.Maximum = []string{"integer"}, "0", num(math.MaxUint16)
-	case reflect.Uint32:
-		s.Types, s.Minimum, s.Maximum = []string{"integer"}, "0", num(math.MaxUint32)
-	case reflect.Float32, reflect.Float64:
-		s.Types = []string{"number"}
-	case reflect.String:
+	switch k {
+	case fields.Time:
+		s.Types, s.Format = []string{"string"}, "date-time"
+	case fields.Raw, fields.Any:
+	case fields.Text:
 		s.Types = []string{"string"}
-	case reflect.Slice, reflect.Array:
+	case fields.Bytes:
+		s.Types, s.ContentEncoding = []string{"string"}, "base64"
+	case fields.Bool:
+		s.Types = []string{"boolean"}
+	case fields.Int, fields.Uint:
+		s.Types = []string{"integer"}
+		lo, hi := fields.IntRange(t.Kind())
+		if t.Bits() < 64 || k == fields.Uint {
+			s.Minimum = json.Number(lo.String())
+		}
+		if t.Bits() < 64 {
+			s.Maximum = json.Number(hi.String())
+		}
+	case fields.Float:
+		s.Types = []string{"number"}
+	case fields.String:
+		s.Types = []string{"string"}
+	case fields.Slice, fields.Array:
 		items, err := b.elemSchema(t.Elem(), path+"[]")
 		if err != nil {
 			return nil, err
 		}
 		s.Types, s.Items = []string{"array"}, items
-		if t.Kind() == reflect.Array {
+		if k == fields.Array {
 			n := int64(t.Len())
 			s.MinItems, s.MaxItems = &n, ptr(n)
 		}
-	case reflect.Map:
+	case fields.Map:
 		switch t.Key().Kind() {
 		case reflect.String:
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 			s.PropertyNames = &Schema{Pattern: formats.IntKeyPattern}
-		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-			s.PropertyNames = &Schema{Pattern: formats.UintKeyPattern}
 		default:
-			return nil, b.errf(path, "", ErrUnsupportedType,
-				"unsupported type %s: map keys must be strings or integers (consider map[string]%s)", t, t.Elem())
+			s.PropertyNames = &Schema{Pattern: formats.UintKeyPattern}
 		}
 		items, err := b.elemSchema(t.Elem(), path+"{}")
 		if err != nil {
 			return nil, err
 		}
 		s.Types, s.AdditionalProperties = []string{"object"}, items
-	case reflect.Struct:
+	case fields.Struct:
 		if err := b.structSchema(t, path, s); err != nil {
 			return nil, err
 		}
-	default:
-		hint := "consider leaving it out of the arguments with json:\"-\""
-		switch t.Kind() {
-		case reflect.Complex64, reflect.Complex128:
-			hint = "consider two float64 fields"
-		case reflect.Uintptr:
-			hint = "consider uint64"
-		}
-		return nil, b.errf(path, "", ErrUnsupportedType, "unsupported type %s (%s)", t, hint)
 	}
 	return s, nil
 }
@@ -444,7 +397,7 @@ func (b *builder) kindSchema(t reflect.Type, path string) (*Schema, error) {
 // elemSchema is the schema of a slice, array or map element: the element
 // type, nullable when it is a pointer.
 func (b *builder) elemSchema(t reflect.Type, path string) (*Schema, error) {
-	s, err := b.typeSchema(deref(t), path, false)
+	s, err := b.typeSchema(fields.Deref(t), path, false)
 	if err != nil {
 		return nil, err
 	}
@@ -457,56 +410,38 @@ func (b *builder) elemSchema(t reflect.Type, path string) (*Schema, error) {
 func (b *builder) structSchema(t reflect.Type, path string, s *Schema) error {
 	s.Types = []string{"object"}
 	s.AdditionalProperties = False()
-	for _, f := range b.structFields(t) {
-		fpath := f.goPath
-		if path != "" {
-			fpath = path + "." + f.goPath
-		}
-		if f.embedPtrUnexported != "" {
-			return b.errf(fpath, "", ErrUnsupportedType,
-				"reached through %s, an embedded pointer to an unexported struct type, which cannot be allocated when decoding (consider embedding it by value)",
-				f.embedPtrUnexported)
-		}
-		if f.quoted {
-			return b.errf(fpath, "json", ErrInvalidTag,
-				`the ",string" option is not supported (consider a string field)`)
-		}
-		ps, required, err := b.fieldSchema(f, fpath)
+	fs, err := fields.Describe(t)
+	if err != nil {
+		return b.wrap(err, path)
+	}
+	for _, f := range fs {
+		fpath := fields.Join(path, f.GoPath)
+		ps, err := b.fieldSchema(f, fpath)
 		if err != nil {
 			return err
 		}
-		s.Properties = append(s.Properties, Property{Name: f.name, Schema: ps})
-		if required {
-			s.Required = append(s.Required, f.name)
+		s.Properties = append(s.Properties, Property{Name: f.Name, Schema: ps})
+		if f.Required {
+			s.Required = append(s.Required, f.Name)
 		}
 	}
 	return nil
 }
 
-// fieldSchema returns the schema of one struct field and whether the field
-// is required.
-func (b *builder) fieldSchema(f field, path string) (*Schema, bool, error) {
-	t := deref(f.typ)
-	s, err := b.typeSchema(t, path, false)
+// fieldSchema returns the schema of one struct field.
+func (b *builder) fieldSchema(f fields.Field, path string) (*Schema, error) {
+	s, err := b.typeSchema(fields.Deref(f.Type), path, false)
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	if s.Ref != "" {
 		s = &Schema{Ref: s.Ref}
 	}
-	tags, err := b.applyTags(s, t, f, path)
-	if err != nil {
-		return nil, false, err
-	}
-	isPtr := f.typ.Kind() == reflect.Pointer
-	required := !f.omitEmpty && !f.omitZero && !isPtr && !tags.hasDefault
-	if tags.required != nil {
-		required = *tags.required
-	}
-	if isPtr {
+	applyRules(s, f.Rules)
+	if f.Type.Kind() == reflect.Pointer {
 		s = nullable(s)
 	}
-	return s, required, nil
+	return s, nil
 }
 
 // nullable adds null to the values s accepts: to its type (and its enum), or
@@ -527,7 +462,5 @@ func nullable(s *Schema) *Schema {
 	}
 	return s
 }
-
-func num(v int64) json.Number { return json.Number(strconv.FormatInt(v, 10)) }
 
 func ptr[T any](v T) *T { return &v }

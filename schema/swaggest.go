@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/swaggest/jsonschema-go"
+
+	"github.com/toolnexus/toolnexus/internal/fields"
 )
 
 // typeNotes is what the swaggest reflector tells about a type beyond its
@@ -53,7 +55,7 @@ func reflectNotes(root reflect.Type) (notes map[reflect.Type]typeNotes, err erro
 			if !p.Processed || !p.Value.IsValid() {
 				return false, nil
 			}
-			t := deref(p.Value.Type())
+			t := fields.Deref(p.Value.Type())
 			var n typeNotes
 			if p.Schema.Title != nil {
 				n.title = *p.Schema.Title

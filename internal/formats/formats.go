@@ -1,30 +1,28 @@
-// Package formats checks the string formats of the format tag. schema/
-// uses it on defaults, examples and enum members at define time and
-// internal/reflectx on arguments at call time, so that both accept exactly
-// the same strings.
+// Package formats checks the string formats of the format tag.
+// internal/fields uses it on defaults, examples and enum members at define
+// time and internal/reflectx on arguments at call time, so that both accept
+// exactly the same strings.
 package formats
 
 import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
 )
 
-// Names lists the formats, in the order decisions.md gives them.
-var Names = []string{"date-time", "date", "time", "email", "uuid", "ipv4", "ipv6", "uri", "hostname"}
+// names lists the formats, in the order decisions.md gives them.
+var names = []string{"date-time", "date", "time", "email", "uuid", "ipv4", "ipv6", "uri", "hostname"}
+
+// Names returns the formats the format tag accepts, in the order
+// decisions.md gives them (a new slice each time).
+func Names() []string { return slices.Clone(names) }
 
 // Known reports whether name is one of Names.
-func Known(name string) bool {
-	for _, n := range Names {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func Known(name string) bool { return slices.Contains(names, name) }
 
 // Check reports whether s has the named format; an unknown name accepts
 // every string.
@@ -145,8 +143,29 @@ func Date(s string) bool {
 var fullTimeRE = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
 
 // Time reports whether s is an RFC 3339 full-time (15:04:05Z,
-// 15:04:05.5+01:00); the leap second :60 is accepted.
-func Time(s string) bool { return fullTimeRE.MatchString(s) }
+// 15:04:05.5+01:00). The leap second :60 is accepted only where the time
+// in UTC is 23:59:60 (23:59:60Z, 00:59:60+01:00, 15:59:60-08:00), as RFC
+// 3339 section 5.7 allows it; which days had one is not checked.
+func Time(s string) bool {
+	m := fullTimeRE.FindStringSubmatch(s)
+	if m == nil {
+		return false
+	}
+	if m[2] != "60" {
+		return true
+	}
+	num := func(t string) int { return int(t[0]-'0')*10 + int(t[1]-'0') }
+	minutes := num(s[0:2])*60 + num(s[3:5]) // local time of day
+	if z := m[4]; z != "Z" && z != "z" {
+		off := num(z[1:3])*60 + num(z[4:6])
+		if z[0] == '+' {
+			minutes -= off
+		} else {
+			minutes += off
+		}
+	}
+	return (minutes%1440+1440)%1440 == 23*60+59
+}
 
 // Email reports whether s is an RFC 5321 Mailbox: a local part (a
 // dot-string of ASCII atext, or a quoted string of printable ASCII) of at

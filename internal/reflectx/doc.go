@@ -1,8 +1,10 @@
 // Package reflectx decodes the arguments a model sends for a tool into the
 // tool's Go input type, validating them on the way.
 //
-// [PlanFor] builds, once per type, an immutable [Plan]: the fields in Go
-// order with their JSON names (encoding/json's rules, embedding included),
+// [PlanFor] builds, once per type, an immutable [Plan] from the fields and
+// tags that internal/fields has read and checked (the description schema/
+// uses too): the fields in Go order with their JSON names (encoding/json's
+// rules, embedding included),
 // an exact-name lookup, the required set, compiled constraint tags and a
 // decoder per field. [Plan.DecodeMap] decodes arguments already parsed into
 // a map[string]any; [Plan.DecodeJSON] decodes JSON text with a single-pass
@@ -17,8 +19,9 @@
 //   - null is accepted only for pointers, slices, maps, any and
 //     json.RawMessage; null, empty or blank arguments mean {};
 //   - constraint tags (enum, const, minimum, pattern, format, minItems, ...)
-//     are enforced, formats with the checks of internal/formats that schema/
-//     also uses, and default tags fill absent keys.
+//     are enforced, formats with the checks of internal/formats, and
+//     default tags fill absent keys (a default or example that does not
+//     decode is a define-time error).
 //
 // Every problem becomes an [*ArgError] with a JSON Pointer path; all of them
 // (up to [MaxErrors]) are returned together as an [*ArgErrors].
@@ -27,7 +30,7 @@
 //
 //	plan, err := reflectx.PlanFor(reflect.TypeFor[Args]())
 //	if err != nil {
-//		return err // a define-time error: unsupported type, bad tag
+//		return err // a define-time *fields.Error: unsupported type, bad tag
 //	}
 //	var in Args
 //	if err := plan.DecodeJSON(unsafe.Pointer(&in), args); err != nil {

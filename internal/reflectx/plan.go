@@ -1,18 +1,15 @@
 package reflectx
 
 import (
-	"encoding"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
-	"unicode"
 	"unsafe"
+
+	"github.com/toolnexus/toolnexus/internal/fields"
 )
 
 // Plan is the immutable decode plan of one Go type: its fields in Go order
@@ -38,7 +35,7 @@ var planCache sync.Map
 // reported here, naming the Go type, the field path and the problem.
 func PlanFor(t reflect.Type) (*Plan, error) {
 	if t == nil {
-		return nil, fmt.Errorf("reflectx: nil type (consider a struct type)")
+		return nil, fields.Errorf("", "", fields.ErrNotObject, "nil type (consider a struct type)")
 	}
 	if p, ok := planCache.Load(t); ok {
 		return p.(*Plan), nil
@@ -55,26 +52,22 @@ func PlanFor(t reflect.Type) (*Plan, error) {
 }
 
 func buildPlan(t reflect.Type) (*Plan, error) {
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-	case reflect.Interface:
-		if t.NumMethod() != 0 {
-			return nil, fmt.Errorf("reflectx: %s: unsupported arguments type %s (consider a struct)", t, t)
-		}
-	default:
-		return nil, fmt.Errorf("reflectx: %s: unsupported arguments type %s: arguments are a JSON object (consider a struct)", t, t)
+	if k, err := fields.KindOf(t); err == nil && k != fields.Struct && k != fields.Map && k != fields.Any {
+		return nil, fields.Under(fields.Errorf("", "", fields.ErrNotObject,
+			"unsupported arguments type %s: arguments are a JSON object (consider a struct)", t), "", t)
 	}
 	b := &builder{nodes: map[reflect.Type]*node{}, structs: map[reflect.Type]*structPlan{}}
-	root, err := b.node(t, nil, t.String())
+	root, err := b.node(t, nil, "")
 	if err != nil {
-		return nil, err
+		return nil, fields.Under(err, "", t)
 	}
 	if root.kind != kStruct && root.kind != kMap && root.kind != kAny {
-		return nil, fmt.Errorf("reflectx: %s: unsupported arguments type %s: arguments are a JSON object (consider a struct)", t, t)
+		return nil, fields.Under(fields.Errorf("", "", fields.ErrNotObject,
+			"unsupported arguments type %s: arguments are a JSON object decoded field by field (consider a struct without an UnmarshalJSON method)", t), "", t)
 	}
 	for _, check := range b.pending {
 		if err := check(); err != nil {
-			return nil, err
+			return nil, fields.Under(err, "", t)
 		}
 	}
 	return &Plan{t: t, root: root}, nil
@@ -256,29 +249,22 @@ func (sp *structPlan) lookup(k string) (int, bool) {
 
 // field is one JSON property of a struct.
 type field struct {
-	name     string      // JSON name
-	esc      string      // name escaped for a JSON Pointer
-	offset   uintptr     // from the last embedded pointer (or the struct)
-	embeds   []embedStep // embedded pointers on the way, usually none
+	name     string         // JSON name
+	esc      string         // name escaped for a JSON Pointer
+	offset   uintptr        // from the last embedded pointer (or the struct)
+	embeds   []fields.Embed // embedded pointers on the way, usually none
 	node     *node
 	required bool
 	def      *defaultValue
-}
-
-// embedStep is an embedded pointer to a struct: at base+offset lies a *elem,
-// allocated on first use.
-type embedStep struct {
-	offset uintptr
-	elem   reflect.Type
 }
 
 // ptr returns the address of the field in the struct at base, allocating
 // embedded pointers on the way.
 func (f *field) ptr(base unsafe.Pointer) unsafe.Pointer {
 	for _, s := range f.embeds {
-		pp := (*unsafe.Pointer)(unsafe.Add(base, s.offset))
+		pp := (*unsafe.Pointer)(unsafe.Add(base, s.Offset))
 		if *pp == nil {
-			*pp = reflect.New(s.elem).UnsafePointer()
+			*pp = reflect.New(s.Elem).UnsafePointer()
 		}
 		base = *pp
 	}
@@ -293,11 +279,8 @@ type defaultValue struct {
 }
 
 var (
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-	rawMessageType      = reflect.TypeFor[json.RawMessage]()
-	timeType            = reflect.TypeFor[time.Time]()
-	numberType          = reflect.TypeFor[json.Number]()
+	timeType   = fields.TypeTime
+	numberType = reflect.TypeFor[json.Number]()
 )
 
 // builder builds the nodes of one plan. structs holds the struct plans of
@@ -311,32 +294,25 @@ type builder struct {
 	pending []func() error // default tags, checked after the build
 }
 
-type defineError struct {
-	path string
-	msg  string
-}
-
-func (e *defineError) Error() string { return "reflectx: " + e.path + ": " + e.msg }
-
-func errorf(path, format string, args ...any) error {
-	return &defineError{path: path, msg: fmt.Sprintf(format, args...)}
-}
-
-// node builds the node of type t for a field with the given tags (nil for
+// node builds the node of type t for a field with the given rules (nil for
 // none) at Go path path.
-func (b *builder) node(t reflect.Type, tags *fieldTags, path string) (*node, error) {
+func (b *builder) node(t reflect.Type, r *fields.Rules, path string) (*node, error) {
 	n, err := b.bare(t, path)
-	if err != nil || tags == nil {
+	if err != nil || r == nil {
 		return n, err
 	}
-	return withConstraints(n, tags, path)
+	n, err = withConstraints(n, r)
+	if err != nil {
+		return nil, fields.Under(err, path, nil)
+	}
+	return n, nil
 }
 
 // withConstraints returns n with the field's constraints attached to the
 // innermost non-pointer node (constraints describe the pointee).
-func withConstraints(n *node, tags *fieldTags, path string) (*node, error) {
+func withConstraints(n *node, r *fields.Rules) (*node, error) {
 	if n.kind == kPtr {
-		inner, err := withConstraints(n.elem, tags, path)
+		inner, err := withConstraints(n.elem, r)
 		if err != nil || inner == n.elem {
 			return n, err
 		}
@@ -344,7 +320,7 @@ func withConstraints(n *node, tags *fieldTags, path string) (*node, error) {
 		cp.elem = inner
 		return &cp, nil
 	}
-	c, err := compileConstraints(n, tags, path)
+	c, err := compileConstraints(n, r)
 	if err != nil || c == nil {
 		return n, err
 	}
@@ -363,114 +339,78 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 	}
 	n := &node{t: t}
 	b.nodes[t] = n
-	// Special types first, in encoding/json's order of precedence.
-	switch {
-	case t == rawMessageType:
-		n.kind, n.want, n.nullable = kRaw, "any JSON value", true
-		return n, nil
-	case t == timeType:
-		n.kind, n.want = kTime, "date-time string (RFC 3339)"
-		return n, nil
-	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(jsonUnmarshalerType):
+	k, err := fields.KindOf(t)
+	if err != nil {
+		return nil, fields.Under(err, path, nil)
+	}
+	if fields.UnmarshalsJSON(t) {
 		n.kind, n.want, n.nullable = kJSONU, "valid "+t.String(), true
 		return n, nil
-	case t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(textUnmarshalerType):
-		n.kind, n.want = kText, "string"
-		if n.t.Kind() == reflect.String {
-			vs, err := typeEnum(n, path)
-			if err != nil {
-				return nil, err
-			}
-			if vs != nil {
-				n.c = newConstraints()
-				n.c.tenum = vs
-			}
-		}
-		return n, nil
 	}
-	switch t.Kind() {
-	case reflect.Bool:
+	switch k {
+	case fields.Raw:
+		n.kind, n.want, n.nullable = kRaw, "any JSON value", true
+		return n, nil
+	case fields.Time:
+		n.kind, n.want = kTime, "date-time string (RFC 3339)"
+		return n, nil
+	case fields.Text:
+		n.kind, n.want = kText, "string"
+	case fields.Bool:
 		n.kind, n.want = kBool, "boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+	case fields.Int:
 		n.kind, n.want, n.bits = kInt, "integer", t.Bits()
 		lo, hi := -(int64(1) << (n.bits - 1)), int64(1)<<(n.bits-1)-1
 		n.rangeWant = fmt.Sprintf("integer from %d to %d", lo, hi)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case fields.Uint:
 		n.kind, n.want, n.bits = kUint, "integer", t.Bits()
 		n.rangeWant = fmt.Sprintf("integer from 0 to %d", uint64(1)<<(n.bits-1)*2-1)
-	case reflect.Float32, reflect.Float64:
+	case fields.Float:
 		n.kind, n.want, n.bits = kFloat, "number", t.Bits()
 		n.rangeWant = fmt.Sprintf("number within float%d range", n.bits)
-	case reflect.String:
+	case fields.String:
 		n.kind, n.want = kString, "string"
-	case reflect.Interface:
-		if t.NumMethod() != 0 {
-			return nil, errorf(path, "unsupported type %s: only the empty interface can hold a JSON value (consider any or a concrete type)", t)
-		}
+	case fields.Any:
 		n.kind, n.want, n.nullable = kAny, "any JSON value", true
-	case reflect.Struct:
+	case fields.Struct:
 		sp, err := b.structPlan(t, path)
 		if err != nil {
 			return nil, err
 		}
 		n.kind, n.want, n.st = kStruct, "object", sp
-	case reflect.Slice:
-		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(jsonUnmarshalerType) && !reflect.PointerTo(t.Elem()).Implements(textUnmarshalerType) {
-			n.kind, n.want, n.nullable = kBytes, "base64 string", true
-			return n, nil
-		}
+	case fields.Bytes:
+		n.kind, n.want, n.nullable = kBytes, "base64 string", true
+		return n, nil
+	case fields.Slice:
 		e, err := b.bare(t.Elem(), path+"[]")
 		if err != nil {
 			return nil, err
 		}
 		n.kind, n.want, n.nullable, n.elem = kSlice, "array", true, e
 		n.arrays = &arrayTypes{elem: t.Elem(), strings: e.kind == kString}
-	case reflect.Array:
+	case fields.Array:
 		e, err := b.bare(t.Elem(), path+"[]")
 		if err != nil {
 			return nil, err
 		}
 		n.kind, n.want, n.elem, n.length = kArray, "array", e, t.Len()
-	case reflect.Map:
-		k := t.Key()
-		switch k.Kind() {
-		case reflect.String,
-			reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		default:
-			return nil, errorf(path, "unsupported type %s: JSON object keys are strings (consider map[string]%s)", t, t.Elem())
-		}
+	case fields.Map:
 		e, err := b.bare(t.Elem(), path+"{}")
 		if err != nil {
 			return nil, err
 		}
-		n.kind, n.want, n.nullable, n.elem, n.keyKind = kMap, "object", true, e, k.Kind()
-	case reflect.Pointer:
-		for e := t.Elem(); e.Kind() == reflect.Pointer; e = e.Elem() {
-			if e == t {
-				return nil, errorf(path, "unsupported type %s: a pointer to itself holds no value (consider a struct)", t)
-			}
-		}
+		n.kind, n.want, n.nullable, n.elem, n.keyKind = kMap, "object", true, e, t.Key().Kind()
+	case fields.Pointer:
 		e, err := b.bare(t.Elem(), path)
 		if err != nil {
 			return nil, err
 		}
 		n.kind, n.want, n.nullable, n.elem = kPtr, e.want, true, e
-	case reflect.Func:
-		return nil, errorf(path, "unsupported type %s: a function cannot come from JSON (consider removing the field or tagging it json:\"-\")", t)
-	case reflect.Chan:
-		return nil, errorf(path, "unsupported type %s (consider a string or a struct)", t)
-	case reflect.Complex64, reflect.Complex128:
-		return nil, errorf(path, "unsupported type %s: JSON has no complex numbers (consider two float64 fields)", t)
-	case reflect.UnsafePointer, reflect.Uintptr:
-		return nil, errorf(path, "unsupported type %s (consider an integer or a string)", t)
-	default:
-		return nil, errorf(path, "unsupported type %s", t)
 	}
-	if cat := category(n); cat == "string" || cat == "number" || cat == "boolean" {
-		vs, err := typeEnum(n, path)
+	if fields.ClassOf(t).Scalar() {
+		vs, err := typeEnum(n)
 		if err != nil {
-			return nil, err
+			return nil, fields.Under(err, path, nil)
 		}
 		if vs != nil {
 			n.c = newConstraints()
@@ -491,43 +431,30 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 	}
 	sp := &structPlan{t: t, byName: map[string]int{}}
 	b.structs[t] = sp // placeholder for recursive references
-	cands := visibleFields(t)
-	for _, c := range cands {
-		fpath := path + "." + c.goPath
-		if c.ptrUnexported != "" {
-			return nil, errorf(fpath, "reached through %s, an embedded pointer to an unexported struct type, which cannot be allocated when decoding (consider embedding it by value)", c.ptrUnexported)
-		}
-		if c.quoted {
-			return nil, errorf(fpath, `the ",string" option of the json tag is not supported (consider a string field)`)
-		}
-		tags, err := parseFieldTags(c.sf.Tag, fpath)
-		if err != nil {
-			return nil, err
-		}
-		fn, err := b.node(c.sf.Type, tags, fpath)
+	fs, err := fields.Describe(t)
+	if err != nil {
+		return nil, fields.Under(err, path, nil)
+	}
+	for _, c := range fs {
+		fpath := fields.Join(path, c.GoPath)
+		fn, err := b.node(c.Type, c.Rules, fpath)
 		if err != nil {
 			return nil, err
 		}
 		f := field{
-			name:   c.name,
-			esc:    escapeToken(c.name),
-			offset: c.offset,
-			embeds: c.embeds,
-			node:   fn,
+			name:     c.Name,
+			esc:      escapeToken(c.Name),
+			offset:   c.Offset,
+			embeds:   c.Embeds,
+			node:     fn,
+			required: c.Required,
 		}
-		f.required = !c.omit && c.sf.Type.Kind() != reflect.Pointer && !tags.has(tagDefault)
-		if v, ok := tags.get(tagRequired); ok {
-			f.required, _ = strconv.ParseBool(v) // checked by parseFieldTags
-			if f.required && tags.has(tagDefault) {
-				return nil, errorf(fpath, "default is never used on a required field (consider removing required:\"true\" or the default)")
-			}
-		}
-		if v, ok := tags.get(tagDefault); ok {
+		if r := c.Rules; r.HasDefault {
 			// Checked once the whole plan exists: decoding the default may
 			// need struct plans still being built (recursive types).
 			idx := len(sp.fields)
 			b.pending = append(b.pending, func() error {
-				def, err := compileDefault(fn, v, fpath)
+				def, err := compileDefault(fn, r.DefaultJSON, fpath)
 				if err == nil {
 					sp.fields[idx].def = def
 				}
@@ -535,8 +462,8 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 			})
 			sp.hasDefaults = true
 		}
-		if tags.has(tagExample) || tags.has(tagExamples) {
-			b.pending = append(b.pending, func() error { return checkExamples(fn, tags, fpath) })
+		if r := c.Rules; len(r.ExampleJSON) > 0 {
+			b.pending = append(b.pending, func() error { return checkExamples(fn, r, fpath) })
 		}
 		sp.byName[f.name] = len(sp.fields)
 		sp.fields = append(sp.fields, f)
@@ -561,171 +488,5 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 	return sp, nil
 }
 
-// validTagName reports whether a json tag name is used as given; as in
-// encoding/json, other names fall back to the Go field name.
-func validTagName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		switch {
-		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
-		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
-			return false
-		}
-	}
-	return true
-}
-
 // maxAllowedNames is how many property names an unknown-property error lists.
 const maxAllowedNames = 30
-
-// candidate is a field found by visibleFields.
-type candidate struct {
-	sf     reflect.StructField
-	name   string
-	tagged bool
-	omit   bool // omitempty or omitzero
-	quoted bool // the ",string" option
-	depth  int
-	index  []int
-	goPath string
-	offset uintptr
-	embeds []embedStep
-
-	ptrUnexported string // the embedded pointer to an unexported struct on the way
-}
-
-// visibleFields lists the JSON properties of struct type t with
-// encoding/json's rules: exported fields, json names, embedded structs
-// without a json name flattened, and among equal names the shallowest wins,
-// then a tagged one, else all are dropped. The result is in Go field order.
-func visibleFields(t reflect.Type) []candidate {
-	type level struct {
-		t       reflect.Type
-		index   []int
-		goPath  string
-		offset  uintptr
-		embeds  []embedStep
-		ptrUnex string
-	}
-	var out []candidate
-	current := []level{}
-	next := []level{{t: t}}
-	visited := map[reflect.Type]bool{}
-	for depth := 0; len(next) > 0; depth++ {
-		current, next = next, nil
-		// A type embedded twice at one depth contributes its fields twice,
-		// so that they annihilate below.
-		count := map[reflect.Type]int{}
-		for _, lv := range current {
-			count[lv.t]++
-		}
-		for _, lv := range current {
-			if visited[lv.t] {
-				continue
-			}
-			visited[lv.t] = true
-			for i := 0; i < lv.t.NumField(); i++ {
-				sf := lv.t.Field(i)
-				ft := sf.Type
-				if sf.Anonymous {
-					if ft.Kind() == reflect.Pointer {
-						ft = ft.Elem()
-					}
-					if !sf.IsExported() && ft.Kind() != reflect.Struct {
-						continue
-					}
-				} else if !sf.IsExported() {
-					continue
-				}
-				tag := sf.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, opts, _ := strings.Cut(tag, ",")
-				if !validTagName(name) {
-					name = "" // as encoding/json: the Go name is used
-				}
-				index := append(append([]int(nil), lv.index...), i)
-				goPath := sf.Name
-				if lv.goPath != "" {
-					goPath = lv.goPath + "." + sf.Name
-				}
-				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
-					nl := level{t: ft, index: index, goPath: goPath, embeds: lv.embeds, ptrUnex: lv.ptrUnex}
-					if sf.Type.Kind() == reflect.Pointer && !sf.IsExported() && nl.ptrUnex == "" {
-						nl.ptrUnex = goPath
-					}
-					if sf.Type.Kind() == reflect.Pointer {
-						nl.embeds = append(append([]embedStep(nil), lv.embeds...), embedStep{offset: lv.offset + sf.Offset, elem: ft})
-					} else {
-						nl.offset = lv.offset + sf.Offset
-					}
-					next = append(next, nl)
-					continue
-				}
-				c := candidate{
-					sf: sf, name: name, tagged: name != "", depth: depth, index: index,
-					goPath: goPath, offset: lv.offset + sf.Offset, embeds: lv.embeds,
-					ptrUnexported: lv.ptrUnex,
-				}
-				if c.name == "" {
-					c.name = sf.Name
-				}
-				for opts != "" {
-					var o string
-					o, opts, _ = strings.Cut(opts, ",")
-					switch o {
-					case "omitempty", "omitzero":
-						c.omit = true
-					case "string":
-						c.quoted = true
-					}
-				}
-				out = append(out, c)
-				if count[lv.t] > 1 {
-					out = append(out, c)
-				}
-			}
-		}
-	}
-	// Dominance: group by name; shallowest depth wins, then a tagged field,
-	// otherwise the name is dropped.
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].name != out[j].name {
-			return out[i].name < out[j].name
-		}
-		if out[i].depth != out[j].depth {
-			return out[i].depth < out[j].depth
-		}
-		return out[i].tagged && !out[j].tagged
-	})
-	kept := out[:0]
-	for i := 0; i < len(out); {
-		j := i + 1
-		for j < len(out) && out[j].name == out[i].name {
-			j++
-		}
-		group := out[i:j]
-		i = j
-		if len(group) == 1 {
-			kept = append(kept, group[0])
-			continue
-		}
-		if group[0].depth == group[1].depth && group[0].tagged == group[1].tagged {
-			continue // ambiguous: dropped, as encoding/json does
-		}
-		kept = append(kept, group[0])
-	}
-	sort.Slice(kept, func(i, j int) bool {
-		a, b := kept[i].index, kept[j].index
-		for k := 0; k < len(a) && k < len(b); k++ {
-			if a[k] != b[k] {
-				return a[k] < b[k]
-			}
-		}
-		return len(a) < len(b)
-	})
-	return kept
-}

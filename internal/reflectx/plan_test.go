@@ -9,6 +9,10 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolnexus/toolnexus/internal/fields"
 )
 
 type badChan struct {
@@ -106,6 +110,7 @@ type embedsUnexportedPtr struct {
 	*hidden
 }
 type badTagName struct {
+	//lint:ignore SA5008 a name encoding/json does not take falls back to the Go name: that is the test
 	Odd int `json:"a\\b,omitempty"`
 }
 
@@ -162,69 +167,71 @@ type okTags struct {
 	I  int               `json:"i" required:"0"`
 	T  time.Time         `json:"t,omitzero" default:"\"2026-01-01T00:00:00Z\""`
 	J  int               `json:"-"`
-	K  int               `json:"-,"`
-	l  int
+	//lint:ignore SA5008 json:"-," names the field "-", as encoding/json does: that is the test
+	K int `json:"-,"`
+	//lint:ignore U1000 unexported fields are skipped: that is the test
+	l int
 }
 
 func TestPlanForErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		typ  reflect.Type
-		path string // the Go field path in the error
+		path string // the Go field path in the error, from the type
 		hint string // a word the message must contain
 	}{
-		{"chan in nested struct", reflect.TypeFor[badChan](), "reflectx.badChan.Filters.When", "chan int"},
-		{"func", reflect.TypeFor[badFunc](), "reflectx.badFunc.F", "func()"},
-		{"complex", reflect.TypeFor[badComplex](), "reflectx.badComplex.C", "complex128"},
-		{"unsafe.Pointer", reflect.TypeFor[badUnsafe](), "reflectx.badUnsafe.P", "unsafe.Pointer"},
-		{"uintptr", reflect.TypeFor[badUintptr](), "reflectx.badUintptr.P", "uintptr"},
-		{"float map key", reflect.TypeFor[badMapKey](), "reflectx.badMapKey.M", "map[string]int"},
-		{"struct map key", reflect.TypeFor[badStructKey](), "reflectx.badStructKey.M", "consider"},
-		{"non-empty interface", reflect.TypeFor[badIface](), "reflectx.badIface.E", "consider any"},
-		{"slice element", reflect.TypeFor[badSliceElem](), "reflectx.badSliceElem.Xs[]", "chan int"},
-		{"malformed minimum", reflect.TypeFor[badMinimum](), "reflectx.badMinimum.N", "minimum"},
-		{"negative minLength", reflect.TypeFor[badMinLength](), "reflectx.badMinLength.S", "minLength"},
-		{"minLength on int", reflect.TypeFor[misfitMinLength](), "reflectx.misfitMinLength.N", "consider minimum"},
-		{"enum on slice", reflect.TypeFor[misfitEnum](), "reflectx.misfitEnum.Xs", "enum"},
-		{"pattern on float", reflect.TypeFor[misfitPattern](), "reflectx.misfitPattern.N", "pattern"},
-		{"minItems on string", reflect.TypeFor[misfitMinItems](), "reflectx.misfitMinItems.S", "consider minLength"},
-		{"minProperties on slice", reflect.TypeFor[misfitMinProps](), "reflectx.misfitMinProps.Xs", "consider minItems"},
-		{"minimum on *string", reflect.TypeFor[misfitMinimumPtr](), "reflectx.misfitMinimumPtr.S", "minimum"},
-		{"min above max", reflect.TypeFor[minAboveMax](), "reflectx.minAboveMax.N", "above"},
-		{"exclusive bounds meet", reflect.TypeFor[exclusiveEmpty](), "reflectx.exclusiveEmpty.F", "above"},
-		{"no integer between bounds", reflect.TypeFor[noIntegerLeft](), "reflectx.noIntegerLeft.N", "no integer"},
-		{"bound outside the type", reflect.TypeFor[boundOutsideType](), "reflectx.boundOutsideType.N", "int8"},
-		{"minLength above maxLength", reflect.TypeFor[lengthMinAboveMax](), "reflectx.lengthMinAboveMax.S", "greater"},
-		{"default violates minimum", reflect.TypeFor[defaultViolates](), "reflectx.defaultViolates.Passengers", "default"},
-		{"default malformed", reflect.TypeFor[defaultMalformed](), "reflectx.defaultMalformed.N", "default"},
-		{"default outside enum", reflect.TypeFor[defaultEnum](), "reflectx.defaultEnum.Unit", "default"},
-		{"default malformed JSON", reflect.TypeFor[defaultJSONMalformed](), "reflectx.defaultJSONMalformed.M", "default"},
-		{"unknown format", reflect.TypeFor[unknownFormat](), "reflectx.unknownFormat.S", "consider one of"},
-		{"bad pattern", reflect.TypeFor[badPattern](), "reflectx.badPattern.S", "RE2"},
-		{"enum not ints", reflect.TypeFor[badEnumInt](), "reflectx.badEnumInt.N", "enum"},
-		{"enum out of range", reflect.TypeFor[badEnumRange](), "reflectx.badEnumRange.N", "enum"},
-		{"required not a bool", reflect.TypeFor[badRequired](), "reflectx.badRequired.S", "required"},
-		{"multipleOf zero", reflect.TypeFor[badMultiple](), "reflectx.badMultiple.N", "multipleOf"},
-		{"examples not JSON", reflect.TypeFor[badExamples](), "reflectx.badExamples.S", "examples"},
-		{"pointer to itself", reflect.TypeFor[recPtrHolder](), "reflectx.recPtrHolder.P", "consider a struct"},
-		{",string option", reflect.TypeFor[quotedOption](), "reflectx.quotedOption.N", "consider a string field"},
-		{"embedded pointer to unexported struct", reflect.TypeFor[embedsUnexportedPtr](), "reflectx.embedsUnexportedPtr.hidden.X", "consider embedding it by value"},
-		{"map value", reflect.TypeFor[map[string]func()](), "map[string]func(){}", "func()"},
-		{"nullable tag", reflect.TypeFor[nullableTag](), "reflectx.nullableTag.S", "consider a pointer"},
-		{"required with default", reflect.TypeFor[requiredDefault](), "reflectx.requiredDefault.N", "default is never used on a required field"},
-		{"required pointer with default", reflect.TypeFor[requiredDefaultPtr](), "reflectx.requiredDefaultPtr.P", "consider removing required"},
-		{"default with a non-canonical integer key", reflect.TypeFor[defaultIntKey](), "reflectx.defaultIntKey.M", "default"},
-		{"example violates", reflect.TypeFor[exampleViolates](), "reflectx.exampleViolates.N", "example"},
-		{"examples violate", reflect.TypeFor[examplesViolate](), "reflectx.examplesViolate.S", "example"},
-		{"enum member violates", reflect.TypeFor[enumViolates](), "reflectx.enumViolates.N", "enum member"},
-		{"array minItems", reflect.TypeFor[arrayItems](), "reflectx.arrayItems.A", "consider a slice"},
-		{"time default not JSON", reflect.TypeFor[timeDefaultNotJSON](), "reflectx.timeDefaultNotJSON.T", "default"},
-		{"minLength on time", reflect.TypeFor[timeMinLength](), "reflectx.timeMinLength.T", "minLength"},
-		{"type Enum values of the wrong type", reflect.TypeFor[badTypeEnum](), "reflectx.badTypeEnum.C", "Enum()"},
-		{"root int", reflect.TypeFor[int](), "int", "consider a struct"},
-		{"root slice", reflect.TypeFor[[]string](), "[]string", "consider a struct"},
-		{"root non-empty interface", reflect.TypeFor[error](), "error", "consider a struct"},
-		{"root pointer", reflect.TypeFor[*okTags](), "*reflectx.okTags", "consider a struct"},
+		{"chan in nested struct", reflect.TypeFor[badChan](), "Filters.When", "chan int"},
+		{"func", reflect.TypeFor[badFunc](), "F", "func()"},
+		{"complex", reflect.TypeFor[badComplex](), "C", "complex128"},
+		{"unsafe.Pointer", reflect.TypeFor[badUnsafe](), "P", "unsafe.Pointer"},
+		{"uintptr", reflect.TypeFor[badUintptr](), "P", "uintptr"},
+		{"float map key", reflect.TypeFor[badMapKey](), "M", "map[string]int"},
+		{"struct map key", reflect.TypeFor[badStructKey](), "M", "consider"},
+		{"non-empty interface", reflect.TypeFor[badIface](), "E", "consider any"},
+		{"slice element", reflect.TypeFor[badSliceElem](), "Xs[]", "chan int"},
+		{"malformed minimum", reflect.TypeFor[badMinimum](), "N", "minimum"},
+		{"negative minLength", reflect.TypeFor[badMinLength](), "S", "minLength"},
+		{"minLength on int", reflect.TypeFor[misfitMinLength](), "N", "consider minimum"},
+		{"enum on slice", reflect.TypeFor[misfitEnum](), "Xs", "enum"},
+		{"pattern on float", reflect.TypeFor[misfitPattern](), "N", "pattern"},
+		{"minItems on string", reflect.TypeFor[misfitMinItems](), "S", "consider minLength"},
+		{"minProperties on slice", reflect.TypeFor[misfitMinProps](), "Xs", "consider minItems"},
+		{"minimum on *string", reflect.TypeFor[misfitMinimumPtr](), "S", "minimum"},
+		{"min above max", reflect.TypeFor[minAboveMax](), "N", "no valid value"},
+		{"exclusive bounds meet", reflect.TypeFor[exclusiveEmpty](), "F", "no valid value"},
+		{"no integer between bounds", reflect.TypeFor[noIntegerLeft](), "N", "no integer"},
+		{"bound outside the type", reflect.TypeFor[boundOutsideType](), "N", "int8"},
+		{"minLength above maxLength", reflect.TypeFor[lengthMinAboveMax](), "S", "greater"},
+		{"default violates minimum", reflect.TypeFor[defaultViolates](), "Passengers", "default"},
+		{"default malformed", reflect.TypeFor[defaultMalformed](), "N", "default"},
+		{"default outside enum", reflect.TypeFor[defaultEnum](), "Unit", "default"},
+		{"default malformed JSON", reflect.TypeFor[defaultJSONMalformed](), "M", "default"},
+		{"unknown format", reflect.TypeFor[unknownFormat](), "S", "consider one of"},
+		{"bad pattern", reflect.TypeFor[badPattern](), "S", "RE2"},
+		{"enum not ints", reflect.TypeFor[badEnumInt](), "N", "enum"},
+		{"enum out of range", reflect.TypeFor[badEnumRange](), "N", "enum"},
+		{"required not a bool", reflect.TypeFor[badRequired](), "S", "required"},
+		{"multipleOf zero", reflect.TypeFor[badMultiple](), "N", "multipleOf"},
+		{"examples not JSON", reflect.TypeFor[badExamples](), "S", "examples"},
+		{"pointer to itself", reflect.TypeFor[recPtrHolder](), "P", "consider a struct"},
+		{",string option", reflect.TypeFor[quotedOption](), "N", "consider a string field"},
+		{"embedded pointer to unexported struct", reflect.TypeFor[embedsUnexportedPtr](), "hidden.X", "consider embedding it by value"},
+		{"map value", reflect.TypeFor[map[string]func()](), "{}", "func()"},
+		{"nullable tag", reflect.TypeFor[nullableTag](), "S", "consider a pointer"},
+		{"required with default", reflect.TypeFor[requiredDefault](), "N", "default is never used on a required field"},
+		{"required pointer with default", reflect.TypeFor[requiredDefaultPtr](), "P", "consider removing required"},
+		{"default with a non-canonical integer key", reflect.TypeFor[defaultIntKey](), "M", "default"},
+		{"example violates", reflect.TypeFor[exampleViolates](), "N", "example"},
+		{"examples violate", reflect.TypeFor[examplesViolate](), "S", "example"},
+		{"enum member violates", reflect.TypeFor[enumViolates](), "N", "enum member"},
+		{"array minItems", reflect.TypeFor[arrayItems](), "A", "consider a slice"},
+		{"time default not JSON", reflect.TypeFor[timeDefaultNotJSON](), "T", "default"},
+		{"minLength on time", reflect.TypeFor[timeMinLength](), "T", "minLength"},
+		{"type Enum values of the wrong type", reflect.TypeFor[badTypeEnum](), "C", "Enum method"},
+		{"root int", reflect.TypeFor[int](), "", "consider a struct"},
+		{"root slice", reflect.TypeFor[[]string](), "", "consider a struct"},
+		{"root non-empty interface", reflect.TypeFor[error](), "", "consider any"},
+		{"root pointer", reflect.TypeFor[*okTags](), "", "consider a struct"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := PlanFor(tc.typ)
@@ -232,8 +239,15 @@ func TestPlanForErrors(t *testing.T) {
 				t.Fatalf("PlanFor(%v) = %v, nil; want an error", tc.typ, p)
 			}
 			msg := err.Error()
-			if !strings.HasPrefix(msg, "reflectx: "+tc.path+": ") {
-				t.Errorf("PlanFor(%v) = %q, want the prefix %q", tc.typ, msg, "reflectx: "+tc.path+": ")
+			var fe *fields.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("PlanFor(%v) error %T is not a *fields.Error", tc.typ, err)
+			}
+			if diff := cmp.Diff(tc.path, fe.Path); diff != "" {
+				t.Errorf("PlanFor(%v) = %q: path (-want +got):\n%s", tc.typ, msg, diff)
+			}
+			if fe.Type != tc.typ || fe.Err == nil {
+				t.Errorf("PlanFor(%v) = %+v, want the type and a sentinel", tc.typ, fe)
 			}
 			if !strings.Contains(msg, tc.hint) {
 				t.Errorf("PlanFor(%v) = %q, want it to mention %q", tc.typ, msg, tc.hint)
@@ -279,8 +293,11 @@ func TestPlanFields(t *testing.T) {
 	if err := p.DecodeJSON(unsafe.Pointer(&v), []byte(`{"-":1,"c":"y,z","cc":"y,z","g":true}`)); err != nil {
 		t.Fatal(err)
 	}
-	if v.A != 2 || !reflect.DeepEqual(v.D, []int{1, 2}) || v.E["k"] != "v" || v.F == nil || *v.F != 12 || v.H[1] != "q" || v.K != 1 || v.T.Year() != 2026 {
-		t.Errorf("defaults = %+v", v)
+	twelve := uint16(12)
+	wantV := okTags{A: 2, Cc: "y,z", C: "y,z", D: []int{1, 2}, E: map[string]string{"k": "v"}, F: &twelve, G: true,
+		H: []string{"p", "q"}, K: 1, T: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	if diff := cmp.Diff(wantV, v, cmp.AllowUnexported(okTags{})); diff != "" {
+		t.Errorf("defaults (-want +got):\n%s", diff)
 	}
 	v = okTags{} // dst must be a zero value
 	err := p.DecodeJSON(unsafe.Pointer(&v), []byte(`{"-":1,"a":1,"b":1.5,"c":"w","cc":"x","g":false,"f":9,"e":{}}`))
@@ -389,5 +406,18 @@ func TestWideStruct(t *testing.T) {
 	}
 	if got := v.Elem().Field(270).Int(); got != 2 {
 		t.Errorf("f270 = %d", got)
+	}
+}
+
+type selfDecoding struct{ A int }
+
+func (*selfDecoding) UnmarshalJSON([]byte) error { return nil }
+
+// TestPlanForUnmarshalerRoot: a root type with its own UnmarshalJSON has no
+// field-by-field plan, and says so with the define-time sentinel.
+func TestPlanForUnmarshalerRoot(t *testing.T) {
+	_, err := PlanFor(reflect.TypeFor[selfDecoding]())
+	if !errors.Is(err, fields.ErrNotObject) {
+		t.Errorf("PlanFor(selfDecoding) = %v, want ErrNotObject", err)
 	}
 }

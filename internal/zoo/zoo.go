@@ -69,9 +69,10 @@ type Scalars struct {
 // NoTags has no struct tags at all: names are the Go field names and every
 // field is required; unexported fields are skipped.
 type NoTags struct {
-	City    string
-	Days    int
-	Metric  bool
+	City   string
+	Days   int
+	Metric bool
+	//lint:ignore U1000 the zoo shows that unexported fields are skipped
 	private int
 }
 
@@ -82,7 +83,8 @@ type Optional struct {
 	Count   int       `json:",omitempty"`
 	When    time.Time `json:"when,omitzero"`
 	Skipped string    `json:"-"`
-	Dash    string    `json:"-,"`
+	//lint:ignore SA5008 json:"-," names the property "-", as encoding/json does
+	Dash string `json:"-,"`
 }
 
 // Pointers shows pointer fields: optional and nullable.

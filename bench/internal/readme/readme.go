@@ -227,7 +227,6 @@ func ratio(x, base float64) string {
 type row struct {
 	label, bench string
 	floor, ours  bool
-	note         string
 }
 
 // scenario is one table.
@@ -235,9 +234,6 @@ type scenario struct {
 	title, intro, baseLabel string
 	rows                    []row
 }
-
-// miss is a target a scenario missed.
-type miss struct{ what string }
 
 var peerNames = []string{bench.NameEino, bench.NameMCPGo, bench.NameGoSDK, bench.NameGoSDKSchema, bench.NameGenkit}
 

@@ -1,0 +1,29 @@
+// Package fields reads a Go struct type's fields and tags once, for both
+// the schema builder (schema/) and the decode-plan builder
+// (internal/reflectx), as encoding/json's cached type fields serve both its
+// encoder and decoder.
+//
+// [Describe] walks a struct with encoding/json's selection and dominance
+// rules, reads every field's tags into [Rules] and makes every define-time
+// check: the tag fits the field's type, its value is well formed, ranges are
+// not empty, enum members, const and scalar defaults meet the field's other
+// constraints, required and default do not contradict. [KindOf] classifies
+// a type and rejects the ones with no JSON form. The result is cached per
+// type and shared.
+//
+//	fs, err := fields.Describe(reflect.TypeFor[Args]())
+//	if err != nil {
+//		var fe *fields.Error // Path "Filters.When", Tag "minimum", Err ErrInvalidTag
+//		errors.As(err, &fe)
+//	}
+//	for _, f := range fs {
+//		_ = f.Name     // the JSON name
+//		_ = f.Required // after omitempty, pointers, default and required:"…"
+//		_ = f.Rules    // the parsed tags
+//	}
+//
+// Errors are [*Error]s with a Go field path relative to the type described
+// ("Base.ID", "Items[].Name", "Meta{}.Note"); the builders put them under
+// their own path with [Under]. schema converts them to schema.TypeError,
+// which has the same layout.
+package fields

@@ -1,0 +1,235 @@
+package fields
+
+import (
+	"cmp"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Field is one JSON property of a struct, after encoding/json's selection
+// and dominance rules, with its tags read and checked.
+type Field struct {
+	Name     string       // the JSON name
+	GoPath   string       // the Go selector path from the struct, "Base.ID"
+	Index    []int        // for reflect.Value.FieldByIndex
+	Type     reflect.Type // the field's declared type
+	Offset   uintptr      // from the struct, or from the last embedded pointer in Embeds
+	Embeds   []Embed      // embedded pointers on the way, usually none
+	Required bool         // a call must give the property
+	Rules    *Rules       // the field's tags, read for Deref(Type)
+
+	tag     reflect.StructTag
+	tagged  bool // the name came from the json tag
+	depth   int
+	omit    bool   // omitempty or omitzero
+	quoted  bool   // the ",string" option
+	ptrUnex string // the embedded pointer to an unexported struct on the way
+}
+
+// Embed is an embedded pointer to a struct on the way to a field: at
+// base+Offset lies a *Elem, allocated by the decoder on first use.
+type Embed struct {
+	Offset uintptr
+	Elem   reflect.Type
+}
+
+type described struct {
+	fields []Field
+	err    error
+}
+
+// cache maps a struct type to its described fields (or its error). Entries
+// are immutable; a program has finitely many types.
+var cache sync.Map
+
+// Describe returns the JSON properties of struct type t in Go field order
+// (the fields of an embedded struct at the embedding point), with their
+// tags read and checked. The result is cached and shared: callers must not
+// modify it. An error is an [*Error] whose path is relative to t.
+func Describe(t reflect.Type) ([]Field, error) {
+	if d, ok := cache.Load(t); ok {
+		d := d.(*described)
+		return d.fields, d.err
+	}
+	fs, err := describe(t)
+	if err != nil {
+		fs = nil
+	}
+	d, _ := cache.LoadOrStore(t, &described{fields: fs, err: err})
+	return d.(*described).fields, d.(*described).err
+}
+
+func describe(t reflect.Type) ([]Field, error) {
+	fs := walk(t)
+	for i := range fs {
+		f := &fs[i]
+		if f.ptrUnex != "" {
+			return nil, errorf(f.GoPath, "", ErrUnsupportedType,
+				"reached through %s, an embedded pointer to an unexported struct type, which cannot be allocated when decoding (consider embedding it by value)",
+				f.ptrUnex)
+		}
+		if f.quoted {
+			return nil, errorf(f.GoPath, "json", ErrInvalidTag, `the ",string" option is not supported (consider a string field)`)
+		}
+		base := Deref(f.Type)
+		if _, err := KindOf(base); err != nil {
+			return nil, Under(err, f.GoPath, nil)
+		}
+		r, err := ParseRules(base, f.tag)
+		if err != nil {
+			return nil, Under(err, f.GoPath, nil)
+		}
+		f.Rules = r
+		f.Required = !f.omit && f.Type.Kind() != reflect.Pointer && !r.HasDefault
+		if r.Required != nil {
+			f.Required = *r.Required
+			if f.Required && r.HasDefault {
+				return nil, errorf(f.GoPath, "default", ErrInvalidTag,
+					"default is never used on a required field (consider removing required:\"true\" or the default)")
+			}
+		}
+	}
+	return fs, nil
+}
+
+// walk lists the fields of struct type t with encoding/json's rules:
+// exported fields only, json:"-" skips, embedded structs without a json name
+// are flattened, and among fields with the same name the shallowest wins,
+// then a tagged one, else all are dropped.
+func walk(t reflect.Type) []Field {
+	type level struct {
+		t       reflect.Type
+		index   []int
+		goPath  string
+		offset  uintptr
+		embeds  []Embed
+		ptrUnex string
+	}
+	var out []Field
+	next := []level{{t: t}}
+	visited := map[reflect.Type]bool{}
+	for depth := 0; len(next) > 0; depth++ {
+		current := next
+		next = nil
+		// A type embedded twice at one depth contributes its fields twice,
+		// so that they annihilate below.
+		count := map[reflect.Type]int{}
+		for _, lv := range current {
+			count[lv.t]++
+		}
+		for _, lv := range current {
+			if visited[lv.t] {
+				continue
+			}
+			visited[lv.t] = true
+			for i := range lv.t.NumField() {
+				sf := lv.t.Field(i)
+				ft := sf.Type
+				if sf.Anonymous {
+					if ft.Kind() == reflect.Pointer {
+						ft = ft.Elem()
+					}
+					if !sf.IsExported() && ft.Kind() != reflect.Struct {
+						continue
+					}
+				} else if !sf.IsExported() {
+					continue
+				}
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				if !validTagName(name) {
+					name = "" // as encoding/json: the Go name is used
+				}
+				index := append(slices.Clip(lv.index), i)
+				goPath := Join(lv.goPath, sf.Name)
+				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
+					nl := level{t: ft, index: index, goPath: goPath, offset: lv.offset + sf.Offset, embeds: lv.embeds, ptrUnex: lv.ptrUnex}
+					if sf.Type.Kind() == reflect.Pointer {
+						if !sf.IsExported() && nl.ptrUnex == "" {
+							nl.ptrUnex = goPath
+						}
+						nl.offset = 0
+						nl.embeds = append(slices.Clip(lv.embeds), Embed{Offset: lv.offset + sf.Offset, Elem: ft})
+					}
+					next = append(next, nl)
+					continue
+				}
+				f := Field{
+					Name: name, GoPath: goPath, Index: index, Type: sf.Type,
+					Offset: lv.offset + sf.Offset, Embeds: lv.embeds,
+					tag: sf.Tag, tagged: name != "", depth: depth, ptrUnex: lv.ptrUnex,
+				}
+				if f.Name == "" {
+					f.Name = sf.Name
+				}
+				for opts != "" {
+					var o string
+					o, opts, _ = strings.Cut(opts, ",")
+					switch o {
+					case "omitempty", "omitzero":
+						f.omit = true
+					case "string":
+						f.quoted = true
+					}
+				}
+				out = append(out, f)
+				if count[lv.t] > 1 {
+					out = append(out, f)
+				}
+			}
+		}
+	}
+	// Dominance: by name, the shallowest wins, then a tagged field;
+	// otherwise the name is dropped, as encoding/json does.
+	slices.SortStableFunc(out, func(a, b Field) int {
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.depth, b.depth); c != 0 {
+			return c
+		}
+		switch {
+		case a.tagged == b.tagged:
+			return 0
+		case a.tagged:
+			return -1
+		}
+		return 1
+	})
+	kept := out[:0]
+	for i := 0; i < len(out); {
+		j := i + 1
+		for j < len(out) && out[j].Name == out[i].Name {
+			j++
+		}
+		group := out[i:j]
+		i = j
+		if len(group) == 1 || group[0].depth != group[1].depth || group[0].tagged != group[1].tagged {
+			kept = append(kept, group[0])
+		}
+	}
+	slices.SortFunc(kept, func(a, b Field) int { return slices.Compare(a.Index, b.Index) })
+	return kept
+}
+
+// validTagName mirrors encoding/json's isValidTag: other names fall back to
+// the Go field name.
+func validTagName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
