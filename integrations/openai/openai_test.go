@@ -18,19 +18,13 @@ import (
 	"github.com/toolnexus/toolnexus/internal/sdktest"
 )
 
-// body is a request body's members, each as the SDK sent it.
-func body(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
+// list decodes the member key of a request body, a JSON array of objects.
+func list(t *testing.T, body json.RawMessage, key string) []map[string]any {
 	t.Helper()
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	raw, err := sdktest.Member(body, key)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return m
-}
-
-// list decodes a JSON array of objects.
-func list(t *testing.T, raw json.RawMessage) []map[string]any {
-	t.Helper()
 	var l []map[string]any
 	if err := json.Unmarshal(raw, &l); err != nil {
 		t.Fatal(err)
@@ -38,19 +32,15 @@ func list(t *testing.T, raw json.RawMessage) []map[string]any {
 	return l
 }
 
-// checkToolsBytes: the tools the SDK sent are the rendered bytes, in order.
-func checkToolsBytes(t *testing.T, sent json.RawMessage, rendered any) {
+// checkToolsSent: the tools of a request body are the rendered bytes.
+func checkToolsSent(t *testing.T, body json.RawMessage, rendered any) {
 	t.Helper()
-	want, err := adapters.AppendJSON(nil, rendered)
+	sent, err := sdktest.Member(body, "tools")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got bytes.Buffer
-	if err := json.Compact(&got, sent); err != nil {
-		t.Fatal(err)
-	}
-	if got.String() != string(want) {
-		t.Errorf("tools sent:\n%s\nwant the rendered bytes:\n%s", got.String(), want)
+	if err := sdktest.SameTools(sent, rendered); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -104,7 +94,7 @@ func TestChatTwoTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkToolsBytes(t, body(t, reqs[0])["tools"], rendered)
+	checkToolsSent(t, reqs[0], rendered)
 
 	want := []map[string]any{
 		{"role": "user", "content": "Weather and time in Oslo?"},
@@ -119,7 +109,7 @@ func TestChatTwoTurns(t *testing.T) {
 		}},
 		{"role": "tool", "tool_call_id": "call_3", "content": weatherOK},
 	}
-	if diff := cmp.Diff(want, list(t, body(t, reqs[2])["messages"])); diff != "" {
+	if diff := cmp.Diff(want, list(t, reqs[2], "messages")); diff != "" {
 		t.Errorf("last request's messages (-want +got):\n%s", diff)
 	}
 	golden.JSON(t, "testdata/chat_requests.json", reqs)
@@ -171,7 +161,7 @@ func TestResponsesTwoTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkToolsBytes(t, body(t, reqs[0])["tools"], rendered)
+	checkToolsSent(t, reqs[0], rendered)
 
 	call := func(id, callID, name, args string) map[string]any {
 		return map[string]any{"type": "function_call", "id": id, "call_id": callID, "name": name, "arguments": args, "status": "completed"}
@@ -189,7 +179,7 @@ func TestResponsesTwoTurns(t *testing.T) {
 		call("fc_3", "call_3", "get_weather", `{"city":"Oslo","unit":"C"}`),
 		output("call_3", weatherOK),
 	}
-	if diff := cmp.Diff(want, list(t, body(t, reqs[2])["input"])); diff != "" {
+	if diff := cmp.Diff(want, list(t, reqs[2], "input")); diff != "" {
 		t.Errorf("last request's input (-want +got):\n%s", diff)
 	}
 	golden.JSON(t, "testdata/responses_requests.json", reqs)
@@ -225,7 +215,9 @@ func TestToolsStrict(t *testing.T) {
 		if !bytes.Contains(sent, []byte(`"strict":true`)) {
 			t.Errorf("%s: no strict:true", sent)
 		}
-		checkToolsBytes(t, sent, rendered)
+		if err := sdktest.SameTools(sent, rendered); err != nil {
+			t.Error(err)
+		}
 	}
 	if _, err := tnopenai.Tools(tk, adapters.GeminiJSONSchema()); err == nil {
 		t.Error("Tools(GeminiJSONSchema()) succeeded, want an error naming the option")

@@ -11,6 +11,7 @@
 package sdktest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"sync"
 
 	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
 )
 
@@ -132,4 +134,31 @@ func (m *Model) Err() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return errors.Join(m.errs...)
+}
+
+// SameTools returns nil when sent, a "tools" value as an SDK sent it, is
+// the rendered tools' JSON ([adapters.AppendJSON]) byte for byte, space
+// between tokens aside; otherwise an error showing both.
+func SameTools(sent json.RawMessage, rendered any) error {
+	want, err := adapters.AppendJSON(nil, rendered)
+	if err != nil {
+		return err
+	}
+	var got bytes.Buffer
+	if err := json.Compact(&got, sent); err != nil {
+		return fmt.Errorf("sdktest: tools sent: %w", err)
+	}
+	if got.String() != string(want) {
+		return fmt.Errorf("sdktest: tools sent:\n%s\nwant the rendered bytes:\n%s", got.String(), want)
+	}
+	return nil
+}
+
+// Member returns the member key of a JSON object as it was sent, or nil.
+func Member(body json.RawMessage, key string) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("sdktest: request body: %w", err)
+	}
+	return m[key], nil
 }
