@@ -19,7 +19,8 @@
 //		}
 //		params.Messages = append(params.Messages, next...)
 //		if done {
-//			return msg.Content[0].Text
+//			fmt.Println(msg.Content[0].Text)
+//			break
 //		}
 //	}
 //

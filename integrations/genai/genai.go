@@ -17,7 +17,8 @@
 //		}
 //		history = append(history, next...)
 //		if done {
-//			return resp.Text()
+//			fmt.Println(resp.Text())
+//			break
 //		}
 //	}
 //

@@ -289,3 +289,50 @@ func TestRunNoArgsAndRole(t *testing.T) {
 		t.Errorf("no-args response = %v, want an error naming the missing /city", fr.Response)
 	}
 }
+
+// TestJSONSchemaSent: with GeminiJSONSchema the SDK sends
+// parametersJsonSchema as the rendered schema (a JSON value equal to it;
+// the SDK re-sorts keys) and no parameters.
+func TestJSONSchemaSent(t *testing.T) {
+	m := sdktest.NewModel(modelPath, script[len(script)-1])
+	defer m.Close()
+	ctx := context.Background()
+	client, err := newClient(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := sdktest.Toolkit()
+	tools, err := tngenai.Tools(tk, adapters.GeminiJSONSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Models.GenerateContent(ctx, "gemini-test", genai.Text("hi"), &genai.GenerateContentConfig{Tools: tools}); err != nil {
+		t.Fatalf("GenerateContent: %v (model: %v)", err, m.Err())
+	}
+	rendered, err := tk.ToGemini(adapters.GeminiJSONSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want, got []any
+	for _, d := range rendered[0].FunctionDeclarations {
+		var v any
+		if err := json.Unmarshal(d.ParametersJSONSchema, &v); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, map[string]any{"name": d.Name, "description": d.Description, "parametersJsonSchema": v})
+	}
+	var body struct {
+		Tools []struct {
+			FunctionDeclarations []any `json:"functionDeclarations"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(m.Requests()[0], &body); err != nil {
+		t.Fatal(err)
+	}
+	if len(body.Tools) == 1 {
+		got = body.Tools[0].FunctionDeclarations
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("declarations sent (-want +got):\n%s", diff)
+	}
+}

@@ -20,7 +20,8 @@
 //		}
 //		params.Messages = append(params.Messages, next...)
 //		if done {
-//			return resp.Choices[0].Message.Content
+//			fmt.Println(resp.Choices[0].Message.Content)
+//			break
 //		}
 //	}
 //
