@@ -37,6 +37,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/packages/param"
@@ -186,7 +187,11 @@ func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Re
 		if err := checkCall(fmt.Sprintf("output[%d]", i), it.CallID, it.Name); err != nil {
 			return nil, false, err
 		}
-		calls = append(calls, adapters.Call{ID: it.CallID, Name: it.Name, Args: json.RawMessage(it.Arguments.OfString)})
+		args := it.Arguments.OfString
+		if raw := it.JSON.Arguments.Raw(); args == "" && strings.HasPrefix(raw, "{") {
+			args = raw // an object in place of the text (some compatible servers)
+		}
+		calls = append(calls, adapters.Call{ID: it.CallID, Name: it.Name, Args: json.RawMessage(args)})
 	}
 	if len(calls) == 0 {
 		return next, true, nil

@@ -283,3 +283,20 @@ func TestArgumentsText(t *testing.T) {
 		}
 	}
 }
+
+// TestResponsesArgumentsObject: arguments sent as an object in place of
+// the text (some compatible servers) reach the tool; the SDK keeps them
+// only as raw JSON.
+func TestResponsesArgumentsObject(t *testing.T) {
+	var r responses.Response
+	if err := json.Unmarshal([]byte(`{"output":[{"type":"function_call","call_id":"c","name":"local_time","arguments":{"city":"Lima"}}]}`), &r); err != nil {
+		t.Fatal(err)
+	}
+	next, done, err := tnopenai.RunResponses(context.Background(), sdktest.Toolkit(), &r)
+	if err != nil || done || len(next) != 2 {
+		t.Fatalf("RunResponses = %d items, done %v, err %v; want 2, false, nil", len(next), done, err)
+	}
+	if got := next[1].OfFunctionCallOutput.Output.OfString.Value; got != "09:00 in Lima" {
+		t.Errorf("output = %q, want 09:00 in Lima", got)
+	}
+}
