@@ -1,6 +1,7 @@
-# Every module of the repo: the library at the root, plus the separate modules
-# (conformance, bench) that keep their heavier dependencies out of go.mod.
-MODULES := . $(patsubst %/go.mod,%,$(wildcard */go.mod))
+# Every module of the repo, nested ones included: the library at the root,
+# plus the separate modules (conformance, bench, integrations/*) that keep
+# their heavier dependencies out of go.mod.
+MODULES := $(patsubst %/go.mod,%,$(shell find . -name go.mod -not -path './.git/*' -not -path '*/testdata/*' | LC_ALL=C sort))
 
 GO ?= go
 BENCH ?= .
@@ -8,8 +9,8 @@ BENCH_FLAGS ?= -count 5 -benchmem
 
 .PHONY: test lint golden bench bench-peers demo tidy-check
 
-## test: lint, then every module's tests with the race detector.
-test: lint
+## test: lint and tidy-check, then every module's tests with the race detector.
+test: lint tidy-check
 	@set -e; for m in $(MODULES); do \
 		echo "== go test -race ./... ($$m)"; \
 		(cd $$m && $(GO) test -race ./...); \
@@ -45,8 +46,9 @@ bench-peers:
 demo:
 	$(GO) run ./cmd/demo
 
-## tidy-check: go.mod and go.sum are tidy in every module.
+## tidy-check: go.mod and go.sum are tidy in every module (nothing is rewritten).
 tidy-check:
 	@set -e; for m in $(MODULES); do \
-		(cd $$m && $(GO) mod tidy && git diff --exit-code -- go.mod go.sum); \
+		echo "== go mod tidy -diff ($$m)"; \
+		(cd $$m && $(GO) mod tidy -diff); \
 	done

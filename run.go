@@ -57,7 +57,8 @@ func WithCallTimeout(d time.Duration) RunOption {
 //
 // The calls run concurrently, at most [DefaultParallelism] (or
 // [WithParallelism]) at a time, each through [Toolkit.ExecuteJSON] with its
-// Name and Args. Run never fails as a whole; every problem is one call's error
+// Name and Args, or through [Toolkit.Execute] with its Input when the
+// arguments arrived already parsed (Input non-nil). Run never fails as a whole; every problem is one call's error
 // result, which the model sees and can act on:
 //
 //   - a name that is no tool of the toolkit gives an error naming the
@@ -157,6 +158,10 @@ func (tk *Toolkit) runCall(ctx context.Context, c adapters.Call, cfg runConfig) 
 				out <- define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err}
 			}
 		}()
+		if c.Input != nil {
+			out <- tk.Execute(ctx, c.Name, c.Input)
+			return
+		}
 		out <- tk.ExecuteJSON(ctx, c.Name, c.Args)
 	}()
 	select {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -304,5 +305,59 @@ func TestRunEmpty(t *testing.T) {
 	tk := runTestToolkit(t)
 	if got := tk.Run(context.Background(), nil); got == nil || len(got) != 0 {
 		t.Errorf("Run(nil) = %#v, want an empty, non-nil slice", got)
+	}
+}
+
+// TestRunParsedInput: a call whose arguments arrived parsed (Input) reaches
+// the tool's Execute with that map and its Args are not read; calls with
+// Input and with Args mix in one batch, in order.
+func TestRunParsedInput(t *testing.T) {
+	type in struct {
+		Query string `json:"query"`
+		Limit int64  `json:"limit" minimum:"1"`
+	}
+	search := define.MustDefineTool(func(ctx context.Context, a in) (string, error) {
+		return fmt.Sprintf("%s/%d", a.Query, a.Limit), nil
+	}, define.WithName("search"))
+	tk := runTestToolkit(t, search)
+	calls := []adapters.Call{
+		{ID: "a", Name: "search", Input: map[string]any{"query": "go", "limit": float64(3)}, Args: json.RawMessage(`not json`)},
+		{ID: "b", Name: "search", Args: json.RawMessage(`{"query":"text","limit":9007199254740993}`)},
+		{ID: "c", Name: "search", Input: map[string]any{"query": "big", "limit": json.Number("9007199254740993")}},
+		{ID: "d", Name: "search", Input: map[string]any{"query": "bad", "limit": float64(0)}},
+		{ID: "e", Name: "search", Input: map[string]any{}},
+		{ID: "f", Name: "nope", Input: map[string]any{"query": "x"}},
+	}
+	results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(3))
+	type short struct {
+		Output  string
+		IsError bool
+	}
+	var got []short
+	for _, r := range results {
+		got = append(got, short{r.Output, r.IsError})
+	}
+	want := []short{
+		{"go/3", false},
+		{"text/9007199254740993", false},
+		{"big/9007199254740993", false},
+		{results[3].Output, true},
+		{results[4].Output, true},
+		{`unknown tool "nope" (available tools: search)`, true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Run results (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(results[3].Output, "/limit") {
+		t.Errorf("results[3].Output = %q, want it to name /limit", results[3].Output)
+	}
+	if !errors.Is(results[3].Err, define.ErrConstraint) {
+		t.Errorf("results[3].Err = %v, want ErrConstraint", results[3].Err)
+	}
+	if !errors.Is(results[4].Err, define.ErrMissing) {
+		t.Errorf("results[4].Err = %v, want ErrMissing", results[4].Err)
+	}
+	if !errors.Is(results[5].Err, toolnexus.ErrUnknownTool) {
+		t.Errorf("results[5].Err = %v, want ErrUnknownTool", results[5].Err)
 	}
 }

@@ -34,6 +34,14 @@ type Call struct {
 	// input or Gemini args. Numbers are kept as the model wrote them.
 	Args json.RawMessage `json:"args"`
 
+	// Input is the call's arguments when they arrived already parsed into a
+	// map (an SDK's decoded Gemini FunctionCall.Args, for example). When it
+	// is non-nil, toolnexus.Toolkit.Run passes it to
+	// [define.Tool.Execute] and does not read Args, so the arguments are not
+	// marshalled only to be parsed again. The parsers of this package leave
+	// it nil, and it is never rendered.
+	Input map[string]any `json:"-"`
+
 	// ThoughtSignature is Gemini's thoughtSignature of the part that held
 	// this call ("" elsewhere, and on Gemini's parallel calls after the
 	// first). It is here for callers that rebuild history themselves; the

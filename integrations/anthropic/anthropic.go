@@ -1,0 +1,118 @@
+// Package tnanthropic connects a toolnexus [toolnexus.Toolkit] to
+// Anthropic's Go SDK, github.com/anthropics/anthropic-sdk-go/v2: the
+// toolkit's tools as SDK params holding the rendered JSON byte for byte
+// (properties in Go field order), and one call per model turn that runs the
+// tool_use blocks of an [anthropic.Message] and returns the messages to
+// append to the request.
+//
+//	tools, err := tnanthropic.Tools(tk)
+//	params := anthropic.MessageNewParams{Model: model, MaxTokens: 1024, Tools: tools,
+//		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather in Paris?"))}}
+//	for {
+//		msg, err := client.Messages.New(ctx, params)
+//		if err != nil {
+//			return err
+//		}
+//		next, done, err := tnanthropic.Run(ctx, tk, msg)
+//		if err != nil {
+//			return err
+//		}
+//		params.Messages = append(params.Messages, next...)
+//		if done {
+//			fmt.Println(msg.Content[0].Text)
+//			break
+//		}
+//	}
+//
+// The model's message is replayed through the SDK's own Message.ToParam,
+// so thinking blocks and their signatures go back unchanged. Each
+// tool_use input, which the SDK keeps as raw JSON, goes to
+// [define.Tool.ExecuteJSON] as the model sent it. Results are rendered as
+// [adapters.AnthropicResults] does: one tool_result block per call, in call
+// order, is_error set on error results.
+package tnanthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/adapters"
+)
+
+// ErrReply is wrapped by the error of [Run] when the message cannot be
+// answered: nil, or with a tool_use block without an id or a name.
+var ErrReply = errors.New("tnanthropic: unusable model message")
+
+// Tools renders the toolkit's tools for [anthropic.MessageNewParams] Tools.
+// The options are those of [adapters.ToAnthropic] (e.g. [adapters.Strict]).
+// Each param holds the rendered tool JSON through [param.Override], so the
+// SDK sends it unchanged; its typed fields are unset.
+func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]anthropic.ToolUnionParam, error) {
+	rendered, err := tk.ToAnthropic(opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]anthropic.ToolUnionParam, len(rendered))
+	for i := range rendered {
+		arr, err := adapters.AppendJSON(nil, rendered[i:i+1])
+		if err != nil {
+			return nil, fmt.Errorf("tnanthropic: %w", err)
+		}
+		tool := param.Override[anthropic.ToolParam](json.RawMessage(arr[1 : len(arr)-1])) // strip [ and ]
+		out[i] = anthropic.ToolUnionParam{OfTool: &tool}
+	}
+	return out, nil
+}
+
+// Run runs the tool_use blocks of msg through [toolnexus.Toolkit.Run]
+// (concurrently, results in call order) and returns the messages to append
+// to the request's Messages: msg itself as an assistant message
+// (msg.ToParam(), thinking blocks intact), then, when it used tools, the
+// user message of tool_result blocks. done is true when the model used no
+// tool: next then holds only the assistant message, and msg's text blocks
+// are the answer.
+//
+// A bad argument, an unknown tool or a tool's failure is not an error of
+// Run: it is that call's tool_result with is_error set, so the model can
+// correct itself. Run fails only on a message it cannot answer
+// ([ErrReply]).
+func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opts ...toolnexus.RunOption) (next []anthropic.MessageParam, done bool, err error) {
+	if msg == nil {
+		return nil, false, fmt.Errorf("%w: nil message", ErrReply)
+	}
+	var calls []adapters.Call
+	for i, b := range msg.Content {
+		if b.Type != "tool_use" {
+			continue
+		}
+		if b.ID == "" {
+			return nil, false, fmt.Errorf("%w: content[%d]: tool_use without an id (results are paired by it)", ErrReply, i)
+		}
+		if b.Name == "" {
+			return nil, false, fmt.Errorf("%w: content[%d]: tool_use without a name", ErrReply, i)
+		}
+		calls = append(calls, adapters.Call{ID: b.ID, Name: b.Name, Args: b.Input})
+	}
+	next = []anthropic.MessageParam{msg.ToParam()}
+	if len(calls) == 0 {
+		return next, true, nil
+	}
+	rendered, err := adapters.AnthropicResults(calls, tk.Run(ctx, calls, opts...))
+	if err != nil {
+		return nil, false, fmt.Errorf("tnanthropic: %w", err)
+	}
+	blocks := make([]anthropic.ContentBlockParamUnion, len(rendered.Content))
+	for i, r := range rendered.Content {
+		block := anthropic.ToolResultBlockParam{ToolUseID: r.ToolUseID, IsError: param.NewOpt(r.IsError)}
+		if r.Content != "" { // the API rejects an empty text block
+			block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: r.Content}}}
+		}
+		blocks[i] = anthropic.ContentBlockParamUnion{OfToolResult: &block}
+	}
+	return append(next, anthropic.NewUserMessage(blocks...)), false, nil
+}

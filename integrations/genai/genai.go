@@ -1,0 +1,220 @@
+// Package tngenai connects a toolnexus [toolnexus.Toolkit] to Google's Go
+// SDK, google.golang.org/genai: the toolkit's tools as []*genai.Tool, and
+// one call that runs the function calls of a [genai.GenerateContentResponse]
+// and returns the contents to append to the history.
+//
+//	tools, err := tngenai.Tools(tk)
+//	config := &genai.GenerateContentConfig{Tools: tools}
+//	history := []*genai.Content{genai.NewContentFromText("Weather in Paris?", genai.RoleUser)}
+//	for {
+//		resp, err := client.Models.GenerateContent(ctx, model, history, config)
+//		if err != nil {
+//			return err
+//		}
+//		next, done, err := tngenai.Run(ctx, tk, resp)
+//		if err != nil {
+//			return err
+//		}
+//		history = append(history, next...)
+//		if done {
+//			fmt.Println(resp.Text())
+//			break
+//		}
+//	}
+//
+// With a [genai.Chat], which keeps the history itself, [RunParts] gives the
+// function responses to send back with Chat.Send.
+//
+// The function calls' Args, which the SDK has already decoded into maps,
+// reach [define.Tool.Execute] as they are: no marshal and parse round trip.
+// The model's content is replayed as the SDK returned it, so thought
+// signatures and call ids go back unchanged; each function response echoes
+// its call's id and name, in call order, as [adapters.GeminiResults]
+// renders it ({"output": ...} or {"error": "..."}).
+//
+// Two limits come from the SDK itself, which sends every request through a
+// map[string]any: JSON object keys go out sorted (the order of a
+// "parametersJsonSchema" is lost; "parameters" keeps it in
+// propertyOrdering), and numbers, in arguments and in results, are float64
+// on the way (integers beyond 2^53 are rounded by the SDK).
+package tngenai
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/adapters"
+	"google.golang.org/genai"
+)
+
+// ErrReply is wrapped by the error of [Run] and [RunParts] when the
+// response cannot be answered with function responses: nil, without
+// candidates (a blocked prompt), without content, or with a function call
+// that has no name.
+var ErrReply = errors.New("tngenai: unusable model response")
+
+// Tools renders the toolkit's tools as the one [genai.Tool] that holds
+// every function declaration, for [genai.GenerateContentConfig].Tools. The
+// options are those of [adapters.ToGemini]; with
+// [adapters.GeminiJSONSchema] (or wherever ToGemini chooses it) the schema
+// goes in ParametersJsonSchema as the rendered JSON itself, otherwise the
+// OpenAPI-subset "parameters" is decoded into a [genai.Schema], keeping
+// PropertyOrdering. A keyword genai.Schema has no field for is an error,
+// never dropped.
+func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]*genai.Tool, error) {
+	rendered, err := tk.ToGemini(opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*genai.Tool, len(rendered))
+	for i, t := range rendered {
+		decls := make([]*genai.FunctionDeclaration, len(t.FunctionDeclarations))
+		for j, d := range t.FunctionDeclarations {
+			fd := &genai.FunctionDeclaration{Name: d.Name, Description: d.Description}
+			if len(d.ParametersJSONSchema) > 0 {
+				fd.ParametersJsonSchema = d.ParametersJSONSchema
+			}
+			if len(d.Parameters) > 0 {
+				s, err := decodeSchema(d.Parameters)
+				if err != nil {
+					return nil, fmt.Errorf("tngenai: tool %s: parameters: %w", d.Name, err)
+				}
+				fd.Parameters = s
+			}
+			decls[j] = fd
+		}
+		out[i] = &genai.Tool{FunctionDeclarations: decls}
+	}
+	return out, nil
+}
+
+// decodeSchema decodes a rendered "parameters" schema into genai's type,
+// refusing keys it has no field for (they would be lost silently) and
+// keeping default and example numbers exact.
+func decodeSchema(raw json.RawMessage) (*genai.Schema, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	s := new(genai.Schema)
+	if err := dec.Decode(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Run runs the function calls of resp's first candidate through
+// [toolnexus.Toolkit.Run] (concurrently, results in call order) and returns
+// the contents to append to the history: the model's content as the SDK
+// returned it (role "model", thought signatures and call ids intact) and,
+// when it called functions, the user content of function responses, one
+// per call. done is true when the model called no function: next then
+// holds only the model's content, and resp.Text() is its answer.
+//
+// A bad argument, an unknown tool or a tool's failure is not an error of
+// Run: it goes back to the model as that call's {"error": ...} response, so
+// the model can correct itself. Run fails only on a response it cannot
+// answer ([ErrReply]).
+func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *genai.GenerateContentResponse, opts ...toolnexus.RunOption) (next []*genai.Content, done bool, err error) {
+	model, err := modelContent(resp)
+	if err != nil {
+		return nil, false, err
+	}
+	parts, err := respond(ctx, tk, model, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	if parts == nil {
+		return []*genai.Content{model}, true, nil
+	}
+	return []*genai.Content{model, {Role: genai.RoleUser, Parts: parts}}, false, nil
+}
+
+// RunParts is [Run] for a [genai.Chat], which records the model's content
+// itself: it returns only the function-response parts, to send with
+// chat.Send(ctx, parts...), or nil when the model called no function.
+func RunParts(ctx context.Context, tk *toolnexus.Toolkit, resp *genai.GenerateContentResponse, opts ...toolnexus.RunOption) ([]*genai.Part, error) {
+	model, err := modelContent(resp)
+	if err != nil {
+		return nil, err
+	}
+	return respond(ctx, tk, model, opts)
+}
+
+// modelContent returns the first candidate's content, with role "model"
+// when the server left it empty (a copy then; resp is not modified).
+func modelContent(resp *genai.GenerateContentResponse) (*genai.Content, error) {
+	if resp == nil {
+		return nil, fmt.Errorf("%w: nil response", ErrReply)
+	}
+	if len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
+		if pf := resp.PromptFeedback; pf != nil && pf.BlockReason != "" {
+			return nil, fmt.Errorf("%w: no candidates: prompt blocked (%s)", ErrReply, pf.BlockReason)
+		}
+		return nil, fmt.Errorf("%w: no candidates", ErrReply)
+	}
+	c := resp.Candidates[0]
+	if c.Content == nil {
+		return nil, fmt.Errorf("%w: candidates[0] has no content (finish reason %q)", ErrReply, c.FinishReason)
+	}
+	if c.Content.Role != "" {
+		return c.Content, nil
+	}
+	m := *c.Content
+	m.Role = genai.RoleModel
+	return &m, nil
+}
+
+// respond runs the function calls of model and renders their responses;
+// nil when there are none.
+func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, opts []toolnexus.RunOption) ([]*genai.Part, error) {
+	var calls []adapters.Call
+	for i, p := range model.Parts {
+		if p == nil || p.FunctionCall == nil {
+			continue
+		}
+		fc := p.FunctionCall
+		if fc.Name == "" {
+			return nil, fmt.Errorf("%w: candidates[0].content.parts[%d].functionCall: missing name", ErrReply, i)
+		}
+		args := fc.Args
+		if args == nil {
+			args = map[string]any{} // no arguments; a nil Input would mean "read Args"
+		}
+		c := adapters.Call{ID: fc.ID, Name: fc.Name, Input: args}
+		if len(p.ThoughtSignature) > 0 {
+			c.ThoughtSignature = base64.StdEncoding.EncodeToString(p.ThoughtSignature)
+		}
+		calls = append(calls, c)
+	}
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	rendered, err := adapters.GeminiResults(calls, tk.Run(ctx, calls, opts...))
+	if err != nil {
+		return nil, fmt.Errorf("tngenai: %w", err)
+	}
+	parts := make([]*genai.Part, len(rendered.Parts))
+	for i, rp := range rendered.Parts {
+		fr := rp.FunctionResponse
+		parts[i] = &genai.Part{FunctionResponse: &genai.FunctionResponse{
+			ID: fr.ID, Name: fr.Name, Response: responseMap(fr.Response),
+		}}
+	}
+	return parts, nil
+}
+
+// responseMap is the response object of a function response, as
+// [adapters.GeminiResults] renders it; the output stays the rendered JSON
+// (a json.RawMessage), so that it is not parsed here only to be marshalled
+// again by the SDK.
+func responseMap(r adapters.GeminiResponse) map[string]any {
+	if r.Output == nil {
+		return map[string]any{"error": r.Error}
+	}
+	return map[string]any{"output": r.Output}
+}

@@ -1,0 +1,220 @@
+// Package tnopenai connects a toolnexus [toolnexus.Toolkit] to OpenAI's Go
+// SDK, github.com/openai/openai-go/v3, for both of its APIs: Chat
+// Completions ([Tools], [Run]) and Responses ([ResponsesTools],
+// [RunResponses]). The tools go in as SDK params holding the rendered JSON
+// byte for byte (properties in Go field order, strict schemas as rendered);
+// one call per model turn runs the tool calls of the SDK's response and
+// returns what to append to the request.
+//
+//	tools, err := tnopenai.Tools(tk)
+//	params := openai.ChatCompletionNewParams{Model: model, Tools: tools,
+//		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris?")}}
+//	for {
+//		resp, err := client.Chat.Completions.New(ctx, params)
+//		if err != nil {
+//			return err
+//		}
+//		next, done, err := tnopenai.Run(ctx, tk, resp)
+//		if err != nil {
+//			return err
+//		}
+//		params.Messages = append(params.Messages, next...)
+//		if done {
+//			fmt.Println(resp.Choices[0].Message.Content)
+//			break
+//		}
+//	}
+//
+// The arguments text of each call goes to [define.Tool.ExecuteJSON] as the
+// model sent it; text that is not a JSON object is that call's error
+// result, which the model sees and can correct. Results are rendered as
+// [adapters.OpenAIResults] and [adapters.ResponsesResults] do (an error
+// result's text starts with "error: ").
+package tnopenai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/adapters"
+)
+
+// ErrReply is wrapped by the error of [Run] and [RunResponses] when the
+// response cannot be answered: nil, without choices, or with a tool call
+// that is not a named function call with an id.
+var ErrReply = errors.New("tnopenai: unusable model response")
+
+// Tools renders the toolkit's tools for [openai.ChatCompletionNewParams]
+// Tools. The options are those of [adapters.ToOpenAI] (e.g.
+// [adapters.Strict]). Each param holds the rendered tool JSON through
+// [param.Override], so the SDK sends it unchanged; its typed fields are
+// unset.
+func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]openai.ChatCompletionToolUnionParam, error) {
+	rendered, err := tk.ToOpenAI(opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]openai.ChatCompletionToolUnionParam, len(rendered))
+	for i := range rendered {
+		raw, err := entryJSON(rendered[i : i+1])
+		if err != nil {
+			return nil, err
+		}
+		fn := param.Override[openai.ChatCompletionFunctionToolParam](raw)
+		out[i] = openai.ChatCompletionToolUnionParam{OfFunction: &fn}
+	}
+	return out, nil
+}
+
+// ResponsesTools renders the toolkit's tools for
+// [responses.ResponseNewParams] Tools, as [Tools] does for Chat (options of
+// [adapters.ToOpenAIResponses]; "strict" is always sent).
+func ResponsesTools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]responses.ToolUnionParam, error) {
+	rendered, err := tk.ToOpenAIResponses(opts...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]responses.ToolUnionParam, len(rendered))
+	for i := range rendered {
+		raw, err := entryJSON(rendered[i : i+1])
+		if err != nil {
+			return nil, err
+		}
+		fn := param.Override[responses.FunctionToolParam](raw)
+		out[i] = responses.ToolUnionParam{OfFunction: &fn}
+	}
+	return out, nil
+}
+
+// entryJSON is the JSON of the one tool in a rendered tools slice, as
+// [adapters.AppendJSON] writes it.
+func entryJSON(one any) (json.RawMessage, error) {
+	arr, err := adapters.AppendJSON(nil, one)
+	if err != nil {
+		return nil, fmt.Errorf("tnopenai: %w", err)
+	}
+	return json.RawMessage(arr[1 : len(arr)-1]), nil // strip [ and ]
+}
+
+// Run runs the tool calls of resp's first choice through
+// [toolnexus.Toolkit.Run] (concurrently, results in call order) and returns
+// the messages to append to the request's Messages: the assistant message
+// (its content and its tool calls, arguments as the model sent them), then
+// one tool message per call. done is true when the model called no tool:
+// next then holds only the assistant message, and
+// resp.Choices[0].Message.Content is the answer.
+//
+// A bad argument, an unknown tool or a tool's failure is not an error of
+// Run: it is that call's tool message, so the model can correct itself.
+// Run fails only on a response it cannot answer ([ErrReply]).
+func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion, opts ...toolnexus.RunOption) (next []openai.ChatCompletionMessageParamUnion, done bool, err error) {
+	if resp == nil {
+		return nil, false, fmt.Errorf("%w: nil completion", ErrReply)
+	}
+	if len(resp.Choices) == 0 {
+		return nil, false, fmt.Errorf("%w: no choices", ErrReply)
+	}
+	msg := resp.Choices[0].Message
+	replay := openai.ChatCompletionAssistantMessageParam{}
+	if msg.Content != "" {
+		replay.Content.OfString = param.NewOpt(msg.Content)
+	}
+	if msg.Refusal != "" {
+		replay.Refusal = param.NewOpt(msg.Refusal)
+	}
+	calls := make([]adapters.Call, 0, len(msg.ToolCalls))
+	for i, tc := range msg.ToolCalls {
+		at := fmt.Sprintf("choices[0].message.tool_calls[%d]", i)
+		if tc.Type != "function" {
+			return nil, false, fmt.Errorf("%w: %s: type %q, want function", ErrReply, at, tc.Type)
+		}
+		if err := checkCall(at, tc.ID, tc.Function.Name); err != nil {
+			return nil, false, err
+		}
+		calls = append(calls, adapters.Call{ID: tc.ID, Name: tc.Function.Name, Args: json.RawMessage(tc.Function.Arguments)})
+		replay.ToolCalls = append(replay.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+				ID:       tc.ID,
+				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Function.Name, Arguments: tc.Function.Arguments},
+			},
+		})
+	}
+	next = []openai.ChatCompletionMessageParamUnion{{OfAssistant: &replay}}
+	if len(calls) == 0 {
+		return next, true, nil
+	}
+	msgs, err := adapters.OpenAIResults(calls, tk.Run(ctx, calls, opts...))
+	if err != nil {
+		return nil, false, fmt.Errorf("tnopenai: %w", err)
+	}
+	for _, m := range msgs {
+		next = append(next, openai.ToolMessage(m.Content, m.ToolCallID))
+	}
+	return next, false, nil
+}
+
+// RunResponses is [Run] for the Responses API: it runs the function_call
+// items of resp's output and returns the input items to append to the
+// request's input list: every output item of resp replayed as the API sent
+// it (reasoning items stay next to their function calls), then one
+// function_call_output item per call. done is true when the model called
+// no function; resp.OutputText() is then the answer.
+//
+// With PreviousResponseID, which makes the server keep the history, send
+// only the function_call_output items: next[len(resp.Output):].
+func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Response, opts ...toolnexus.RunOption) (next []responses.ResponseInputItemUnionParam, done bool, err error) {
+	if resp == nil {
+		return nil, false, fmt.Errorf("%w: nil response", ErrReply)
+	}
+	next = make([]responses.ResponseInputItemUnionParam, 0, len(resp.Output))
+	var calls []adapters.Call
+	for i, it := range resp.Output {
+		raw := it.RawJSON()
+		if raw == "" {
+			return nil, false, fmt.Errorf("%w: output[%d]: no JSON to replay", ErrReply, i)
+		}
+		next = append(next, param.Override[responses.ResponseInputItemUnionParam](json.RawMessage(raw)))
+		if it.Type != "function_call" {
+			continue
+		}
+		if err := checkCall(fmt.Sprintf("output[%d]", i), it.CallID, it.Name); err != nil {
+			return nil, false, err
+		}
+		args := it.Arguments.OfString
+		if raw := it.JSON.Arguments.Raw(); args == "" && strings.HasPrefix(raw, "{") {
+			args = raw // an object in place of the text (some compatible servers)
+		}
+		calls = append(calls, adapters.Call{ID: it.CallID, Name: it.Name, Args: json.RawMessage(args)})
+	}
+	if len(calls) == 0 {
+		return next, true, nil
+	}
+	items, err := adapters.ResponsesResults(calls, tk.Run(ctx, calls, opts...))
+	if err != nil {
+		return nil, false, fmt.Errorf("tnopenai: %w", err)
+	}
+	for _, it := range items {
+		out := responses.ResponseInputItemParamOfFunctionCallOutput(it.Output)
+		out.OfFunctionCallOutput.CallID = param.NewOpt(it.CallID)
+		next = append(next, out)
+	}
+	return next, false, nil
+}
+
+// checkCall checks what results are paired by: an id and a name.
+func checkCall(at, id, name string) error {
+	if id == "" {
+		return fmt.Errorf("%w: %s: missing id (results are paired by it)", ErrReply, at)
+	}
+	if name == "" {
+		return fmt.Errorf("%w: %s: missing name", ErrReply, at)
+	}
+	return nil
+}

@@ -1,0 +1,164 @@
+// Package sdktest is what the tests and examples of the integration modules
+// (integrations/genai, integrations/openai, integrations/anthropic) share:
+// the toolkit their scripted models call, and an HTTP server that plays a
+// model for an official SDK's unmodified client.
+//
+//	m := sdktest.NewModel("/v1/messages", reply1, reply2, reply3)
+//	defer m.Close()
+//	client := anthropic.NewClient(option.WithBaseURL(m.URL()), ...)
+//	... // run the loop
+//	golden.JSON(t, "testdata/requests.json", m.Requests())
+package sdktest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+// WeatherArgs is get_weather's input.
+type WeatherArgs struct {
+	City string `json:"city" minLength:"1" description:"City name, e.g. Paris"`
+	Unit string `json:"unit,omitempty" enum:"C,F" default:"C" description:"Temperature unit"`
+}
+
+// Weather is get_weather's output: a struct, so its result is a JSON object.
+type Weather struct {
+	City        string  `json:"city"`
+	Temperature float64 `json:"temperature"`
+	Unit        string  `json:"unit"`
+	Sky         string  `json:"sky"`
+}
+
+// TimeArgs is local_time's input.
+type TimeArgs struct {
+	City string `json:"city" description:"City name"`
+}
+
+// Toolkit returns the toolkit of the scripted conversations: get_weather
+// (a struct output; its unit must be "C" or "F") and local_time (a string
+// output). Both answer the same for every city, so that requests are
+// reproducible.
+func Toolkit() *toolnexus.Toolkit {
+	weather := define.MustDefineTool(func(ctx context.Context, in WeatherArgs) (Weather, error) {
+		w := Weather{City: in.City, Temperature: 12, Unit: "C", Sky: "overcast"}
+		if in.Unit == "F" {
+			w.Temperature, w.Unit = 53.6, "F"
+		}
+		return w, nil
+	}, define.WithName("get_weather"), define.WithDescription("Current weather for a city"))
+	clock := define.MustDefineTool(func(ctx context.Context, in TimeArgs) (string, error) {
+		return "09:00 in " + in.City, nil
+	}, define.WithName("local_time"), define.WithDescription("Local time in a city"))
+	tk, err := toolnexus.NewToolkit(weather, clock)
+	if err != nil {
+		panic(err) // two fixed, valid tools
+	}
+	return tk
+}
+
+// Model is an HTTP server that plays a model: it answers each POST to its
+// path with the next scripted reply (JSON, status 200) and records the
+// request bodies. A request to another path, or past the last reply, gets
+// a 4xx or 5xx answer and is recorded as an error ([Model.Err]).
+type Model struct {
+	srv     *httptest.Server
+	path    string
+	mu      sync.Mutex
+	replies []string
+	bodies  []json.RawMessage
+	errs    []error
+}
+
+// NewModel starts a Model that serves replies, in order, at path.
+func NewModel(path string, replies ...string) *Model {
+	m := &Model{path: path, replies: replies}
+	m.srv = httptest.NewServer(http.HandlerFunc(m.serve))
+	return m
+}
+
+func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch {
+	case err != nil:
+		m.errs = append(m.errs, fmt.Errorf("sdktest: reading the request body: %w", err))
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	case r.Method != http.MethodPost || r.URL.Path != m.path:
+		m.errs = append(m.errs, fmt.Errorf("sdktest: %s %s, want POST %s", r.Method, r.URL.Path, m.path))
+		http.Error(w, "no such endpoint", http.StatusNotFound)
+		return
+	case !json.Valid(body):
+		m.errs = append(m.errs, fmt.Errorf("sdktest: request %d: the body is not valid JSON", len(m.bodies)+1))
+		http.Error(w, "invalid JSON", http.StatusBadRequest)
+		return
+	case len(m.bodies) >= len(m.replies):
+		m.errs = append(m.errs, fmt.Errorf("sdktest: request %d, but the script has %d replies", len(m.bodies)+1, len(m.replies)))
+		http.Error(w, "script exhausted", http.StatusInternalServerError)
+		return
+	}
+	reply := m.replies[len(m.bodies)]
+	m.bodies = append(m.bodies, json.RawMessage(body))
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, reply)
+}
+
+// URL is the server's base URL, without a trailing slash.
+func (m *Model) URL() string { return m.srv.URL }
+
+// Close shuts the server down.
+func (m *Model) Close() { m.srv.Close() }
+
+// Requests returns the request bodies received so far, in order.
+func (m *Model) Requests() []json.RawMessage {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]json.RawMessage(nil), m.bodies...)
+}
+
+// Err returns the problems seen so far (an unexpected path or method, a
+// body that is not JSON, a request past the script), or nil.
+func (m *Model) Err() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return errors.Join(m.errs...)
+}
+
+// SameTools returns nil when sent, a "tools" value as an SDK sent it, is
+// the rendered tools' JSON ([adapters.AppendJSON]) byte for byte, space
+// between tokens aside; otherwise an error showing both.
+func SameTools(sent json.RawMessage, rendered any) error {
+	want, err := adapters.AppendJSON(nil, rendered)
+	if err != nil {
+		return err
+	}
+	var got bytes.Buffer
+	if err := json.Compact(&got, sent); err != nil {
+		return fmt.Errorf("sdktest: tools sent: %w", err)
+	}
+	if got.String() != string(want) {
+		return fmt.Errorf("sdktest: tools sent:\n%s\nwant the rendered bytes:\n%s", got.String(), want)
+	}
+	return nil
+}
+
+// Member returns the member key of a JSON object as it was sent, or nil.
+func Member(body json.RawMessage, key string) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		return nil, fmt.Errorf("sdktest: request body: %w", err)
+	}
+	return m[key], nil
+}
