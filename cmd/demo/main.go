@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
 
 func main() {
@@ -102,7 +103,7 @@ func run(ctx context.Context, out io.Writer, only string, full bool) error {
 // signature renders a tool as name(param type, ...) from its input schema.
 func signature(t define.Tool) string {
 	var params []string
-	if s := t.InputSchemaTree(); s != nil {
+	if s, err := schema.Parse(t.InputSchema()); err == nil {
 		for _, p := range s.Properties {
 			params = append(params, p.Name+" "+strings.Join(p.Schema.Types, "|"))
 		}
