@@ -24,7 +24,10 @@ import (
 // the fields; only fields whose type implements json.Unmarshaler go through
 // their own method. The result is nil or an *[ArgErrors].
 func (p *Plan) DecodeJSON(dst unsafe.Pointer, data []byte) error {
-	d := getDecoder()
+	return p.DecodeJSONLimits(dst, data, Limits{})
+}
+
+func (d *decoder) decodeJSON(p *Plan, dst unsafe.Pointer, data []byte) {
 	d.data = data
 	d.ws()
 	switch {
@@ -50,7 +53,6 @@ func (p *Plan) DecodeJSON(dst unsafe.Pointer, data []byte) error {
 			}
 		}
 	}
-	return d.finish()
 }
 
 // emptyArgs decodes {} into the root.

@@ -28,6 +28,8 @@ var (
 	// ErrTooDeep reports JSON or map input nested deeper than [MaxDepth] (cyclic
 	// maps end here too).
 	ErrTooDeep = errors.New("nesting too deep")
+	// ErrTooLarge reports arguments larger than [Limits].MaxBytes.
+	ErrTooLarge = errors.New("arguments too large")
 )
 
 // MaxErrors is how many problems one [ArgErrors] keeps; the rest are counted
