@@ -2,7 +2,6 @@ package reflectx
 
 import (
 	"encoding"
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -470,10 +469,12 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if !ok {
 			return
 		}
-		s := d.makeString(b)
-		if d.checkStr(n, s) {
-			*(*string)(p) = s
+		// Checked before it is copied: a string breaking maxLength
+		// costs no memory.
+		if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
+			return
 		}
+		*(*string)(p) = d.makeString(b)
 	case kBool:
 		switch c {
 		case 't':
@@ -522,13 +523,12 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if !ok {
 			return
 		}
-		out := make([]byte, base64.StdEncoding.DecodedLen(len(b)))
-		m, err := base64.StdEncoding.Decode(out, b)
+		out, err := decodeBase64(b)
 		if err != nil {
 			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
 			return
 		}
-		*(*[]byte)(p) = out[:m]
+		*(*[]byte)(p) = out
 	case kTime:
 		b, start, ok := d.strValue(n, c)
 		if !ok {
@@ -647,6 +647,12 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 			}
 			idx, known := sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
 			switch {
+			case !known && len(d.errs) >= MaxErrors:
+				// Past the error cap: counted, not kept.
+				if d.skip(); d.fatal {
+					return
+				}
+				d.omitted++
 			case !known:
 				name := string(k)
 				start := d.i
@@ -722,11 +728,21 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 		}
 		tmp = reflect.New(n.elem.t)
 	}
+	maxProps, count := -1, 0
+	if n.c != nil {
+		maxProps = n.c.maxProps
+	}
+	mark, omitted := len(d.errs), d.omitted
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 	} else {
 		for {
+			if count == maxProps {
+				d.tooMany(mark, omitted, count, '}', n.c.maxPropsWant, " properties")
+				return
+			}
+			count++
 			kb, ok := d.key()
 			if !ok {
 				return
@@ -775,6 +791,38 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 			d.fail(ErrConstraint, w, strconv.Itoa(l)+" properties")
 		}
 	}
+}
+
+// tooMany skips the rest of an array or object that already has count
+// items or members, its limit, without decoding them; the problems found
+// in it (errors from mark, omitted ones beyond omitted) give way to the
+// one that it has too many, as for map input, which is not decoded at
+// all then.
+func (d *decoder) tooMany(mark, omitted, count int, closing byte, want, unit string) {
+	for {
+		if closing == '}' {
+			if _, ok := d.key(); !ok {
+				return
+			}
+		}
+		if d.skip(); d.fatal {
+			return
+		}
+		count++
+		more, ok := d.next(closing)
+		if !ok {
+			return
+		}
+		if !more {
+			break
+		}
+	}
+	d.leave()
+	if mark < len(d.errs) {
+		d.errs = d.errs[:mark]
+	}
+	d.omitted = omitted
+	d.fail(ErrConstraint, want, strconv.Itoa(count)+unit)
 }
 
 // dupKey skips the value of a repeated key and reports it.
@@ -859,7 +907,16 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	size := n.elem.t.Size()
 	var data unsafe.Pointer
 	length, capacity := 0, 0
+	maxItems := -1
+	if n.c != nil {
+		maxItems = n.c.maxItems
+	}
+	mark, omitted := len(d.errs), d.omitted
 	for {
+		if length == maxItems {
+			d.tooMany(mark, omitted, length, ']', n.c.maxItemsWant, " items")
+			return
+		}
 		if length == capacity {
 			nd, nc := n.arrays.newArray(max(4, 2*capacity))
 			if length > 0 {
