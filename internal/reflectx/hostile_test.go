@@ -289,3 +289,84 @@ func TestTooManyReportsOnlyThat(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeMapDeep builds map input nested depth levels (maps and slices
+// as shape's bits say), optionally with a cycle back to level cycleAt, in
+// the payload field picked by field, and checks that the decode ends with
+// a verdict: ErrTooDeep for cycles and nesting beyond MaxDepth, and for
+// shallow acyclic input the verdict of the same arguments as JSON text.
+func FuzzDecodeMapDeep(f *testing.F) {
+	f.Add(uint8(0), uint32(1000), uint8(0), uint32(0))
+	f.Add(uint8(1), uint32(500_000), uint8(0x55), uint32(0))
+	f.Add(uint8(2), uint32(10), uint8(0xff), uint32(3))
+	f.Add(uint8(3), uint32(100), uint8(0x0f), uint32(1))
+	f.Add(uint8(4), uint32(511), uint8(0), uint32(0))
+	f.Add(uint8(5), uint32(2), uint8(1), uint32(2))
+	p := mustPlan(f, reflect.TypeFor[payloads]())
+	fields := []string{"any", "raw", "map", "typed", "slice", "jsonu"}
+	f.Fuzz(func(t *testing.T, field uint8, depth uint32, shape uint8, cycleAt uint32) {
+		depth %= 600_000
+		name := fields[int(field)%len(fields)]
+		// containers[i] is the container at level i+1 of the payload.
+		var containers []any
+		var root any = "leaf"
+		if depth > 0 {
+			containers = make([]any, depth)
+			for i := int(depth) - 1; i >= 0; i-- {
+				if shape>>(i%8)&1 == 0 {
+					containers[i] = map[string]any{"k": root}
+				} else {
+					containers[i] = []any{root}
+				}
+				root = containers[i]
+			}
+		}
+		cyclic := cycleAt > 0 && cycleAt <= depth
+		if cyclic {
+			target := containers[cycleAt-1]
+			switch c := containers[depth-1].(type) {
+			case map[string]any:
+				c["k"] = target
+			case []any:
+				c[0] = target
+			}
+		}
+		arg := root
+		levels := int(depth) // nesting of the arguments: the struct, then the payload
+		switch name {
+		case "map":
+			arg = map[string]any{"k": root}
+			levels++
+		case "typed":
+			arg = map[string]any{"k": []any{root}}
+			levels += 2
+		case "slice":
+			arg = []any{map[string]any{"k": root}}
+			levels += 2
+		}
+		args := map[string]any{name: arg}
+		var dst payloads
+		err := p.DecodeMap(unsafe.Pointer(&dst), args)
+		if err != nil {
+			var ae *ArgErrors
+			if !errors.As(err, &ae) {
+				t.Fatalf("err %v is not *ArgErrors", err)
+			}
+		}
+		if cyclic || levels+1 > MaxDepth {
+			if !errors.Is(err, ErrTooDeep) {
+				t.Fatalf("%s: depth %d, cyclic %v: err = %.200v, want ErrTooDeep", name, depth, cyclic, err)
+			}
+			return
+		}
+		text, merr := json.Marshal(args)
+		if merr != nil {
+			t.Fatal(merr)
+		}
+		var dj payloads
+		errJSON := p.DecodeJSON(unsafe.Pointer(&dj), text)
+		if (err == nil) != (errJSON == nil) {
+			t.Fatalf("%s: verdicts differ for %.200s:\nmap:  %v\njson: %v", name, text, err, errJSON)
+		}
+	})
+}
