@@ -76,3 +76,38 @@ func (d *decoder) spend(n int) bool {
 	}
 	return true
 }
+
+// CheckMap checks arguments that arrived as a map, for a consumer that
+// takes them without a plan (define.NewTool marshals them to JSON): the
+// same nesting, size and UTF-8 rules as [Plan.DecodeMap] applies to values
+// it keeps as given, so that json.Marshal is never asked to walk a cyclic
+// or absurdly deep value. The result is nil or an *[ArgErrors].
+func CheckMap(args map[string]any, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	d.budget = d.lim.MaxBytes
+	d.checkValue(args)
+	return d.finish()
+}
+
+// CheckJSON checks that data is one JSON value within lim.MaxBytes and
+// [MaxDepth], with the scanner of [Plan.DecodeJSON]. The result is nil or
+// an *[ArgErrors].
+func CheckJSON(data []byte, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	if len(data) > d.lim.MaxBytes {
+		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
+		return d.finish()
+	}
+	d.data = data
+	d.ws()
+	d.skip()
+	if !d.fatal {
+		d.ws()
+		if d.i != len(d.data) {
+			d.syntax("end of input")
+		}
+	}
+	return d.finish()
+}
