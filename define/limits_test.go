@@ -76,16 +76,21 @@ func TestNewToolDeepAndCyclicMaps(t *testing.T) {
 
 func TestMaxPatternBytes(t *testing.T) {
 	check := func(ctx context.Context, in patternArgs) (string, error) { return "ok", nil }
-	long := strings.Repeat("a", 20_000) + "x"
+	ctx := context.Background()
 	def := define.MustDefineTool(check, define.WithName("def"))
-	if r := def.Execute(context.Background(), map[string]any{"word": long}); !errors.Is(r.Err, define.ErrConstraint) {
+	if r := def.Execute(ctx, map[string]any{"word": strings.Repeat("a", 20_000) + "x"}); !errors.Is(r.Err, define.ErrConstraint) {
 		t.Errorf("default bound: %+v, want ErrConstraint", r)
 	}
-	raised := define.MustDefineTool(check, define.WithName("raised"), define.WithMaxPatternBytes(30_000))
-	if r := raised.ExecuteJSON(context.Background(), []byte(`{"word":"`+long+`"}`)); r.IsError {
+	long := strings.Repeat("a", 2000) + "x"
+	low := define.MustDefineTool(check, define.WithName("low"), define.WithMaxPatternBytes(1000))
+	if r := low.ExecuteJSON(ctx, []byte(`{"word":"`+long+`"}`)); !errors.Is(r.Err, define.ErrConstraint) {
+		t.Errorf("low bound: %+v, want ErrConstraint", r)
+	}
+	raised := define.MustDefineTool(check, define.WithName("raised"), define.WithMaxPatternBytes(3000))
+	if r := raised.ExecuteJSON(ctx, []byte(`{"word":"`+long+`"}`)); r.IsError {
 		t.Errorf("raised bound: %+v", r)
 	}
-	if r := def.ExecuteJSON(context.Background(), []byte(`{"word":"abx"}`)); r.IsError {
+	if r := def.ExecuteJSON(ctx, []byte(`{"word":"abx"}`)); r.IsError {
 		t.Errorf("short string: %+v", r)
 	}
 }
