@@ -738,8 +738,12 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 		d.i++
 	} else {
 		for {
-			if count == maxProps {
-				d.tooMany(mark, omitted, count, '}', n.c.maxPropsWant, " properties")
+			if count == maxProps || d.pastCap() {
+				want := ""
+				if maxProps >= 0 {
+					want = n.c.maxPropsWant
+				}
+				d.skipTail(mark, omitted, count, '}', maxProps, want, " properties")
 				return
 			}
 			count++
@@ -793,37 +797,58 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 	}
 }
 
-// tooMany skips the rest of an array or object that already has count
-// items or members, its limit, without decoding them; the problems found
-// in it (errors from mark, omitted ones beyond omitted) give way to the
-// one that it has too many, as for map input, which is not decoded at
-// all then.
-func (d *decoder) tooMany(mark, omitted, count int, closing byte, want, unit string) {
-	for {
-		if closing == '}' {
-			if _, ok := d.key(); !ok {
-				return
-			}
-		}
-		if d.skip(); d.fatal {
-			return
-		}
-		count++
-		more, ok := d.next(closing)
-		if !ok {
-			return
-		}
-		if !more {
-			break
-		}
+// skipTail skips the rest of an array or object that has count items or
+// members so far, without decoding them: past its limit (maxItems,
+// maxProperties; < 0 for none), or past the error cap. When the total is
+// over the limit, the problems found in it (errors from mark, omitted ones
+// beyond omitted) give way to the one that it has too many, as for map
+// input, which is not decoded at all then.
+func (d *decoder) skipTail(mark, omitted, count int, closing byte, limit int, want, unit string) {
+	rest, ok := d.skipRest(closing)
+	if !ok {
+		return
 	}
 	d.leave()
+	if limit < 0 || count+rest <= limit {
+		return
+	}
 	if mark < len(d.errs) {
 		d.errs = d.errs[:mark]
 	}
 	d.omitted = omitted
-	d.fail(ErrConstraint, want, strconv.Itoa(count)+unit)
+	d.fail(ErrConstraint, want, strconv.Itoa(count+rest)+unit)
 }
+
+// skipRest skips the remaining members (closing '}') or elements (']') of
+// an object or array, from the start of the next one, and its closing
+// byte; it returns how many it skipped, and false on a syntax error.
+func (d *decoder) skipRest(closing byte) (int, bool) {
+	count := 0
+	for {
+		if closing == '}' {
+			if _, ok := d.key(); !ok {
+				return count, false
+			}
+		}
+		if d.skip(); d.fatal {
+			return count, false
+		}
+		count++
+		more, ok := d.next(closing)
+		if !ok {
+			return count, false
+		}
+		if !more {
+			return count, true
+		}
+	}
+}
+
+// pastCap reports whether problems are already being omitted: the
+// arguments are rejected whatever follows, so the rest of an array or
+// object is skipped (its syntax and depth still checked) without
+// decoding or allocating, and Omitted counts the problems found before.
+func (d *decoder) pastCap() bool { return d.omitted > 0 }
 
 // dupKey skips the value of a repeated key and reports it.
 func (d *decoder) dupKey(k string) {
@@ -913,8 +938,12 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	}
 	mark, omitted := len(d.errs), d.omitted
 	for {
-		if length == maxItems {
-			d.tooMany(mark, omitted, length, ']', n.c.maxItemsWant, " items")
+		if length == maxItems || d.pastCap() {
+			want := ""
+			if maxItems >= 0 {
+				want = n.c.maxItemsWant
+			}
+			d.skipTail(mark, omitted, length, ']', maxItems, want, " items")
 			return
 		}
 		if length == capacity {
@@ -1008,6 +1037,10 @@ func (d *decoder) anyValue() any {
 			return m
 		}
 		for {
+			if d.pastCap() {
+				d.skipTail(0, 0, 0, '}', -1, "", "")
+				return nil
+			}
 			kb, ok := d.key()
 			if !ok {
 				return nil
@@ -1046,6 +1079,10 @@ func (d *decoder) anyValue() any {
 			return a
 		}
 		for {
+			if d.pastCap() {
+				d.skipTail(0, 0, 0, ']', -1, "", "")
+				return nil
+			}
 			d.pushIndex(len(a))
 			v := d.anyValue()
 			d.pop()

@@ -422,6 +422,10 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 		}
 		sort.Strings(keys) // deterministic error order
 		for _, k := range keys {
+			if d.pastCap() {
+				d.leave()
+				return
+			}
 			if !d.spend(len(k) + 4) {
 				return
 			}
@@ -473,6 +477,10 @@ func (d *decoder) mslice(n *node, p unsafe.Pointer, a []any) {
 		data, capacity := n.arrays.newExact(len(a))
 		size := n.elem.t.Size()
 		for i, v := range a {
+			if d.pastCap() {
+				d.leave()
+				return
+			}
 			d.pushIndex(i)
 			d.mvalue(n.elem, unsafe.Add(data, uintptr(i)*size), v)
 			d.pop()

@@ -70,7 +70,7 @@ func (e *ArgError) Unwrap() error { return e.Err }
 // keys sorted), then its missing required properties in Go field order.
 type ArgErrors struct {
 	Errs    []*ArgError
-	Omitted int // problems found beyond MaxErrors
+	Omitted int // problems found beyond MaxErrors (once past the cap, the rest of each array and object is skipped unchecked)
 }
 
 // Error joins the messages of Errs with "; " and mentions Omitted.

@@ -213,6 +213,8 @@ type boundedItems struct {
 	Items []item          `json:"items" maxItems:"50"`
 	Props map[string]item `json:"props" maxProperties:"5"`
 	Name  string          `json:"name" maxLength:"10"`
+	Free  []item          `json:"free,omitempty"`
+	Any   any             `json:"any,omitempty"`
 }
 
 // TestBoundsBoundWork: past maxItems, maxProperties, maxLength and the
@@ -233,6 +235,10 @@ func TestBoundsBoundWork(t *testing.T) {
 			}
 			b.WriteString(`"z":{}}}`)
 			return b.String()
+		},
+		"past the cap in a slice": func(n int) string { return `{"free":[` + strings.Repeat(`{"n":-1},`, n) + `{}]}` },
+		"past the cap in any": func(n int) string {
+			return `{"free":[` + strings.Repeat(`{"n":-1},`, 30) + `{}],"any":[` + strings.Repeat(`{"a":[1]},`, n) + `{}]}`
 		},
 		"maxLength": func(n int) string { return `{"name":"` + strings.Repeat("x", 10*n) + `"}` },
 		"error cap": func(n int) string {
