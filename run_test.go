@@ -319,14 +319,7 @@ func TestRunParallelismBoundsAbandonedCalls(t *testing.T) {
 	stubborn := func(ctx context.Context, args json.RawMessage) (any, error) {
 		bodies.Add(1)
 		defer bodies.Done()
-		n := running.Add(1)
-		defer running.Add(-1)
-		for {
-			p := peak.Load()
-			if n <= p || peak.CompareAndSwap(p, n) {
-				break
-			}
-		}
+		defer countRunning(&running, &peak)()
 		<-release // ignores ctx
 		return "late", nil
 	}
@@ -363,14 +356,7 @@ func TestRunParallelismBoundsAbandonedCalls(t *testing.T) {
 func TestRunSlotFreedWhenToolReturns(t *testing.T) {
 	var running, peak atomic.Int32
 	slowThenFast := func(ctx context.Context, args json.RawMessage) (any, error) {
-		n := running.Add(1)
-		defer running.Add(-1)
-		for {
-			p := peak.Load()
-			if n <= p || peak.CompareAndSwap(p, n) {
-				break
-			}
-		}
+		defer countRunning(&running, &peak)()
 		if string(args) == `{"slow":true}` {
 			time.Sleep(60 * time.Millisecond) // ignores ctx
 		}
@@ -419,4 +405,17 @@ func TestRunGoexit(t *testing.T) {
 			t.Errorf("parallelism %d: results[1] = %+v, want {}", par, results[1])
 		}
 	}
+}
+
+// countRunning counts a running tool body in running and its maximum in
+// peak; call the result when the body ends.
+func countRunning(running, peak *atomic.Int32) func() {
+	n := running.Add(1)
+	for {
+		p := peak.Load()
+		if n <= p || peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	return func() { running.Add(-1) }
 }

@@ -728,22 +728,14 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 		}
 		tmp = reflect.New(n.elem.t)
 	}
-	maxProps, count := -1, 0
-	if n.c != nil {
-		maxProps = n.c.maxProps
-	}
-	mark, omitted := len(d.errs), d.omitted
+	count, end := 0, d.tailOf(n.c, false)
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 	} else {
 		for {
-			if count == maxProps || d.pastCap() {
-				want := ""
-				if maxProps >= 0 {
-					want = n.c.maxPropsWant
-				}
-				d.skipTail(mark, omitted, count, '}', maxProps, want, " properties")
+			if end.stops(d, count) {
+				d.skipTail(end, count, '}')
 				return
 			}
 			count++
@@ -797,26 +789,52 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 	}
 }
 
+// tail is where the decode of an array or object may stop early: past its
+// limit (maxItems or maxProperties; < 0 for none), or past the error cap;
+// mark and omitted are the problems found before it began.
+type tail struct {
+	limit         int
+	want, unit    string
+	mark, omitted int
+}
+
+// tailOf returns the tail of an array (items) or object with constraints c.
+func (d *decoder) tailOf(c *constraints, items bool) tail {
+	t := tail{limit: -1, unit: " properties", mark: len(d.errs), omitted: d.omitted}
+	if items {
+		t.unit = " items"
+	}
+	switch {
+	case c == nil:
+	case items:
+		t.limit, t.want = c.maxItems, c.maxItemsWant
+	default:
+		t.limit, t.want = c.maxProps, c.maxPropsWant
+	}
+	return t
+}
+
+// stops reports whether the decode stops before item or member count.
+func (t *tail) stops(d *decoder, count int) bool { return count == t.limit || d.pastCap() }
+
 // skipTail skips the rest of an array or object that has count items or
-// members so far, without decoding them: past its limit (maxItems,
-// maxProperties; < 0 for none), or past the error cap. When the total is
-// over the limit, the problems found in it (errors from mark, omitted ones
-// beyond omitted) give way to the one that it has too many, as for map
-// input, which is not decoded at all then.
-func (d *decoder) skipTail(mark, omitted, count int, closing byte, limit int, want, unit string) {
+// members so far, without decoding them. When the total is over t's
+// limit, the problems found in it give way to the one that it has too
+// many, as for map input, which is not decoded at all then.
+func (d *decoder) skipTail(t tail, count int, closing byte) {
 	rest, ok := d.skipRest(closing)
 	if !ok {
 		return
 	}
 	d.leave()
-	if limit < 0 || count+rest <= limit {
+	if t.limit < 0 || count+rest <= t.limit {
 		return
 	}
-	if mark < len(d.errs) {
-		d.errs = d.errs[:mark]
+	if t.mark < len(d.errs) {
+		d.errs = d.errs[:t.mark]
 	}
-	d.omitted = omitted
-	d.fail(ErrConstraint, want, strconv.Itoa(count+rest)+unit)
+	d.omitted = t.omitted
+	d.fail(ErrConstraint, t.want, strconv.Itoa(count+rest)+t.unit)
 }
 
 // skipRest skips the remaining members (closing '}') or elements (']') of
@@ -932,18 +950,10 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	size := n.elem.t.Size()
 	var data unsafe.Pointer
 	length, capacity := 0, 0
-	maxItems := -1
-	if n.c != nil {
-		maxItems = n.c.maxItems
-	}
-	mark, omitted := len(d.errs), d.omitted
+	end := d.tailOf(n.c, true)
 	for {
-		if length == maxItems || d.pastCap() {
-			want := ""
-			if maxItems >= 0 {
-				want = n.c.maxItemsWant
-			}
-			d.skipTail(mark, omitted, length, ']', maxItems, want, " items")
+		if end.stops(d, length) {
+			d.skipTail(end, length, ']')
 			return
 		}
 		if length == capacity {
@@ -1038,7 +1048,7 @@ func (d *decoder) anyValue() any {
 		}
 		for {
 			if d.pastCap() {
-				d.skipTail(0, 0, 0, '}', -1, "", "")
+				d.skipTail(tail{limit: -1}, 0, '}')
 				return nil
 			}
 			kb, ok := d.key()
@@ -1080,7 +1090,7 @@ func (d *decoder) anyValue() any {
 		}
 		for {
 			if d.pastCap() {
-				d.skipTail(0, 0, 0, ']', -1, "", "")
+				d.skipTail(tail{limit: -1}, 0, ']')
 				return nil
 			}
 			d.pushIndex(len(a))
