@@ -53,7 +53,7 @@ func TestNewToolDeepAndCyclicMaps(t *testing.T) {
 	cyc := map[string]any{}
 	cyc["a"] = cyc
 	deep := map[string]any{}
-	for i := 0; i < 500_000; i++ {
+	for i := 0; i < 100_000; i++ {
 		deep = map[string]any{"a": deep}
 	}
 	ctx := context.Background()
@@ -116,5 +116,16 @@ func TestMaxOutputBytes(t *testing.T) {
 	}
 	if r := raw.ExecuteJSON(context.Background(), nil); !errors.Is(r.Err, define.ErrOutputTooLarge) {
 		t.Errorf("NewTool: %.200v, want ErrOutputTooLarge", r)
+	}
+}
+
+// TestNewToolDeepSchema: a hand-written schema nested 4,990 levels (an MCP
+// proxy passes other servers' schemas on) is refused, not parsed in
+// quadratic time.
+func TestNewToolDeepSchema(t *testing.T) {
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 4990) + `{"type":"string"}` + strings.Repeat(`}}`, 4990)
+	_, err := define.NewTool("deep", json.RawMessage(deep), func(ctx context.Context, args json.RawMessage) (any, error) { return "", nil })
+	if err == nil || !strings.Contains(err.Error(), "deep") {
+		t.Errorf("err = %v, want a nesting error", err)
 	}
 }
