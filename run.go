@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -50,6 +51,16 @@ func WithCallTimeout(d time.Duration) RunOption {
 	return runOption(func(c *runConfig) { c.callTimeout = d })
 }
 
+// ErrSlotsHeld is wrapped by the Err of the result of a call that was not
+// started because every slot of the batch ([WithParallelism]) was held by
+// an abandoned call whose tool had not returned.
+var ErrSlotsHeld = errors.New("every slot is held by an abandoned call")
+
+// ErrToolExited is wrapped by the Err of the result of a call whose tool
+// ended its goroutine without returning (runtime.Goexit, as t.FailNow
+// does), so that it gave no result.
+var ErrToolExited = errors.New("tool exited without returning")
+
 // Run executes a batch of tool calls, as parsed from one model reply, and
 // returns one [define.Result] per call, in call order, ready for the
 // provider's results rendering (adapters.OpenAIResults, ...,
@@ -65,7 +76,9 @@ func WithCallTimeout(d time.Duration) RunOption {
 //     available tools (Err wraps [ErrUnknownTool]), as [Toolkit.ExecuteJSON]
 //     does;
 //   - bad arguments, a tool's error and a tool's panic are error results,
-//     as define makes them; a panic never reaches the other calls;
+//     as define makes them; a panic never reaches the other calls; a tool
+//     that ends its goroutine with runtime.Goexit gives an error result
+//     wrapping [ErrToolExited];
 //   - when ctx is done, calls not yet started are not started (their error
 //     wraps the context's error), and Run returns at once without waiting
 //     for the calls still running: their results are errors wrapping
@@ -73,8 +86,11 @@ func WithCallTimeout(d time.Duration) RunOption {
 //
 // A tool that ignores its context keeps running after its call is
 // abandoned, in the background, and its result is dropped; tools should
-// honour ctx. [WithCallTimeout] bounds how long one slow call can hold its
-// slot and the batch.
+// honour ctx. It keeps its slot until it returns, so that the parallelism
+// bounds the tool bodies running at once, abandoned ones included: if
+// every slot is held by an abandoned call, the calls not yet started are
+// not started, and their errors wrap [ErrSlotsHeld]. [WithCallTimeout]
+// bounds how long one slow call can hold up the batch.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
 	cfg := runConfig{parallelism: DefaultParallelism}
 	for _, o := range opts {
@@ -92,87 +108,179 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	if len(calls) == 0 {
 		return results
 	}
-
-	// Each call's result arrives on its own buffered channel, so that a
-	// call abandoned by Run can still deliver (and be dropped) without
-	// blocking or racing with the caller.
-	done := make([]chan define.Result, len(calls))
-	sem := make(chan struct{}, cfg.parallelism)
-	started := 0
-launch:
-	for i := range calls {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			break launch
-		}
-		if ctx.Err() != nil { // both cases were ready; do not start more
-			<-sem
-			break
-		}
-		done[i] = make(chan define.Result, 1)
-		started++
-		go func(i int) {
-			defer func() { <-sem }()
-			done[i] <- tk.runCall(ctx, calls[i], cfg)
-		}(i)
+	b := &batch{done: make([]chan define.Result, len(calls)), workers: min(cfg.parallelism, len(calls)), allHeld: make(chan struct{})}
+	for i := range b.done {
+		// Buffered, so that a call abandoned by Run can still deliver
+		// (and be dropped) without blocking.
+		b.done[i] = make(chan define.Result, 1)
+	}
+	for range b.workers {
+		go b.work(ctx, tk, calls, cfg)
 	}
 	for i := range calls {
-		if i >= started {
-			results[i] = notStarted(calls[i], ctx.Err())
-			continue
-		}
-		select {
-		case r := <-done[i]:
-			results[i] = r
-		case <-ctx.Done():
-			select {
-			case r := <-done[i]: // finished as the context ended: keep it
-				results[i] = r
-			default:
-				results[i] = abandoned(calls[i], ctx.Err())
-			}
-		}
+		results[i] = b.await(ctx, i, calls[i])
 	}
 	return results
 }
 
+// batch is the state of one Run: workers, one per slot, take the calls in
+// order; a worker whose call was abandoned waits for the tool to return
+// before it takes another, so that it holds its slot.
+type batch struct {
+	done    []chan define.Result
+	workers int
+
+	mu      sync.Mutex
+	next    int           // the next call to start
+	stopped bool          // no more calls start
+	held    int           // workers waiting for an abandoned tool
+	allHeld chan struct{} // closed while held == workers
+}
+
+func (b *batch) work(ctx context.Context, tk *Toolkit, calls []adapters.Call, cfg runConfig) {
+	for {
+		i, ok := b.claim(ctx)
+		if !ok {
+			return
+		}
+		r, running := tk.runCall(ctx, calls[i], cfg)
+		b.done[i] <- r
+		if running != nil {
+			b.hold(1)
+			<-running
+			b.hold(-1)
+		}
+	}
+}
+
+// claim returns the next call to start, if any may start.
+func (b *batch) claim(ctx context.Context) (int, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped || b.next == len(b.done) || ctx.Err() != nil {
+		return 0, false
+	}
+	b.next++
+	return b.next - 1, true
+}
+
+// hold counts a worker starting (+1) or ending (-1) its wait for an
+// abandoned tool.
+func (b *batch) hold(delta int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if delta < 0 && b.held == b.workers {
+		b.allHeld = make(chan struct{})
+	}
+	b.held += delta
+	if b.held == b.workers {
+		close(b.allHeld)
+	}
+}
+
+// await returns the result of call i: its own, or why it has none.
+func (b *batch) await(ctx context.Context, i int, c adapters.Call) define.Result {
+	for {
+		b.mu.Lock()
+		allHeld := b.allHeld
+		b.mu.Unlock()
+		select {
+		case r := <-b.done[i]:
+			return r
+		case <-ctx.Done():
+			return b.cancelled(ctx, i, c)
+		case <-allHeld:
+			if ctx.Err() != nil {
+				return b.cancelled(ctx, i, c)
+			}
+			b.mu.Lock()
+			if b.held != b.workers {
+				b.mu.Unlock()
+				continue // a slot came free meanwhile
+			}
+			b.stopped = true
+			started := i < b.next
+			b.mu.Unlock()
+			if started {
+				// Every worker is past delivering its call's result.
+				return <-b.done[i]
+			}
+			err := fmt.Errorf("tool %s not run: %w (%d still running)", c.Name, ErrSlotsHeld, b.workers)
+			return define.Result{Output: "not run: every slot was held by an earlier call that timed out and is still running", IsError: true, Err: err}
+		}
+	}
+}
+
+// cancelled is the result of call i when ctx is done before it has one.
+func (b *batch) cancelled(ctx context.Context, i int, c adapters.Call) define.Result {
+	select {
+	case r := <-b.done[i]: // finished as the context ended: keep it
+		return r
+	default:
+	}
+	b.mu.Lock()
+	b.stopped = true
+	started := i < b.next
+	b.mu.Unlock()
+	if started {
+		return abandoned(c, ctx.Err())
+	}
+	return notStarted(c, ctx.Err())
+}
+
 // runCall runs one call under its own context, returning when the tool
-// returns or the context is done, whichever is first.
-func (tk *Toolkit) runCall(ctx context.Context, c adapters.Call, cfg runConfig) define.Result {
+// returns or the context is done, whichever is first. When the call is
+// abandoned, running is closed once the tool returns; it is nil when the
+// tool has already returned.
+func (tk *Toolkit) runCall(ctx context.Context, c adapters.Call, cfg runConfig) (r define.Result, running <-chan struct{}) {
 	if cfg.callTimeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cfg.callTimeout)
 		defer cancel()
 	}
 	if err := ctx.Err(); err != nil {
-		return notStarted(c, err)
+		return notStarted(c, err), nil
 	}
 	out := make(chan define.Result, 1)
+	body := make(chan struct{})
 	go func() {
+		defer close(body)
+		returned := false
 		defer func() {
+			if returned {
+				return
+			}
 			// define recovers a handler's panic; this guards what runs
-			// around it, so that nothing can take the batch down.
+			// around it, and a tool that calls runtime.Goexit, so that
+			// every way out of a tool gives a result.
 			if v := recover(); v != nil {
 				err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
 				out <- define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err}
+				return
 			}
+			err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
+			out <- define.Result{Output: "the tool ended without a result", IsError: true, Err: err}
 		}()
+		var r define.Result
 		if c.Input != nil {
-			out <- tk.Execute(ctx, c.Name, c.Input)
-			return
+			r = tk.Execute(ctx, c.Name, c.Input)
+		} else {
+			r = tk.ExecuteJSON(ctx, c.Name, c.Args)
 		}
-		out <- tk.ExecuteJSON(ctx, c.Name, c.Args)
+		returned = true
+		out <- r
 	}()
 	select {
 	case r := <-out:
-		return r
+		<-body
+		return r, nil
 	case <-ctx.Done():
 		select {
 		case r := <-out:
-			return r
+			<-body
+			return r, nil
 		default:
-			return abandoned(c, ctx.Err())
+			return abandoned(c, ctx.Err()), body
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -360,4 +361,116 @@ func TestRunParsedInput(t *testing.T) {
 	if !errors.Is(results[5].Err, toolnexus.ErrUnknownTool) {
 		t.Errorf("results[5].Err = %v, want ErrUnknownTool", results[5].Err)
 	}
+}
+
+// TestRunParallelismBoundsAbandonedCalls: a tool that ignores its context
+// keeps its slot after its call times out, so WithParallelism stays a
+// bound on the tool bodies running at once; once every slot is held so,
+// the rest of the batch is not started.
+func TestRunParallelismBoundsAbandonedCalls(t *testing.T) {
+	var running, peak atomic.Int32
+	release := make(chan struct{})
+	var bodies sync.WaitGroup
+	stubborn := func(ctx context.Context, args json.RawMessage) (any, error) {
+		bodies.Add(1)
+		defer bodies.Done()
+		defer countRunning(&running, &peak)()
+		<-release // ignores ctx
+		return "late", nil
+	}
+	tk := runTestToolkit(t, runTestTool(t, "stubborn", stubborn))
+	calls := make([]adapters.Call, 40)
+	for i := range calls {
+		calls[i] = runTestCall("stubborn", `{}`)
+	}
+	results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(4), toolnexus.WithCallTimeout(20*time.Millisecond))
+	close(release)
+	if p := peak.Load(); p > 4 {
+		t.Errorf("%d tool bodies ran at once under WithParallelism(4)", p)
+	}
+	var abandonedN, heldN int
+	for i, r := range results {
+		switch {
+		case errors.Is(r.Err, toolnexus.ErrAbandoned) && errors.Is(r.Err, context.DeadlineExceeded):
+			abandonedN++
+		case errors.Is(r.Err, toolnexus.ErrSlotsHeld) && r.IsError:
+			heldN++
+		default:
+			t.Errorf("results[%d] = %+v, want abandoned or not run for held slots", i, r)
+		}
+	}
+	if abandonedN != 4 || heldN != 36 {
+		t.Errorf("%d abandoned, %d not run; want 4 and 36", abandonedN, heldN)
+	}
+	time.Sleep(time.Millisecond) // let the released bodies register before waiting
+	bodies.Wait()
+}
+
+// TestRunSlotFreedWhenToolReturns: an abandoned call's slot serves the
+// next call once its tool returns.
+func TestRunSlotFreedWhenToolReturns(t *testing.T) {
+	var running, peak atomic.Int32
+	slowThenFast := func(ctx context.Context, args json.RawMessage) (any, error) {
+		defer countRunning(&running, &peak)()
+		if string(args) == `{"slow":true}` {
+			time.Sleep(60 * time.Millisecond) // ignores ctx
+		}
+		return "ok", nil
+	}
+	tk := runTestToolkit(t, runTestTool(t, "f", slowThenFast))
+	calls := []adapters.Call{runTestCall("f", `{"slow":true}`), runTestCall("f", `{}`), runTestCall("f", `{}`)}
+	results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(2), toolnexus.WithCallTimeout(20*time.Millisecond))
+	if !errors.Is(results[0].Err, toolnexus.ErrAbandoned) {
+		t.Errorf("results[0] = %+v, want abandoned", results[0])
+	}
+	for i, r := range results[1:] {
+		if r.IsError || r.Output != "ok" {
+			t.Errorf("results[%d] = %+v, want ok", i+1, r)
+		}
+	}
+	if p := peak.Load(); p > 2 {
+		t.Errorf("%d bodies at once under WithParallelism(2)", p)
+	}
+}
+
+// TestRunGoexit: a tool that calls runtime.Goexit gives an error result,
+// and Run returns without a timeout set; the other calls run.
+func TestRunGoexit(t *testing.T) {
+	exits := func(ctx context.Context, args json.RawMessage) (any, error) {
+		runtime.Goexit()
+		return nil, nil
+	}
+	panicsNil := func(ctx context.Context, args json.RawMessage) (any, error) {
+		panic(nil)
+	}
+	tk := runTestToolkit(t, runTestTool(t, "exits", exits), runTestTool(t, "panicsNil", panicsNil), runTestTool(t, "runTestEcho", runTestEcho))
+	calls := []adapters.Call{runTestCall("exits", `{}`), runTestCall("runTestEcho", `{}`), runTestCall("panicsNil", `{}`), runTestCall("exits", `{}`)}
+	for _, par := range []int{1, 4} {
+		results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(par))
+		for _, i := range []int{0, 3} {
+			if !results[i].IsError || !errors.Is(results[i].Err, toolnexus.ErrToolExited) {
+				t.Errorf("parallelism %d: results[%d] = %+v, want an error wrapping ErrToolExited", par, i, results[i])
+			}
+		}
+		var pe *define.PanicError
+		if !results[2].IsError || !errors.As(results[2].Err, &pe) {
+			t.Errorf("parallelism %d: results[2] = %+v, want a panic error", par, results[2])
+		}
+		if results[1].IsError || results[1].Output != `{}` {
+			t.Errorf("parallelism %d: results[1] = %+v, want {}", par, results[1])
+		}
+	}
+}
+
+// countRunning counts a running tool body in running and its maximum in
+// peak; call the result when the body ends.
+func countRunning(running, peak *atomic.Int32) func() {
+	n := running.Add(1)
+	for {
+		p := peak.Load()
+		if n <= p || peak.CompareAndSwap(p, n) {
+			break
+		}
+	}
+	return func() { running.Add(-1) }
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -93,8 +95,26 @@ func (tk *Toolkit) unknownTool(name string) define.Result {
 	if len(names) > 0 {
 		avail = strings.Join(names, ", ")
 	}
-	err := fmt.Errorf("%w %q (available tools: %s)", ErrUnknownTool, name, avail)
+	err := fmt.Errorf("%w %s (available tools: %s)", ErrUnknownTool, echoName(name), avail)
 	return define.Result{Output: err.Error(), IsError: true, Err: err}
+}
+
+// MaxEchoedName is how many bytes of an unknown tool's name the
+// unknown-tool error repeats: a valid name has at most 64, and a name from
+// a model is untrusted, so a longer one is cut and its length given.
+const MaxEchoedName = 80
+
+// echoName quotes name for the unknown-tool error, cut to MaxEchoedName
+// bytes (at a UTF-8 boundary).
+func echoName(name string) string {
+	if len(name) <= MaxEchoedName {
+		return strconv.Quote(name)
+	}
+	cut := MaxEchoedName
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return strconv.Quote(name[:cut]) + "... (" + strconv.Itoa(len(name)) + " bytes)"
 }
 
 // ToOpenAI is [adapters.ToOpenAI] over the toolkit's tools.

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -149,5 +151,22 @@ func TestAdapterMethods(t *testing.T) {
 	// The map field cannot be expressed in OpenAI strict mode: same error both ways.
 	if _, err := tk.ToOpenAI(adapters.Strict(true)); !errors.Is(err, adapters.ErrUnsupported) {
 		t.Errorf("ToOpenAI(Strict(true)) = %v, want ErrUnsupported", err)
+	}
+}
+
+// TestUnknownToolNameCut: a huge unknown name is not echoed whole.
+func TestUnknownToolNameCut(t *testing.T) {
+	tk, err := toolnexus.NewToolkit(testTools(t)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := strings.Repeat("é", 5<<20) // 10 MB
+	r := tk.ExecuteJSON(context.Background(), name, []byte(`{}`))
+	if !errors.Is(r.Err, toolnexus.ErrUnknownTool) {
+		t.Fatalf("err = %v", r.Err)
+	}
+	want := `unknown tool "` + strings.Repeat("é", toolnexus.MaxEchoedName/2) + `"... (10485760 bytes) (available tools: ping, search, get_weather)`
+	if diff := cmp.Diff(want, r.Output); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
 	}
 }

@@ -273,9 +273,15 @@ func deliberate(c diffCase, mutNode map[string]any) string {
 	// "format uri rejects whitespace, which RFC 3986 does not allow."
 	case c.validate.ok && strings.Contains(d, "expected absolute URI"):
 		return "decisions.md: format uri rejects whitespace (RFC 3986)"
+	// "base64 with a line break is rejected, as RFC 4648 section 3.3 says."
+	case c.validate.ok && strings.Contains(d, "expected base64") && base64Break.Match(c.args):
+		return "decisions.md: base64 with a line break is rejected (RFC 4648)"
 	}
 	return ""
 }
+
+// base64Break finds an escaped line break in JSON text.
+var base64Break = regexp.MustCompile(`\\[nr]`)
 
 // leapSecond finds a date-time with the seconds 60.
 var leapSecond = regexp.MustCompile(`[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:60`)

@@ -82,7 +82,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 		}
 	}
 
-	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out]()}
+	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
 	if isPtr {
 		h.newPtr = func() (unsafe.Pointer, In) {
 			v := reflect.New(base)
@@ -168,7 +168,9 @@ type typedHandler[In, Out any] struct {
 	plan   *reflectx.Plan
 	render func(Out) Result
 	// newPtr allocates the pointee when In is a pointer type; nil otherwise.
-	newPtr func() (unsafe.Pointer, In)
+	newPtr    func() (unsafe.Pointer, In)
+	limits    reflectx.Limits
+	maxOutput int
 }
 
 func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any) (res Result) {
@@ -185,7 +187,7 @@ func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any
 	if h.newPtr != nil {
 		dst, in = h.newPtr()
 	}
-	if err := h.plan.DecodeMap(dst, args); err != nil {
+	if err := h.plan.DecodeMapLimits(dst, args, h.limits); err != nil {
 		return argResult(err)
 	}
 	return h.call(ctx, in)
@@ -205,7 +207,7 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if h.newPtr != nil {
 		dst, in = h.newPtr()
 	}
-	if err := h.plan.DecodeJSON(dst, args); err != nil {
+	if err := h.plan.DecodeJSONLimits(dst, args, h.limits); err != nil {
 		return argResult(err)
 	}
 	return h.call(ctx, in)
@@ -217,9 +219,9 @@ func (h *typedHandler[In, Out]) call(ctx context.Context, in In) Result {
 	}
 	out, err := h.fn(ctx, in)
 	if err != nil {
-		return handlerErrorResult(err)
+		return limitOutput(handlerErrorResult(err), h.maxOutput)
 	}
-	return h.render(out)
+	return limitOutput(h.render(out), h.maxOutput)
 }
 
 // RawHandler handles a call of a tool made with [NewTool]. args is the call's
@@ -257,6 +259,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		return Tool{}, fmt.Errorf("%s: input schema: root must have \"type\": \"object\" (every provider requires it)", label)
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, input: in}
+	limits, maxOutput := cfg.limits, cfg.outputLimit()
 	if s.inputJSON, err = in.MarshalJSON(); err != nil {
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}
@@ -274,13 +277,18 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		}
 		out, err := handler(ctx, args)
 		if err != nil {
-			return handlerErrorResult(err)
+			return limitOutput(handlerErrorResult(err), maxOutput)
 		}
-		return renderAny(out)
+		return limitOutput(renderAny(out), maxOutput)
 	}
 	s.execMap = func(ctx context.Context, args map[string]any) Result {
 		if args == nil {
 			return call(ctx, json.RawMessage("{}"))
+		}
+		// Bounded before json.Marshal walks it: a cyclic or very deep map
+		// would otherwise overflow the stack.
+		if err := reflectx.CheckMap(args, limits); err != nil {
+			return argResult(err)
 		}
 		data, err := json.Marshal(args)
 		if err != nil {
@@ -289,7 +297,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		return call(ctx, data)
 	}
 	s.execJSON = func(ctx context.Context, args []byte) Result {
-		raw, err := rawObject(args)
+		raw, err := rawObject(args, limits)
 		if err != nil {
 			return argResult(err)
 		}
@@ -300,13 +308,15 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 
 // rawObject checks that args is one JSON object, mapping empty text and null
 // to {}.
-func rawObject(args []byte) (json.RawMessage, error) {
+func rawObject(args []byte, limits reflectx.Limits) (json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return json.RawMessage("{}"), nil
 	}
-	if !json.Valid(trimmed) {
-		return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: "invalid JSON", Err: ErrSyntax}}}
+	// The nesting, size and UTF-8 rules of DefineTool's decoder, so
+	// that text and map arguments get the same verdict.
+	if err := reflectx.CheckJSON(trimmed, limits); err != nil {
+		return nil, err
 	}
 	if trimmed[0] != '{' {
 		return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: jsonKind(trimmed[0]), Err: ErrType}}}
@@ -325,6 +335,14 @@ func jsonKind(c byte) string {
 	default:
 		return "a number"
 	}
+}
+
+// outputLimit is the resolved WithMaxOutputBytes: < 0 for no bound.
+func (c config) outputLimit() int {
+	if c.maxOutput == 0 {
+		return DefaultMaxOutputBytes
+	}
+	return c.maxOutput
 }
 
 func newConfig(opts []Option) config {

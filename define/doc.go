@@ -29,6 +29,13 @@
 //
 //	invalid arguments: /passengers: expected integer, got 2.5
 //
+// Arguments are untrusted, so their cost is bounded by their size:
+// [WithMaxArgBytes] (default 4 MiB) bounds the arguments, text or map; map
+// arguments are checked for depth, cycles and UTF-8 as text is, so both
+// ways give the same verdict; [WithMaxPatternBytes] bounds the strings
+// handed to Go's general regexp matcher; [WithMaxOutputBytes] bounds the
+// rendered output.
+//
 // # Errors
 //
 // A call never panics and never returns a Go error. Bad arguments, an error

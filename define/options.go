@@ -1,6 +1,10 @@
 package define
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/toolnexus/toolnexus/internal/reflectx"
+)
 
 // Option configures [DefineTool] and [NewTool].
 //
@@ -15,6 +19,8 @@ type config struct {
 	nameSet     bool
 	description string
 	title       string
+	limits      reflectx.Limits // argument bounds; zero fields mean the defaults
+	maxOutput   int             // 0: DefaultMaxOutputBytes; < 0: none
 }
 
 type optionFunc struct {
@@ -42,4 +48,41 @@ func WithDescription(description string) Option {
 // ignore it).
 func WithTitle(title string) Option {
 	return optionFunc{func(c *config) { c.title = title }, fmt.Sprintf("WithTitle(%q)", title)}
+}
+
+// Default limits of a tool's calls; see [WithMaxArgBytes],
+// [WithMaxPatternBytes] and [WithMaxOutputBytes].
+const (
+	DefaultMaxArgBytes     = reflectx.DefaultMaxBytes        // 4 MiB
+	DefaultMaxPatternBytes = reflectx.DefaultMaxPatternBytes // 16 KiB
+	DefaultMaxOutputBytes  = 1 << 20                         // 1 MiB
+)
+
+// WithMaxArgBytes bounds the size of one call's arguments: the length of
+// the JSON text given to [Tool.ExecuteJSON], or for [Tool.Execute] the
+// length the map would have as compact JSON (counted while decoding, each
+// appearance of a shared value counting again). Larger arguments are an
+// error result wrapping [ErrTooLarge], found without decoding them. n = 0
+// means [DefaultMaxArgBytes]; n < 0 means no bound.
+func WithMaxArgBytes(n int) Option {
+	return optionFunc{func(c *config) { c.limits.MaxBytes = n }, fmt.Sprintf("WithMaxArgBytes(%d)", n)}
+}
+
+// WithMaxPatternBytes bounds the length of an argument string checked
+// against a pattern tag that needs Go's general regular-expression
+// matcher, whose time grows with the string's length times the pattern's
+// size (seconds for a megabyte against "[a-z]{2,64}x"). A longer string
+// breaks the constraint ([ErrConstraint]). Patterns of fixed length
+// anchored at both ends (`^[A-Z]{3}$`) are matched by a plain loop and not
+// bounded. n = 0 means [DefaultMaxPatternBytes]; n < 0 means no bound.
+func WithMaxPatternBytes(n int) Option {
+	return optionFunc{func(c *config) { c.limits.MaxPatternBytes = n }, fmt.Sprintf("WithMaxPatternBytes(%d)", n)}
+}
+
+// WithMaxOutputBytes bounds the length of a call's rendered output
+// ([Result].Output), what the model would be sent: a longer one becomes an
+// error result wrapping [ErrOutputTooLarge]. n = 0 means
+// [DefaultMaxOutputBytes]; n < 0 means no bound.
+func WithMaxOutputBytes(n int) Option {
+	return optionFunc{func(c *config) { c.maxOutput = n }, fmt.Sprintf("WithMaxOutputBytes(%d)", n)}
 }

@@ -49,6 +49,7 @@ var (
 	ErrSyntax       = reflectx.ErrSyntax       // arguments text is not valid JSON
 	ErrDuplicateKey = reflectx.ErrDuplicateKey // a key given twice in one JSON object
 	ErrTooDeep      = reflectx.ErrTooDeep      // nesting beyond the decoder's bound
+	ErrTooLarge     = reflectx.ErrTooLarge     // arguments beyond WithMaxArgBytes
 )
 
 // ArgError is one problem with one argument: its JSON Pointer path (""
@@ -151,6 +152,20 @@ func renderJSON(v any) Result {
 		return Result{Output: "the tool's output could not be encoded as JSON: " + oneLine(err.Error()), IsError: true, Err: err}
 	}
 	return Result{Output: string(data), Value: v}
+}
+
+// ErrOutputTooLarge is wrapped by the Err of the result of a call whose
+// output is longer than [WithMaxOutputBytes] allows.
+var ErrOutputTooLarge = errors.New("define: tool output too large")
+
+// limitOutput replaces a result whose Output is longer than max bytes
+// (max < 0: no bound) by an error result saying so.
+func limitOutput(r Result, max int) Result {
+	if max < 0 || len(r.Output) <= max {
+		return r
+	}
+	err := fmt.Errorf("%w: %d bytes, more than %d", ErrOutputTooLarge, len(r.Output), max)
+	return Result{Output: fmt.Sprintf("the tool's output was %d bytes, more than the limit of %d", len(r.Output), max), IsError: true, Err: err}
 }
 
 // callContextError reports a context that is already done.

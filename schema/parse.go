@@ -26,7 +26,8 @@ var ErrParse = errors.New("invalid schema document")
 // "propertyNames", the members of "properties" and "$defs" and the items of
 // "anyOf", "oneOf" and "allOf" must be schemas (an "items" array excepted).
 // Keywords with a false boolean value ("uniqueItems": false) are dropped,
-// being the default. Invalid JSON, a
+// being the default. The document is read in one pass, in time linear in
+// its size. Invalid JSON, nesting deeper than [MaxParseDepth], a
 // duplicate key, a non-object root or a subschema that is neither an object
 // nor a boolean is an error wrapping [ErrParse].
 //
@@ -36,83 +37,217 @@ var ErrParse = errors.New("invalid schema document")
 // as {} and omits the latter).
 func Parse(data []byte) (*Schema, error) {
 	data = bytes.TrimSpace(data)
-	var probe json.RawMessage
-	if err := json.Unmarshal(data, &probe); err != nil {
+	if !json.Valid(data) {
+		var probe json.RawMessage
+		err := json.Unmarshal(data, &probe)
+		if err == nil {
+			err = errors.New("invalid JSON")
+		}
 		return nil, fmt.Errorf("schema: Parse: %w: %v", ErrParse, err)
 	}
 	if len(data) == 0 || data[0] != '{' {
 		return nil, fmt.Errorf("schema: Parse: %w: the root must be a JSON object", ErrParse)
 	}
-	s, err := parseSchema(data, "")
+	if depth := nesting(data); depth > MaxParseDepth {
+		return nil, fmt.Errorf("schema: Parse: %w: nested %d levels deep, more than %d", ErrParse, depth, MaxParseDepth)
+	}
+	p := &parser{data: data}
+	s, err := p.schema()
 	if err != nil {
 		return nil, fmt.Errorf("schema: Parse: %w: %v", ErrParse, err)
 	}
 	return s, nil
 }
 
-type member struct {
-	key string
-	raw json.RawMessage
+// MaxParseDepth is the deepest nesting of JSON objects and arrays that
+// [Parse] accepts in a schema document, and so the deepest its recursion
+// goes. Schemas from other servers (an MCP proxy's) are untrusted.
+const MaxParseDepth = 512
+
+// nesting returns the deepest nesting of objects and arrays in valid JSON.
+func nesting(data []byte) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
 }
 
-// members returns the members of the JSON object data in document order.
-func members(data []byte, path string) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if _, err := dec.Token(); err != nil {
-		return nil, err
+// parser reads a schema document, valid JSON, in one pass: each
+// subschema is parsed where it stands, and every other keyword value is
+// skipped over once and handed to setKeyword, so that the work is linear
+// in the document's size whatever its nesting.
+type parser struct {
+	data []byte
+	i    int
+	path []string // JSON Pointer tokens of the current value, rendered on error
+}
+
+func (p *parser) ws() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
 	}
-	var out []member
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
+}
+
+// pathString renders the path as a JSON Pointer.
+func (p *parser) pathString() string {
+	var b strings.Builder
+	for _, t := range p.path {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+func (p *parser) errorf(format string, args ...any) error {
+	return fmt.Errorf("at %q: "+format, append([]any{p.pathString()}, args...)...)
+}
+
+// skip moves past the value at p.i and returns its text.
+func (p *parser) skip() []byte {
+	start, depth := p.i, 0
+	for {
+		switch c := p.data[p.i]; c {
+		case '"':
+			for p.i++; p.data[p.i] != '"'; p.i++ {
+				if p.data[p.i] == '\\' {
+					p.i++
+				}
+			}
+			p.i++
+		case '{', '[':
+			depth++
+			p.i++
+		case '}', ']':
+			depth--
+			p.i++
+		default:
+			for p.i < len(p.data) && !strings.ContainsRune(",:]} \t\r\n", rune(p.data[p.i])) {
+				p.i++
+			}
+		}
+		if depth == 0 {
+			return p.data[start:p.i]
+		}
+		p.ws()
+		if p.data[p.i] == ',' || p.data[p.i] == ':' {
+			p.i++
+			p.ws()
+		}
+	}
+}
+
+// key reads the object key at p.i and the colon after it.
+func (p *parser) key() (string, error) {
+	tok := p.skip()
+	var k string
+	if bytes.IndexByte(tok, '\\') < 0 {
+		k = string(tok[1 : len(tok)-1])
+	} else if err := json.Unmarshal(tok, &k); err != nil {
+		return "", err
+	}
+	p.ws()
+	p.i++ // ':'
+	p.ws()
+	return k, nil
+}
+
+// members calls f for each member of the object at p.i, with the path
+// extended by its key, f reading the member's value; a key given twice is
+// an error.
+func (p *parser) members(f func(key string) error) error {
+	p.i++ // '{'
+	p.ws()
+	var (
+		few  [8]string // the keys of a small object, searched in turn
+		n    int
+		seen map[string]bool // the keys of a larger one
+	)
+	for p.data[p.i] != '}' {
+		k, err := p.key()
 		if err != nil {
-			return nil, err
+			return err
 		}
-		key := tok.(string)
-		if seen[key] {
-			return nil, fmt.Errorf("at %q: duplicate key %q", path, key)
+		if slices.Contains(few[:min(n, len(few))], k) || seen[k] {
+			return p.errorf("duplicate key %q", k)
 		}
-		seen[key] = true
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, err
+		switch {
+		case n < len(few):
+			few[n] = k
+		case n == len(few):
+			seen = make(map[string]bool, 2*len(few))
+			for _, f := range few {
+				seen[f] = true
+			}
+			fallthrough
+		default:
+			seen[k] = true
 		}
-		out = append(out, member{key, raw})
+		n++
+		p.path = append(p.path, k)
+		if err := f(k); err != nil {
+			return err
+		}
+		p.path = p.path[:len(p.path)-1]
+		p.ws()
+		if p.data[p.i] == ',' {
+			p.i++
+			p.ws()
+		}
 	}
-	return out, nil
+	p.i++ // '}'
+	return nil
 }
 
-func pointerEscape(s string) string {
-	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
-}
-
-func parseSchema(data []byte, path string) (*Schema, error) {
-	switch string(data) {
-	case "true":
+// schema parses the schema at p.i.
+func (p *parser) schema() (*Schema, error) {
+	switch p.data[p.i] {
+	case 't':
+		p.i += len("true")
 		return True(), nil
-	case "false":
+	case 'f':
+		p.i += len("false")
 		return False(), nil
-	}
-	if len(data) == 0 || data[0] != '{' {
-		return nil, fmt.Errorf("at %q: a schema must be an object or a boolean", path)
-	}
-	ms, err := members(data, path)
-	if err != nil {
-		return nil, err
+	case '{':
+	default:
+		return nil, p.errorf("a schema must be an object or a boolean")
 	}
 	s := &Schema{}
-	for _, m := range ms {
-		ok, err := s.setKeyword(m.key, m.raw, path+"/"+pointerEscape(m.key))
-		if err != nil {
-			return nil, err
+	err := p.members(func(key string) error {
+		ok, err := p.subschemas(s, key)
+		if err != nil || ok {
+			return err
 		}
-		if !ok {
-			var buf bytes.Buffer
-			if err := json.Compact(&buf, m.raw); err != nil {
-				return nil, err
-			}
-			s.Extra = append(s.Extra, Keyword{Name: m.key, Value: json.RawMessage(buf.Bytes())})
+		raw := json.RawMessage(p.skip())
+		if ok, err = s.setKeyword(key, raw); err != nil || ok {
+			return err
 		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw); err != nil {
+			return err
+		}
+		s.Extra = append(s.Extra, Keyword{Name: key, Value: json.RawMessage(buf.Bytes())})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(s.Properties) == 0 && s.HasType("object") {
 		s.Properties = nil
@@ -123,10 +258,94 @@ func parseSchema(data []byte, path string) (*Schema, error) {
 	return s, nil
 }
 
-// setKeyword stores one keyword in s. It returns false when the keyword is
-// unknown or its value has a shape s does not model.
-func (s *Schema) setKeyword(key string, raw json.RawMessage, path string) (bool, error) {
-	str := func(dst *string) bool { return json.Unmarshal(raw, dst) == nil }
+// subschemas parses the value of key at p.i when it is one made of
+// schemas ("items" not an array, "anyOf" an array, "properties" an
+// object, ...), reporting whether it did; other values are left to
+// setKeyword (and Extra).
+func (p *parser) subschemas(s *Schema, key string) (bool, error) {
+	c := p.data[p.i]
+	one := func(dst **Schema) (bool, error) {
+		v, err := p.schema()
+		*dst = v
+		return err == nil, err
+	}
+	list := func(dst *[]*Schema) (bool, error) {
+		out := []*Schema{}
+		p.i++ // '['
+		p.ws()
+		for n := 0; p.data[p.i] != ']'; n++ {
+			p.path = append(p.path, strconv.Itoa(n))
+			v, err := p.schema()
+			if err != nil {
+				return false, err
+			}
+			p.path = p.path[:len(p.path)-1]
+			out = append(out, v)
+			p.ws()
+			if p.data[p.i] == ',' {
+				p.i++
+				p.ws()
+			}
+		}
+		p.i++ // ']'
+		*dst = out
+		return true, nil
+	}
+	switch {
+	case key == "items" && c != '[': // an array: draft-04 tuple "items", kept in Extra
+		return one(&s.Items)
+	case key == "additionalProperties":
+		return one(&s.AdditionalProperties)
+	case key == "propertyNames":
+		return one(&s.PropertyNames)
+	case key == "anyOf" && c == '[':
+		return list(&s.AnyOf)
+	case key == "oneOf" && c == '[':
+		return list(&s.OneOf)
+	case key == "allOf" && c == '[':
+		return list(&s.AllOf)
+	case key == "properties" && c == '{':
+		props := []Property{}
+		err := p.members(func(name string) error {
+			v, err := p.schema()
+			props = append(props, Property{name, v})
+			return err
+		})
+		if err != nil {
+			return false, err
+		}
+		s.Properties = props
+		return true, nil
+	case key == "$defs" && c == '{':
+		var defs []Def
+		err := p.members(func(name string) error {
+			v, err := p.schema()
+			defs = append(defs, Def{name, v})
+			return err
+		})
+		if err != nil {
+			return false, err
+		}
+		if len(defs) > 0 {
+			slices.SortFunc(defs, func(a, b Def) int { return strings.Compare(a.Name, b.Name) })
+			s.Defs = defs
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// setKeyword stores one keyword whose value is not made of schemas in s.
+// It returns false when the keyword is unknown or its value has a shape s
+// does not model.
+func (s *Schema) setKeyword(key string, raw json.RawMessage) (bool, error) {
+	str := func(dst *string) bool {
+		if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+			*dst = string(raw[1 : len(raw)-1]) // valid JSON: no escapes, nothing to decode
+			return true
+		}
+		return json.Unmarshal(raw, dst) == nil
+	}
 	count := func(dst **int64) bool {
 		n, err := strconv.ParseInt(string(raw), 10, 64)
 		if err != nil || n < 0 {
@@ -143,47 +362,6 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage, path string) (bool,
 		return true
 	}
 	flag := func(dst *bool) bool { return json.Unmarshal(raw, dst) == nil }
-	sub := func(dst **Schema) (bool, error) {
-		if len(raw) > 0 && raw[0] == '[' {
-			return false, nil // e.g. draft-04 tuple "items"
-		}
-		v, err := parseSchema(raw, path)
-		*dst = v
-		return err == nil, err
-	}
-	list := func(dst *[]*Schema) (bool, error) {
-		var raws []json.RawMessage
-		if json.Unmarshal(raw, &raws) != nil {
-			return false, nil
-		}
-		out := make([]*Schema, len(raws))
-		for i, r := range raws {
-			v, err := parseSchema(r, path+"/"+strconv.Itoa(i))
-			if err != nil {
-				return false, err
-			}
-			out[i] = v
-		}
-		*dst = out
-		return true, nil
-	}
-	named := func(add func(name string, v *Schema)) (bool, error) {
-		if len(raw) == 0 || raw[0] != '{' {
-			return false, nil
-		}
-		ms, err := members(raw, path)
-		if err != nil {
-			return false, err
-		}
-		for _, m := range ms {
-			v, err := parseSchema(m.raw, path+"/"+pointerEscape(m.key))
-			if err != nil {
-				return false, err
-			}
-			add(m.key, v)
-		}
-		return true, nil
-	}
 	values := func(dst *[]any) (bool, error) {
 		var raws []json.RawMessage
 		if json.Unmarshal(raw, &raws) != nil {
@@ -206,7 +384,7 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage, path string) (bool,
 		return str(&s.Ref), nil
 	case "type":
 		var one string
-		if json.Unmarshal(raw, &one) == nil {
+		if str(&one) {
 			s.Types = []string{one}
 			return true, nil
 		}
@@ -271,18 +449,6 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage, path string) (bool,
 		return flag(&s.ReadOnly), nil
 	case "writeOnly":
 		return flag(&s.WriteOnly), nil
-	case "items":
-		return sub(&s.Items)
-	case "additionalProperties":
-		return sub(&s.AdditionalProperties)
-	case "propertyNames":
-		return sub(&s.PropertyNames)
-	case "anyOf":
-		return list(&s.AnyOf)
-	case "oneOf":
-		return list(&s.OneOf)
-	case "allOf":
-		return list(&s.AllOf)
 	case "required":
 		var req []string
 		if json.Unmarshal(raw, &req) != nil || req == nil {
@@ -290,21 +456,6 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage, path string) (bool,
 		}
 		s.Required = req
 		return true, nil
-	case "properties":
-		props := []Property{}
-		ok, err := named(func(name string, v *Schema) { props = append(props, Property{name, v}) })
-		if ok {
-			s.Properties = props
-		}
-		return ok, err
-	case "$defs":
-		var defs []Def
-		ok, err := named(func(name string, v *Schema) { defs = append(defs, Def{name, v}) })
-		if ok && len(defs) > 0 {
-			slices.SortFunc(defs, func(a, b Def) int { return strings.Compare(a.Name, b.Name) })
-			s.Defs = defs
-		}
-		return ok, err
 	}
 	return false, nil
 }

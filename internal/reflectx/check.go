@@ -2,6 +2,7 @@ package reflectx
 
 import (
 	"math"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
@@ -142,6 +143,13 @@ func containsBool(xs []bool, v bool) bool {
 }
 
 func checkString(c *constraints, s string) string {
+	return checkStringLimit(c, s, Limits{}.resolve().MaxPatternBytes)
+}
+
+// checkStringLimit is checkString with strings longer than maxPattern bytes
+// breaking a pattern that needs the general matcher (see
+// [Limits.MaxPatternBytes]).
+func checkStringLimit(c *constraints, s string, maxPattern int) string {
 	if c.enum != nil && !containsString(c.enum.strs, s) {
 		return c.enum.want
 	}
@@ -163,8 +171,13 @@ func checkString(c *constraints, s string) string {
 			return c.maxLenWant
 		}
 	}
-	if c.re != nil && !c.re.match(s) {
-		return c.reWant
+	if c.re != nil {
+		if c.re.fixed == nil && len(s) > maxPattern {
+			return c.reWant + " (checked on strings of at most " + strconv.Itoa(maxPattern) + " bytes)"
+		}
+		if !c.re.match(s) {
+			return c.reWant
+		}
 	}
 	if c.format != fmtNone && !checkFormat(c.format, s) {
 		return c.formatWant

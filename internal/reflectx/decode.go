@@ -25,6 +25,8 @@ type decoder struct {
 	scratch []byte // unescaped strings
 	arena   []byte // backing store of the strings decoded by this call
 	keys    bool   // the path stack held keys from the input
+	lim     Limits // resolved limits of this decode
+	budget  int    // map input: bytes left under lim.MaxBytes
 }
 
 var decoderPool = sync.Pool{New: func() any { return &decoder{path: make([]pathElem, 0, 16)} }}
@@ -40,6 +42,7 @@ func (d *decoder) finish() error {
 	}
 	d.errs, d.omitted, d.fatal = nil, 0, false
 	d.data, d.i, d.depth = nil, 0, 0
+	d.lim, d.budget = Limits{}, 0
 	d.arena = nil // handed-out strings point into it: never reused
 	if d.keys {
 		clear(d.path[:cap(d.path)]) // drop keys from the input, not to retain them
@@ -244,6 +247,7 @@ func (d *decoder) absent(f *field, base unsafe.Pointer) {
 // would be checked.
 func decodeDefault(n *node, p unsafe.Pointer, text []byte) error {
 	d := getDecoder()
+	d.lim = Limits{}.resolve()
 	d.data = text
 	d.ws()
 	d.jvalue(n, p)
@@ -363,7 +367,7 @@ func (d *decoder) checkStr(n *node, s string) bool {
 	if n.c == nil {
 		return true
 	}
-	if w := checkString(n.c, s); w != "" {
+	if w := checkStringLimit(n.c, s, d.lim.MaxPatternBytes); w != "" {
 		d.fail(ErrConstraint, w, gotString(s))
 		return false
 	}
@@ -391,26 +395,8 @@ func (d *decoder) checkSlice(nd *node, p unsafe.Pointer, n int) {
 		return
 	}
 	if nd.c.unique && n > 1 {
-		v := reflect.NewAt(nd.t, p).Elem()
-		if plainComparable(nd.elem.t) {
-			seen := make(map[any]int, n)
-			for j := 0; j < n; j++ {
-				x := v.Index(j).Interface()
-				if i, dup := seen[x]; dup {
-					d.fail(ErrConstraint, "unique items", "item "+strconv.Itoa(j)+" repeats item "+strconv.Itoa(i))
-					return
-				}
-				seen[x] = j
-			}
-			return
-		}
-		for j := 1; j < n; j++ {
-			for i := 0; i < j; i++ {
-				if reflect.DeepEqual(v.Index(i).Interface(), v.Index(j).Interface()) {
-					d.fail(ErrConstraint, "unique items", "item "+strconv.Itoa(j)+" repeats item "+strconv.Itoa(i))
-					return
-				}
-			}
+		if j, i, dup := uniqueItems(nd, p, n); dup {
+			d.fail(ErrConstraint, "unique items", "item "+strconv.Itoa(j)+" repeats item "+strconv.Itoa(i))
 		}
 	}
 }

@@ -2,7 +2,6 @@ package reflectx
 
 import (
 	"encoding"
-	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -24,7 +23,10 @@ import (
 // the fields; only fields whose type implements json.Unmarshaler go through
 // their own method. The result is nil or an *[ArgErrors].
 func (p *Plan) DecodeJSON(dst unsafe.Pointer, data []byte) error {
-	d := getDecoder()
+	return p.DecodeJSONLimits(dst, data, Limits{})
+}
+
+func (d *decoder) decodeJSON(p *Plan, dst unsafe.Pointer, data []byte) {
 	d.data = data
 	d.ws()
 	switch {
@@ -50,7 +52,6 @@ func (p *Plan) DecodeJSON(dst unsafe.Pointer, data []byte) error {
 			}
 		}
 	}
-	return d.finish()
 }
 
 // emptyArgs decodes {} into the root.
@@ -468,10 +469,12 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if !ok {
 			return
 		}
-		s := d.makeString(b)
-		if d.checkStr(n, s) {
-			*(*string)(p) = s
+		// Checked before it is copied: a string breaking maxLength
+		// costs no memory.
+		if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
+			return
 		}
+		*(*string)(p) = d.makeString(b)
 	case kBool:
 		switch c {
 		case 't':
@@ -520,13 +523,12 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if !ok {
 			return
 		}
-		out := make([]byte, base64.StdEncoding.DecodedLen(len(b)))
-		m, err := base64.StdEncoding.Decode(out, b)
+		out, err := decodeBase64(b)
 		if err != nil {
 			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
 			return
 		}
-		*(*[]byte)(p) = out[:m]
+		*(*[]byte)(p) = out
 	case kTime:
 		b, start, ok := d.strValue(n, c)
 		if !ok {
@@ -645,6 +647,12 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 			}
 			idx, known := sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
 			switch {
+			case !known && len(d.errs) >= MaxErrors:
+				// Past the error cap: counted, not kept.
+				if d.skip(); d.fatal {
+					return
+				}
+				d.omitted++
 			case !known:
 				name := string(k)
 				start := d.i
@@ -720,11 +728,17 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 		}
 		tmp = reflect.New(n.elem.t)
 	}
+	count, end := 0, d.tailOf(n.c, false)
 	d.ws()
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 	} else {
 		for {
+			if end.stops(d, count) {
+				d.skipTail(end, count, '}')
+				return
+			}
+			count++
 			kb, ok := d.key()
 			if !ok {
 				return
@@ -774,6 +788,85 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 		}
 	}
 }
+
+// tail is where the decode of an array or object may stop early: past its
+// limit (maxItems or maxProperties; < 0 for none), or past the error cap;
+// mark and omitted are the problems found before it began.
+type tail struct {
+	limit         int
+	want, unit    string
+	mark, omitted int
+}
+
+// tailOf returns the tail of an array (items) or object with constraints c.
+func (d *decoder) tailOf(c *constraints, items bool) tail {
+	t := tail{limit: -1, unit: " properties", mark: len(d.errs), omitted: d.omitted}
+	if items {
+		t.unit = " items"
+	}
+	switch {
+	case c == nil:
+	case items:
+		t.limit, t.want = c.maxItems, c.maxItemsWant
+	default:
+		t.limit, t.want = c.maxProps, c.maxPropsWant
+	}
+	return t
+}
+
+// stops reports whether the decode stops before item or member count.
+func (t *tail) stops(d *decoder, count int) bool { return count == t.limit || d.pastCap() }
+
+// skipTail skips the rest of an array or object that has count items or
+// members so far, without decoding them. When the total is over t's
+// limit, the problems found in it give way to the one that it has too
+// many, as for map input, which is not decoded at all then.
+func (d *decoder) skipTail(t tail, count int, closing byte) {
+	rest, ok := d.skipRest(closing)
+	if !ok {
+		return
+	}
+	d.leave()
+	if t.limit < 0 || count+rest <= t.limit {
+		return
+	}
+	if t.mark < len(d.errs) {
+		d.errs = d.errs[:t.mark]
+	}
+	d.omitted = t.omitted
+	d.fail(ErrConstraint, t.want, strconv.Itoa(count+rest)+t.unit)
+}
+
+// skipRest skips the remaining members (closing '}') or elements (']') of
+// an object or array, from the start of the next one, and its closing
+// byte; it returns how many it skipped, and false on a syntax error.
+func (d *decoder) skipRest(closing byte) (int, bool) {
+	count := 0
+	for {
+		if closing == '}' {
+			if _, ok := d.key(); !ok {
+				return count, false
+			}
+		}
+		if d.skip(); d.fatal {
+			return count, false
+		}
+		count++
+		more, ok := d.next(closing)
+		if !ok {
+			return count, false
+		}
+		if !more {
+			return count, true
+		}
+	}
+}
+
+// pastCap reports whether problems are already being omitted: the
+// arguments are rejected whatever follows, so the rest of an array or
+// object is skipped (its syntax and depth still checked) without
+// decoding or allocating, and Omitted counts the problems found before.
+func (d *decoder) pastCap() bool { return d.omitted > 0 }
 
 // dupKey skips the value of a repeated key and reports it.
 func (d *decoder) dupKey(k string) {
@@ -857,7 +950,12 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	size := n.elem.t.Size()
 	var data unsafe.Pointer
 	length, capacity := 0, 0
+	end := d.tailOf(n.c, true)
 	for {
+		if end.stops(d, length) {
+			d.skipTail(end, length, ']')
+			return
+		}
 		if length == capacity {
 			nd, nc := n.arrays.newArray(max(4, 2*capacity))
 			if length > 0 {
@@ -949,6 +1047,10 @@ func (d *decoder) anyValue() any {
 			return m
 		}
 		for {
+			if d.pastCap() {
+				d.skipTail(tail{limit: -1}, 0, '}')
+				return nil
+			}
 			kb, ok := d.key()
 			if !ok {
 				return nil
@@ -987,6 +1089,10 @@ func (d *decoder) anyValue() any {
 			return a
 		}
 		for {
+			if d.pastCap() {
+				d.skipTail(tail{limit: -1}, 0, ']')
+				return nil
+			}
 			d.pushIndex(len(a))
 			v := d.anyValue()
 			d.pop()

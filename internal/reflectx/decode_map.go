@@ -1,6 +1,7 @@
 package reflectx
 
 import (
+	"bytes"
 	"encoding"
 	"encoding/base64"
 	"encoding/json"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
@@ -23,7 +25,10 @@ import (
 // marshalled to JSON and decoded from that (slow, but correct). Values for
 // `any` fields are kept as given. The result is nil or an *[ArgErrors].
 func (p *Plan) DecodeMap(dst unsafe.Pointer, args map[string]any) error {
-	d := getDecoder()
+	return p.DecodeMapLimits(dst, args, Limits{})
+}
+
+func (d *decoder) decodeMap(p *Plan, dst unsafe.Pointer, args map[string]any) {
 	switch p.root.kind {
 	case kStruct:
 		d.mstruct(p.root.st, dst, args)
@@ -37,13 +42,18 @@ func (p *Plan) DecodeMap(dst unsafe.Pointer, args map[string]any) error {
 		if args == nil {
 			args = map[string]any{}
 		}
-		*(*any)(dst) = args
+		if d.checkValue(args) {
+			*(*any)(dst) = args
+		}
 	}
-	return d.finish()
 }
 
 // mvalue decodes the Go value v into the node n at p.
 func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
+	if d.budget -= 8; d.budget < 0 {
+		d.spend(0)
+		return
+	}
 	if v == nil {
 		d.null(n, p)
 		return
@@ -56,6 +66,9 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 				d.fail(ErrType, n.want, gotValue(v))
 				return
 			}
+		}
+		if !d.mstring(s) {
+			return
 		}
 		if d.checkStr(n, s) {
 			*(*string)(p) = s
@@ -78,7 +91,10 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 	case kBytes:
 		switch x := v.(type) {
 		case string:
-			out, err := base64.StdEncoding.DecodeString(x)
+			if !d.spend(len(x)) {
+				return
+			}
+			out, err := decodeBase64([]byte(x))
 			if err != nil {
 				d.failCause(ErrType, n.want, gotValue(v), err)
 				return
@@ -92,7 +108,7 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 	case kTime:
 		switch x := v.(type) {
 		case string:
-			if !d.checkStr(n, x) {
+			if !d.mstring(x) || !d.checkStr(n, x) {
 				return
 			}
 			t, err := formats.ParseDateTime(x)
@@ -114,7 +130,7 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 				return
 			}
 		}
-		if !d.checkStr(n, s) {
+		if !d.mstring(s) || !d.checkStr(n, s) {
 			return
 		}
 		u := reflect.NewAt(n.t, p).Interface().(encoding.TextUnmarshaler)
@@ -122,6 +138,9 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 			d.failCause(ErrType, "valid "+n.t.String(), gotValue(v), err)
 		}
 	case kJSONU, kRaw:
+		if !d.checkValue(v) {
+			return
+		}
 		b, err := json.Marshal(v)
 		if err != nil {
 			d.failCause(ErrType, n.want, gotValue(v), err)
@@ -136,7 +155,9 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 			d.failCause(ErrType, n.want, gotValue(v), err)
 		}
 	case kAny:
-		*(*any)(p) = v
+		if d.checkValue(v) {
+			*(*any)(p) = v
+		}
 	case kStruct:
 		if m, ok := v.(map[string]any); ok {
 			d.mstruct(n.st, p, m)
@@ -186,6 +207,9 @@ func (d *decoder) composite(n *node, p unsafe.Pointer, v any, k1, k2 reflect.Kin
 	}
 	if k := rv.Kind(); k != k1 && k != k2 {
 		d.fail(ErrType, n.want, gotValue(v))
+		return
+	}
+	if !d.checkValue(v) {
 		return
 	}
 	b, err := json.Marshal(v)
@@ -305,6 +329,9 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 		}
 		seen.set(i)
 		found++
+		if !d.spend(len(f.name) + 4) {
+			return
+		}
 		d.push(f.esc)
 		d.mvalue(f.node, f.ptr(base), v)
 		d.pop()
@@ -313,21 +340,48 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 		}
 	}
 	if found != len(m) {
-		var unknown []string
-		for k := range m {
-			if _, ok := sp.byName[k]; !ok {
-				unknown = append(unknown, k)
-			}
-		}
-		sort.Strings(unknown)
-		for _, k := range unknown {
-			d.pushKey(k)
-			d.fail(ErrUnknownField, sp.allowedWant, gotValue(m[k]))
-			d.pop()
+		d.unknownKeys(sp, m, len(m)-found)
+		if d.fatal {
+			return
 		}
 	}
 	d.leave()
 	d.finishStruct(sp, base, &seen)
+}
+
+// unknownKeys reports the n keys of m that are no field of sp, sorted.
+// Only as many as the errors still have room for are kept and sorted;
+// the rest are counted, so that many unknown keys cost no memory.
+func (d *decoder) unknownKeys(sp *structPlan, m map[string]any, n int) {
+	room := max(MaxErrors-len(d.errs), 0)
+	keep := make([]string, 0, min(n, room))
+	for k := range m {
+		if _, ok := sp.byName[k]; ok {
+			continue
+		}
+		if !d.spend(len(k) + 4) {
+			return
+		}
+		switch {
+		case len(keep) < room:
+			keep = append(keep, k)
+			if len(keep) == room {
+				sort.Strings(keep)
+			}
+		case room > 0 && k < keep[room-1]:
+			// Keep the room smallest keys: insert k, drop the largest.
+			j := sort.SearchStrings(keep, k)
+			copy(keep[j+1:], keep[j:room-1])
+			keep[j] = k
+		}
+	}
+	sort.Strings(keep)
+	for _, k := range keep {
+		d.pushKey(k)
+		d.fail(ErrUnknownField, sp.allowedWant, gotValue(m[k]))
+		d.pop()
+	}
+	d.omitted += n - len(keep)
 }
 
 // mmap decodes a map into the map at p.
@@ -335,10 +389,27 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 	if !d.enter() {
 		return
 	}
+	if n.c != nil && n.c.maxProps >= 0 && len(m) > n.c.maxProps {
+		// Too many to be accepted: not decoded.
+		d.leave()
+		d.fail(ErrConstraint, n.c.maxPropsWant, strconv.Itoa(len(m))+" properties")
+		return
+	}
 	if n.t == mapStringAnyType {
 		out := make(map[string]any, len(m))
 		for k, v := range m {
-			out[k] = v
+			if !d.spend(len(k) + 4) {
+				return
+			}
+			d.pushKey(k)
+			ok := d.mkey(k) && d.checkValue(v)
+			d.pop()
+			if d.fatal {
+				return
+			}
+			if ok {
+				out[k] = v
+			}
 		}
 		*(*map[string]any)(p) = out
 	} else {
@@ -351,8 +422,17 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 		}
 		sort.Strings(keys) // deterministic error order
 		for _, k := range keys {
+			if d.pastCap() {
+				d.leave()
+				return
+			}
+			if !d.spend(len(k) + 4) {
+				return
+			}
 			d.pushKey(k)
-			if kv, ok := mapKey(n, k); !ok {
+			if !d.mkey(k) {
+				// reported
+			} else if kv, ok := mapKey(n, k); !ok {
 				d.fail(ErrType, keyWant(n, k), strconv.Quote(k))
 			} else if mv.MapIndex(kv).IsValid() {
 				// Unreachable while integer keys are canonical; kept as
@@ -382,12 +462,25 @@ func (d *decoder) mslice(n *node, p unsafe.Pointer, a []any) {
 	if !d.enter() {
 		return
 	}
+	if n.c != nil && n.c.maxItems >= 0 && len(a) > n.c.maxItems {
+		// Too many to be accepted: not decoded.
+		d.leave()
+		d.fail(ErrConstraint, n.c.maxItemsWant, strconv.Itoa(len(a))+" items")
+		return
+	}
+	if !d.spend(len(a)) {
+		return
+	}
 	if len(a) == 0 {
 		*(*sliceHeader)(p) = sliceHeader{Data: unsafe.Pointer(&zeroBase)}
 	} else {
 		data, capacity := n.arrays.newExact(len(a))
 		size := n.elem.t.Size()
 		for i, v := range a {
+			if d.pastCap() {
+				d.leave()
+				return
+			}
 			d.pushIndex(i)
 			d.mvalue(n.elem, unsafe.Add(data, uintptr(i)*size), v)
 			d.pop()
@@ -404,6 +497,9 @@ func (d *decoder) mslice(n *node, p unsafe.Pointer, a []any) {
 // marray decodes a []any into the Go array at p.
 func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
 	if !d.enter() {
+		return
+	}
+	if !d.spend(len(a)) {
 		return
 	}
 	size := n.elem.t.Size()
@@ -424,4 +520,186 @@ func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
 		return
 	}
 	d.checkSlice(n, p, len(a))
+}
+
+// mstring charges a string of map input and checks that it is UTF-8, as
+// JSON text must be.
+func (d *decoder) mstring(s string) bool {
+	if !d.spend(len(s)) {
+		return false
+	}
+	if !utf8.ValidString(s) {
+		d.fail(ErrSyntax, "valid UTF-8", gotString(s))
+		return false
+	}
+	return true
+}
+
+// mkey checks that a key of map input is UTF-8.
+func (d *decoder) mkey(k string) bool {
+	if !utf8.ValidString(k) {
+		d.fail(ErrSyntax, "valid UTF-8 key", gotString(k))
+		return false
+	}
+	return true
+}
+
+// decodeBase64 decodes standard base64 with padding as RFC 4648 section
+// 3.3 says: no line breaks or other bytes outside the alphabet (the
+// decoder of encoding/base64 skips '\r' and '\n').
+func decodeBase64(b []byte) ([]byte, error) {
+	if i := bytes.IndexAny(b, "\r\n"); i >= 0 {
+		return nil, base64.CorruptInputError(i)
+	}
+	out := make([]byte, base64.StdEncoding.DecodedLen(len(b)))
+	n, err := base64.StdEncoding.Decode(out, b)
+	if err != nil {
+		return nil, err
+	}
+	return out[:n], nil
+}
+
+// checkValue checks a Go value of map input that is kept or marshalled
+// as it is (for any, json.RawMessage, json.Unmarshaler and map[string]any
+// fields, and unusual Go values): nesting within MaxDepth (a cyclic value
+// ends there), size within MaxBytes, UTF-8 strings and keys, finite
+// numbers, and only values JSON can express. This is what JSON text gets
+// from the scanner, so both ways give the same verdict, and it bounds
+// what json.Marshal is later asked to walk. It reports whether v passed.
+func (d *decoder) checkValue(v any) bool {
+	ok := d.walk(v)
+	return ok && !d.fatal
+}
+
+func (d *decoder) walk(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return d.spend(4)
+	case string:
+		return d.mstring(x)
+	case bool:
+		return d.spend(5)
+	case json.Number:
+		if !validNumber(x) {
+			d.fail(ErrType, "a JSON number", gotValue(v))
+			return false
+		}
+		return d.spend(len(x))
+	case float64:
+		return d.finite(x, v)
+	case map[string]any:
+		if !d.enter() {
+			return false
+		}
+		ok := d.spend(2)
+		for k, e := range x {
+			if ok = ok && d.mkey(k) && d.spend(len(k)+4) && d.walk(e); !ok {
+				break
+			}
+		}
+		d.leave()
+		return ok
+	case []any:
+		if !d.enter() {
+			return false
+		}
+		ok := d.spend(2 + len(x))
+		for _, e := range x {
+			if ok = ok && d.walk(e); !ok {
+				break
+			}
+		}
+		d.leave()
+		return ok
+	}
+	return d.walkReflect(reflect.ValueOf(v))
+}
+
+func (d *decoder) finite(f float64, v any) bool {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		d.fail(ErrType, "a finite number", gotValue(v))
+		return false
+	}
+	return d.spend(8)
+}
+
+// walkReflect is walk for Go values of other types; pointers and
+// interfaces count as a level, so that a cycle through them ends too.
+func (d *decoder) walkReflect(rv reflect.Value) bool {
+	switch rv.Kind() {
+	case reflect.Invalid:
+		return d.spend(4)
+	case reflect.Bool:
+		return d.spend(5)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return d.spend(8)
+	case reflect.Float32, reflect.Float64:
+		f := rv.Float()
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			d.fail(ErrType, "a finite number", strconv.FormatFloat(f, 'g', -1, 64))
+			return false
+		}
+		return d.spend(8)
+	case reflect.String:
+		return d.mstring(rv.String())
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return d.spend(4)
+		}
+		if !d.enter() {
+			return false
+		}
+		ok := d.walkReflect(rv.Elem())
+		d.leave()
+		return ok
+	case reflect.Map:
+		if rv.IsNil() {
+			return d.spend(4)
+		}
+		if !d.enter() {
+			return false
+		}
+		ok := d.spend(2)
+		for it := rv.MapRange(); ok && it.Next(); {
+			k := it.Key()
+			ok = (k.Kind() != reflect.String || d.mkey(k.String())) && d.spend(8) && d.walkReflect(it.Value())
+		}
+		d.leave()
+		return ok
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return d.spend(4)
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return d.spend(rv.Len()*4/3 + 4) // base64
+		}
+		if !d.enter() {
+			return false
+		}
+		ok := d.spend(2 + rv.Len())
+		for i := 0; ok && i < rv.Len(); i++ {
+			ok = d.walkReflect(rv.Index(i))
+		}
+		d.leave()
+		return ok
+	case reflect.Struct:
+		if rv.Type() == timeType {
+			return d.spend(40)
+		}
+		if !d.enter() {
+			return false
+		}
+		ok := d.spend(2)
+		t := rv.Type()
+		for i := 0; ok && i < t.NumField(); i++ {
+			if t.Field(i).IsExported() {
+				ok = d.spend(len(t.Field(i).Name)+4) && d.walkReflect(rv.Field(i))
+			}
+		}
+		d.leave()
+		return ok
+	}
+	d.fail(ErrType, "a JSON value", "a "+rv.Type().String())
+	return false
 }

@@ -254,7 +254,10 @@ func decodeCases() []decodeCase {
 		{name: "depth 100 through a recursive type", json: nested("next", 100, "{}")},
 		{name: "cyclic map", m: cyclic, modes: modeGoMap, want: errs("", ErrTooDeep)},
 		{name: "deep map", m: deepMap, modes: modeGoMap, want: errs("", ErrTooDeep)},
-		{name: "cyclic map in any is kept", m: map[string]any{"any": cyclic}, modes: modeGoMap},
+		{name: "depth 1000 in any", json: `{"any":` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`, want: errs("", ErrTooDeep)},
+		{name: "depth 1000 in raw", json: `{"raw":` + strings.Repeat(`{"a":`, 1000) + "1" + strings.Repeat("}", 1000) + `}`, want: errs("", ErrTooDeep)},
+		{name: "cyclic map in any is too deep", m: map[string]any{"any": cyclic}, modes: modeGoMap, want: errs("", ErrTooDeep)},
+		{name: "cyclic map in raw is too deep", m: map[string]any{"raw": cyclic}, modes: modeGoMap, want: errs("", ErrTooDeep)},
 		{name: "cyclic map under an unknown key", m: map[string]any{"zz": cyclic, "i": []any{cyclic}}, modes: modeGoMap,
 			want: errs("/zz", ErrUnknownField, "/i", ErrType), reason: "rendering Got must stop"},
 		{name: "time good", json: `{"t":"2026-03-14T09:30:00.5+02:00"}`, check: zooCheck(func(t *testing.T, z *zoo, _ mode) {

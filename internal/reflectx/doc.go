@@ -48,5 +48,14 @@
 //
 // JSON text must be valid UTF-8: invalid bytes are an [ErrSyntax] error,
 // while escaped lone surrogates (\ud800) become U+FFFD as in encoding/json.
-// Strings from map input are taken as they are.
+// Strings and keys from map input must be valid UTF-8 too.
+//
+// # Hostile input
+//
+// Arguments are untrusted, so every decode costs time and memory linear in
+// their size: [Limits] bounds the size ([ErrTooLarge]) and the strings the
+// general regexp matcher is run on; map input is checked for depth, cycles
+// and size in the values it keeps as given; uniqueItems uses one canonical
+// key per item; and past maxItems, maxProperties, maxLength or the error cap
+// the decoders skip without allocating.
 package reflectx

@@ -28,6 +28,8 @@ var (
 	// ErrTooDeep reports JSON or map input nested deeper than [MaxDepth] (cyclic
 	// maps end here too).
 	ErrTooDeep = errors.New("nesting too deep")
+	// ErrTooLarge reports arguments larger than [Limits].MaxBytes.
+	ErrTooLarge = errors.New("arguments too large")
 )
 
 // MaxErrors is how many problems one [ArgErrors] keeps; the rest are counted
@@ -68,7 +70,7 @@ func (e *ArgError) Unwrap() error { return e.Err }
 // keys sorted), then its missing required properties in Go field order.
 type ArgErrors struct {
 	Errs    []*ArgError
-	Omitted int // problems found beyond MaxErrors
+	Omitted int // problems found beyond MaxErrors (once past the cap, the rest of each array and object is skipped unchecked)
 }
 
 // Error joins the messages of Errs with "; " and mentions Omitted.

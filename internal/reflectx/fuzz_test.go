@@ -143,8 +143,10 @@ func runMapVsJSON(t *testing.T, data []byte) {
 		errors.As(errJSON, &aj)
 		errors.As(errMap, &am)
 		if aj.Omitted > 0 || am.Omitted > 0 {
-			if len(aj.Errs)+aj.Omitted != len(am.Errs)+am.Omitted {
-				t.Fatalf("problem counts differ for %q: %d vs %d", data, len(aj.Errs)+aj.Omitted, len(am.Errs)+am.Omitted)
+			// Past the cap the decoders stop looking, each in its own
+			// order: both must have found a full list.
+			if len(aj.Errs) != MaxErrors || len(am.Errs) != MaxErrors {
+				t.Fatalf("problem counts differ for %q: %d+%d vs %d+%d", data, len(aj.Errs), aj.Omitted, len(am.Errs), am.Omitted)
 			}
 			return
 		}

@@ -1,0 +1,113 @@
+package reflectx
+
+import (
+	"strconv"
+	"unsafe"
+)
+
+// Limits bounds the work of one decode of untrusted arguments. A zero
+// field means its default; a negative one means no bound.
+type Limits struct {
+	// MaxBytes bounds the size of the arguments: the length of JSON text,
+	// or for map input the length the arguments would have as compact
+	// JSON (counted while decoding, so that a map sharing one subtree
+	// many times counts it each time). Default [DefaultMaxBytes]. Beyond
+	// it the decode stops with [ErrTooLarge].
+	MaxBytes int
+	// MaxPatternBytes bounds the length of a string checked against a
+	// pattern tag by the general regular-expression matcher, whose time
+	// grows with the product of the string's length and the pattern's
+	// size (a 1 MB string against "[a-z]{2,64}x" takes seconds). A longer
+	// string breaks the constraint. Patterns of fixed length anchored at
+	// both ends use a plain loop and have no such bound. Default
+	// [DefaultMaxPatternBytes].
+	MaxPatternBytes int
+}
+
+// Default limits; see [Limits].
+const (
+	DefaultMaxBytes        = 4 << 20
+	DefaultMaxPatternBytes = 16 << 10
+)
+
+// resolve returns the limits with defaults filled in and "no bound" as
+// the largest int.
+func (l Limits) resolve() Limits {
+	fill := func(v, def int) int {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return int(^uint(0) >> 1)
+		}
+		return v
+	}
+	return Limits{MaxBytes: fill(l.MaxBytes, DefaultMaxBytes), MaxPatternBytes: fill(l.MaxPatternBytes, DefaultMaxPatternBytes)}
+}
+
+// DecodeJSONLimits is [Plan.DecodeJSON] under lim.
+func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	if len(data) > d.lim.MaxBytes {
+		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
+		return d.finish()
+	}
+	d.decodeJSON(p, dst, data)
+	return d.finish()
+}
+
+// DecodeMapLimits is [Plan.DecodeMap] under lim.
+func (p *Plan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	d.budget = d.lim.MaxBytes
+	d.decodeMap(p, dst, args)
+	return d.finish()
+}
+
+// spend charges n bytes of map input against MaxBytes, aborting with
+// ErrTooLarge when they run out.
+func (d *decoder) spend(n int) bool {
+	d.budget -= n
+	if d.budget < 0 {
+		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes as JSON", "more")
+		return false
+	}
+	return true
+}
+
+// CheckMap checks arguments that arrived as a map, for a consumer that
+// takes them without a plan (define.NewTool marshals them to JSON): the
+// same nesting, size and UTF-8 rules as [Plan.DecodeMap] applies to values
+// it keeps as given, so that json.Marshal is never asked to walk a cyclic
+// or absurdly deep value. The result is nil or an *[ArgErrors].
+func CheckMap(args map[string]any, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	d.budget = d.lim.MaxBytes
+	d.checkValue(args)
+	return d.finish()
+}
+
+// CheckJSON checks that data is one JSON value within lim.MaxBytes and
+// [MaxDepth], with the scanner of [Plan.DecodeJSON]. The result is nil or
+// an *[ArgErrors].
+func CheckJSON(data []byte, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	if len(data) > d.lim.MaxBytes {
+		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
+		return d.finish()
+	}
+	d.data = data
+	d.ws()
+	d.skip()
+	if !d.fatal {
+		d.ws()
+		if d.i != len(d.data) {
+			d.syntax("end of input")
+		}
+	}
+	return d.finish()
+}

@@ -1,0 +1,239 @@
+package reflectx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type uniqueAny struct {
+	V []any `json:"v" uniqueItems:"true"`
+}
+type uniqueTimes struct {
+	V []time.Time `json:"v" uniqueItems:"true"`
+}
+type uniquePtrs struct {
+	V []*int `json:"v" uniqueItems:"true"`
+}
+type uniqueMaps struct {
+	V []map[string]any `json:"v" uniqueItems:"true"`
+}
+type uniqueSlices struct {
+	V [][]float64 `json:"v" uniqueItems:"true"`
+}
+type withPtr struct {
+	A *float64 `json:"a"`
+	B string   `json:"b,omitempty"`
+}
+type uniqueStructs struct {
+	V []withPtr `json:"v" uniqueItems:"true"`
+}
+type uniqueRaw struct {
+	V []json.RawMessage `json:"v" uniqueItems:"true"`
+}
+type uniqueIntMaps struct {
+	V []map[int]*int `json:"v" uniqueItems:"true"`
+}
+type uniqueArray struct {
+	V [3]any `json:"v" uniqueItems:"true"`
+}
+
+// decodeAllWays decodes text into a fresh value of t by JSON text and by
+// both map forms, returning the three errors.
+func decodeAllWays(t *testing.T, typ reflect.Type, text string) []error {
+	t.Helper()
+	p := mustPlan(t, typ)
+	var out []error
+	out = append(out, p.DecodeJSON(reflect.New(typ).UnsafePointer(), []byte(text)))
+	fm, nm := mapsOf(t, text, modeAll)
+	out = append(out, p.DecodeMap(reflect.New(typ).UnsafePointer(), fm))
+	out = append(out, p.DecodeMap(reflect.New(typ).UnsafePointer(), nm))
+	return out
+}
+
+func TestUniqueItems(t *testing.T) {
+	cases := []struct {
+		typ  reflect.Type
+		v    string
+		dup  bool
+		note string
+	}{
+		{reflect.TypeFor[uniqueAny](), `[1, 1.0]`, true, "numbers by value"},
+		{reflect.TypeFor[uniqueAny](), `[10, 1e1]`, true, "exponent"},
+		{reflect.TypeFor[uniqueAny](), `[0, -0]`, true, "signed zero"},
+		{reflect.TypeFor[uniqueAny](), `[0.5, 5e-1, 50E-2]`, true, "fractions"},
+		{reflect.TypeFor[uniqueAny](), `[{"a":1},{"a":1.0}]`, true, "members by value"},
+		{reflect.TypeFor[uniqueAny](), `[{"a":1,"b":[2]},{"b":[2.0],"a":1}]`, true, "member order"},
+		{reflect.TypeFor[uniqueAny](), `[1, "1"]`, false, "number and string"},
+		{reflect.TypeFor[uniqueAny](), `[[1],[1,0]]`, false, "array lengths"},
+		{reflect.TypeFor[uniqueAny](), `[null, false, 0, "", [], {}]`, false, "distinct kinds"},
+		{reflect.TypeFor[uniqueAny](), `[{"a":"b"},{"ab":""}]`, false, "key and value boundaries"},
+		{reflect.TypeFor[uniqueAny](), `[1, 1.000000000000000000001]`, false, "beyond float64"},
+		{reflect.TypeFor[uniqueAny](), `[123456789012345678901, 123456789012345678902]`, false, "large integers"},
+		{reflect.TypeFor[uniqueTimes](), `["2024-01-01T00:00:00Z","2024-01-01T00:00:00Z"]`, true, "times"},
+		{reflect.TypeFor[uniqueTimes](), `["2024-01-01T00:00:00Z","2024-01-01T00:00:01Z"]`, false, "distinct times"},
+		{reflect.TypeFor[uniquePtrs](), `[1, 2, 1]`, true, "pointers by value"},
+		{reflect.TypeFor[uniquePtrs](), `[null, 0, null]`, true, "null pointers"},
+		{reflect.TypeFor[uniquePtrs](), `[null, 0]`, false, "null is not zero"},
+		{reflect.TypeFor[uniqueMaps](), `[{"x":[1]},{"x":[1.0]}]`, true, "maps"},
+		{reflect.TypeFor[uniqueMaps](), `[{"x":1},{"y":1}]`, false, "distinct maps"},
+		{reflect.TypeFor[uniqueSlices](), `[[1,2],[1.0,2.0]]`, true, "slices"},
+		{reflect.TypeFor[uniqueSlices](), `[[1,2],[2,1]]`, false, "order matters in arrays"},
+		{reflect.TypeFor[uniqueStructs](), `[{"a":1},{"a":1.0}]`, true, "structs holding pointers"},
+		{reflect.TypeFor[uniqueStructs](), `[{"a":1},{"a":null}]`, false, "pointer null"},
+		{reflect.TypeFor[uniqueRaw](), `[{"a":1, "b":2},{"b":2,"a":1.0}]`, true, "raw messages by value"},
+		{reflect.TypeFor[uniqueIntMaps](), `[{"1":2,"3":null},{"3":null,"1":2}]`, true, "integer-keyed maps"},
+		{reflect.TypeFor[uniqueIntMaps](), `[{"1":2},{"1":3}]`, false, "integer-keyed maps differ"},
+		{reflect.TypeFor[uniqueArray](), `[1, {"a":[true]}, {"a":[true]}]`, true, "Go arrays"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.note, func(t *testing.T) {
+			for i, err := range decodeAllWays(t, tc.typ, `{"v":`+tc.v+`}`) {
+				if i == 1 && (strings.HasPrefix(tc.note, "beyond") || strings.HasPrefix(tc.note, "large")) {
+					continue // float64 map input rounds these numbers
+				}
+				var ae *ArgErrors
+				got := errors.As(err, &ae) && len(ae.Errs) == 1 && errors.Is(ae.Errs[0], ErrConstraint) && ae.Errs[0].Want == "unique items"
+				if got != tc.dup || (!tc.dup && err != nil) {
+					t.Errorf("%s: way %d: err = %v, want duplicate %v", tc.v, i, err, tc.dup)
+				}
+			}
+		})
+	}
+}
+
+func TestUniqueItemsFromGoValues(t *testing.T) {
+	p := mustPlan(t, reflect.TypeFor[uniqueAny]())
+	t0 := time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	cases := []struct {
+		v   []any
+		dup bool
+	}{
+		{[]any{1, 1.0}, true},
+		{[]any{int8(3), uint64(3), float32(3), json.Number("3e0")}, true},
+		{[]any{[]byte("hi"), "aGk="}, true},
+		{[]any{t0, "2024-01-02T03:04:05Z"}, true},
+		{[]any{[]string{"a"}, []any{"a"}}, true},
+		{[]any{map[string]int{"a": 1}, map[string]any{"a": 1.0}}, true},
+		{[]any{map[string]int{"a": 1}, map[string]any{"a": 2}}, false},
+	}
+	for _, tc := range cases {
+		var dst uniqueAny
+		err := p.DecodeMap(unsafe.Pointer(&dst), map[string]any{"v": tc.v})
+		if got := errors.Is(err, ErrConstraint); got != tc.dup {
+			t.Errorf("%#v: err = %v, want duplicate %v", tc.v, err, tc.dup)
+		}
+	}
+}
+
+func TestNumberKey(t *testing.T) {
+	key := func(s string) string {
+		var k keyer
+		k.number([]byte(s))
+		return string(k.buf)
+	}
+	groups := [][]string{
+		{"0", "-0", "0.0", "0e5", "-0.000e-7"},
+		{"1", "1.0", "1e0", "10e-1", "0.1E1", "100e-2"},
+		{"-25", "-2.5e1", "-0.025e3", "-250E-1"},
+		{"1e99999999999999999999", "10e99999999999999999998", "0.1e100000000000000000000"},
+		{"123456789012345678901234567890"},
+		{"123456789012345678901234567891"},
+		{"1e-400"},
+		{"1e400"},
+	}
+	seen := map[string]int{}
+	for gi, g := range groups {
+		for _, s := range g {
+			k := key(s)
+			if prev, ok := seen[k]; ok && prev != gi {
+				t.Errorf("%s shares key %q with group %d", s, k, prev)
+			}
+			seen[k] = gi
+			if want := key(g[0]); k != want {
+				t.Errorf("key(%s) = %q, want %q (as %s)", s, k, want, g[0])
+			}
+		}
+	}
+}
+
+// uniqueTimesJSON is a []time.Time argument of distinct items, about size
+// bytes long: the case that was quadratic.
+func uniqueTimesJSON(size int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"v":[`)
+	base := time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q", base.Add(time.Duration(i)*time.Second).Format(time.RFC3339))
+	}
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+// uniqueAnyJSON is a []any argument of distinct objects holding numbers.
+func uniqueAnyJSON(size int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"v":[`)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"n":%d.5,"s":"x"}`, i)
+	}
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+func TestUniqueItemsAllocsLinear(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	p := mustPlan(t, reflect.TypeFor[uniqueTimes]())
+	perByte := func(size int) float64 {
+		data := uniqueTimesJSON(size)
+		var dst uniqueTimes
+		if err := p.DecodeJSON(unsafe.Pointer(&dst), data); err != nil {
+			t.Fatal(err)
+		}
+		n := testing.AllocsPerRun(3, func() {
+			dst = uniqueTimes{}
+			_ = p.DecodeJSON(unsafe.Pointer(&dst), data)
+		})
+		return n / float64(len(data))
+	}
+	small, large := perByte(100<<10), perByte(1<<20)
+	// Allocations per input byte stay flat (one key per item), not
+	// growing with the number of items.
+	if large > 2*small+0.01 {
+		t.Errorf("allocs per byte: %.4f at 100 KB, %.4f at 1 MB: superlinear", small, large)
+	}
+}
+
+func TestUniqueItemsReportsFirstRepeat(t *testing.T) {
+	p := mustPlan(t, reflect.TypeFor[uniqueAny]())
+	var dst uniqueAny
+	err := p.DecodeJSON(unsafe.Pointer(&dst), []byte(`{"v":[{"a":1},2,{"a":1.0},2]}`))
+	var ae *ArgErrors
+	if !errors.As(err, &ae) {
+		t.Fatalf("err = %v", err)
+	}
+	want := []string{"/v: expected unique items, got item 2 repeats item 0"}
+	var got []string
+	for _, e := range ae.Errs {
+		got = append(got, e.Error())
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
