@@ -148,6 +148,9 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 			}
 			return out, false, nil
 		}
+		if c.cfg.gemini == geminiAuto {
+			return nil, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in Gemini parameters")
+		}
 		n.addText("anyOf", "one of several alternatives, not expressible here")
 	}
 
@@ -256,7 +259,7 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 		n.addNum("multipleOf", s.MultipleOf)
 	case "array":
 		if s.Items == nil || s.Items.Bool != nil && *s.Items.Bool {
-			return nil, false, c.errf(path, ErrUnsupported, "an array without typed \"items\" cannot be expressed in Gemini parameters (consider GeminiJSONSchema())")
+			return nil, false, c.errf(path, ErrUnsupported, "an array without typed \"items\" cannot be expressed in Gemini parameters%s", gemHint)
 		}
 		items, cut, err := c.gem(s.Items, path+"/items")
 		if err != nil {
@@ -296,7 +299,7 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *notes) error {
 	ap := s.AdditionalProperties
 	if ap != nil && !ap.IsFalse() && len(s.Properties) == 0 {
-		return c.errf(path, ErrUnsupported, "a map (an object with additionalProperties and no properties) cannot be expressed in Gemini parameters, which has no additionalProperties (consider GeminiJSONSchema(), or an array of key/value objects)")
+		return c.errf(path, ErrUnsupported, "a map (an object with additionalProperties and no properties) cannot be expressed in Gemini parameters, which has no additionalProperties%s", gemHint)
 	}
 	required := make(map[string]bool, len(s.Required))
 	for _, r := range s.Required {
@@ -321,7 +324,10 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 			// Gemini rejects an OBJECT without properties.
 			if required[p.Name] {
 				return c.errf(path, ErrUnsupported,
-					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply (consider making it optional, or GeminiJSONSchema())", p.Name)
+					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply%s", p.Name, gemHint)
+			}
+			if c.cfg.gemini == geminiAuto {
+				return c.errf(path, ErrUnsupported, "property %q is an object without properties, which Gemini parameters cannot express", p.Name)
 			}
 			n.addText(fmt.Sprintf("%q omitted", p.Name), "an object without properties")
 			continue
@@ -347,8 +353,12 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 }
 
 func (c *conv) gemUntyped(path string) error {
-	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in Gemini parameters, which needs a type on every schema (consider GeminiJSONSchema() or a concrete Go type)")
+	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in Gemini parameters, which needs a type on every schema%s", gemHint)
 }
+
+// gemHint is the way out of a schema the "parameters" subset cannot carry;
+// only GeminiParameters() shows it, since ToGemini otherwise falls back.
+const gemHint = " (without GeminiParameters(), ToGemini sends this declaration as parametersJsonSchema; or change the Go type)"
 
 // marshalNoEscape is json.Marshal without HTML escaping.
 func marshalNoEscape(v any) ([]byte, error) {

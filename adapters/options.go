@@ -11,7 +11,7 @@ import (
 // not silently ignored.
 type Option interface {
 	apply(*config)
-	// kinds reports which option fields the option sets, to check that the
+	// kind reports which option field the option sets, to check that the
 	// provider accepts it.
 	kind() optionKind
 	fmt.Stringer
@@ -23,6 +23,16 @@ const (
 	optStrict optionKind = 1 << iota
 	optGeminiJSONSchema
 	optMaxInlineDepth
+)
+
+// geminiMode is how [ToGemini] chooses between "parameters" and
+// "parametersJsonSchema".
+type geminiMode uint8
+
+const (
+	geminiAuto   geminiMode = iota // per declaration: parameters when the subset carries it
+	geminiJSON                     // GeminiJSONSchema(): parametersJsonSchema everywhere
+	geminiParams                   // GeminiParameters(): parameters everywhere, or an error
 )
 
 // DefaultMaxInlineDepth is how many times one recursive type appears nested
@@ -38,9 +48,9 @@ const maxInlineDepthLimit = 8
 // config is the option set of one call. It is comparable: it is part of the
 // per-tool cache key.
 type config struct {
-	strict     bool
-	geminiJSON bool
-	depth      int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
+	strict bool
+	gemini geminiMode
+	depth  int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
 }
 
 type option struct {
@@ -68,12 +78,26 @@ func Strict(on bool) Option {
 	return option{optStrict, func(c *config) { c.strict = on }, "Strict(" + strconv.FormatBool(on) + ")"}
 }
 
-// GeminiJSONSchema makes [ToGemini] send each tool's schema as
+// GeminiJSONSchema makes [ToGemini] send every tool's schema as
 // "parametersJsonSchema" (JSON Schema, with $ref/$defs, additionalProperties
-// and type arrays) instead of "parameters" (Gemini's OpenAPI subset). Use it
-// for tools with maps or untyped values, which "parameters" cannot express.
+// and type lists) instead of "parameters" (Gemini's OpenAPI subset). Without
+// it, ToGemini already chooses per declaration: "parameters" where the
+// subset carries the schema, "parametersJsonSchema" for that declaration
+// alone where it does not. It conflicts with [GeminiParameters].
 func GeminiJSONSchema() Option {
-	return option{optGeminiJSONSchema, func(c *config) { c.geminiJSON = true }, "GeminiJSONSchema()"}
+	return option{optGeminiJSONSchema, func(c *config) { c.gemini = geminiJSON }, "GeminiJSONSchema()"}
+}
+
+// GeminiParameters makes [ToGemini] send every tool's schema as
+// "parameters" (Gemini's OpenAPI subset), for callers that must stay on
+// it (an older model or gateway without "parametersJsonSchema"). A schema
+// the subset cannot express (a map, an untyped value, an array without
+// items) is then an [*Error] instead of a "parametersJsonSchema"
+// declaration, and the lossy renderings the subset allows (a union next to
+// a type, kept as a note; an optional object without properties, left out
+// with a note) are used. It conflicts with [GeminiJSONSchema].
+func GeminiParameters() Option {
+	return option{optGeminiJSONSchema, func(c *config) { c.gemini = geminiParams }, "GeminiParameters()"}
 }
 
 // MaxInlineDepth sets how many times one recursive type may appear nested on
@@ -91,6 +115,7 @@ func MaxInlineDepth(n int) Option {
 // key.
 func newConfig(p provider, opts []Option) (config, error) {
 	var c config
+	var geminiOpt Option
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -99,7 +124,15 @@ func newConfig(p provider, opts []Option) (config, error) {
 			return config{}, &Error{Func: p.fn(), Err: ErrOption,
 				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.label(), p.optionList())}
 		}
+		before := c.gemini
 		o.apply(&c)
+		if o.kind() == optGeminiJSONSchema {
+			if geminiOpt != nil && before != c.gemini {
+				return config{}, &Error{Func: p.fn(), Err: ErrOption,
+					Msg: fmt.Sprintf("option %v conflicts with %v: choose one", o, geminiOpt)}
+			}
+			geminiOpt = o
+		}
 	}
 	if c.depth == 0 {
 		c.depth = DefaultMaxInlineDepth
@@ -180,14 +213,15 @@ func (p provider) optionList() string {
 	case pAnthropic:
 		return "Strict, MaxInlineDepth"
 	case pGemini:
-		return "GeminiJSONSchema, MaxInlineDepth"
+		return "GeminiJSONSchema, GeminiParameters, MaxInlineDepth"
 	}
 	return "no options"
 }
 
-// inlines reports whether p with c inlines references.
+// inlines reports whether p with c inlines references (for Gemini: in the
+// "parameters" rendering, which the default tries first).
 func (p provider) inlines(c config) bool {
-	return p == pGemini && !c.geminiJSON || p == pAnthropic && c.strict
+	return p == pGemini && c.gemini != geminiJSON || p == pAnthropic && c.strict
 }
 
 // memoKey is the per-tool cache key of one rendering: the provider and the

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -32,6 +35,7 @@ var variants = []variant{
 	{"gemini", func(t []define.Tool) (any, error) { return adapters.ToGemini(t) }},
 	{"gemini_depth1", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.MaxInlineDepth(1)) }},
 	{"gemini_jsonschema", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiJSONSchema()) }},
+	{"gemini_parameters", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiParameters()) }},
 	{"mcp", func(t []define.Tool) (any, error) { return adapters.ToMCP(t) }},
 	{"bedrock", func(t []define.Tool) (any, error) { return adapters.ToBedrock(t) }},
 }
@@ -259,38 +263,50 @@ var (
 		"exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 )
 
+// ruledSchema is one tool schema of a rendering and the variant whose rules
+// it follows (a Gemini declaration may use either schema field).
+type ruledSchema struct {
+	dir    string
+	schema any
+}
+
 // schemasOf returns the tool schemas in a rendered tools array, by variant.
-func schemasOf(t *testing.T, dir string, tools any) []any {
+func schemasOf(t *testing.T, dir string, tools any) []ruledSchema {
 	t.Helper()
-	var out []any
+	var out []ruledSchema
 	switch list := tools.(type) {
 	case []any:
 		for _, e := range list {
 			m := e.(map[string]any)
 			switch {
 			case strings.HasPrefix(dir, "openai_responses"):
-				out = append(out, m["parameters"])
+				out = append(out, ruledSchema{dir, m["parameters"]})
 			case strings.HasPrefix(dir, "openai"):
-				out = append(out, m["function"].(map[string]any)["parameters"])
+				out = append(out, ruledSchema{dir, m["function"].(map[string]any)["parameters"]})
 			case strings.HasPrefix(dir, "anthropic"):
-				out = append(out, m["input_schema"])
+				out = append(out, ruledSchema{dir, m["input_schema"]})
 			case strings.HasPrefix(dir, "gemini"):
 				for _, d := range m["functionDeclarations"].([]any) {
 					dm := d.(map[string]any)
-					if p, ok := dm["parameters"]; ok {
-						out = append(out, p)
+					_, hasParams := dm["parameters"]
+					_, hasJS := dm["parametersJsonSchema"]
+					if hasParams && hasJS {
+						t.Errorf("%s: declaration %v has both parameters and parametersJsonSchema", dir, dm["name"])
 					}
-					if p, ok := dm["parametersJsonSchema"]; ok {
-						out = append(out, p)
+					if hasParams {
+						out = append(out, ruledSchema{"gemini_parameters", dm["parameters"]})
+					}
+					if hasJS {
+						out = append(out, ruledSchema{"gemini_jsonschema", dm["parametersJsonSchema"]})
 					}
 				}
 			case dir == "mcp":
-				out = append(out, m["inputSchema"])
+				out = append(out, ruledSchema{dir, m["inputSchema"]})
 				if o, ok := m["outputSchema"]; ok {
-					out = append(out, o)
+					out = append(out, ruledSchema{dir, o})
 				}
 			case dir == "bedrock":
-				out = append(out, m["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"])
+				out = append(out, ruledSchema{dir, m["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"]})
 			}
 		}
 	}
@@ -322,7 +338,7 @@ func rulesFor(dir string) schemaRule {
 	}
 	var extra schemaRule
 	switch dir {
-	case "gemini", "gemini_depth1":
+	case "gemini_parameters":
 		base := keys(geminiParamsKeys, "Gemini parameters")
 		extra = func(t *testing.T, path string, node map[string]any, root bool) {
 			base(t, path, node, root)
@@ -471,7 +487,7 @@ func TestProviderRules(t *testing.T) {
 					t.Errorf("%s: JSON null at %s", gc.name, p)
 				}
 				for _, s := range schemasOf(t, v.dir, generic) {
-					walkSchemas(t, gc.name, s, true, rulesFor(v.dir))
+					walkSchemas(t, gc.name, s.schema, true, rulesFor(s.dir))
 				}
 			}
 			if rendered < len(goldenCases())/2 {
@@ -588,5 +604,77 @@ func TestToolSetErrors(t *testing.T) {
 	out, err := adapters.ToOpenAI(nil)
 	if err != nil || string(mustMarshal(t, out)) != "[]" {
 		t.Errorf("ToOpenAI(nil) = %s, %v; want []", mustMarshal(t, out), err)
+	}
+}
+
+// Mixed is the new user's tool: a map, an untyped value, a recursive type,
+// a time and bytes in one input.
+type Mixed struct {
+	Labels  map[string]string `json:"labels"`
+	Payload any               `json:"payload,omitempty"`
+	Tree    *MixedNode        `json:"tree,omitempty"`
+	At      time.Time         `json:"at"`
+	Blob    []byte            `json:"blob,omitempty"`
+}
+
+// MixedNode is recursive.
+type MixedNode struct {
+	Name string       `json:"name"`
+	Kids []*MixedNode `json:"kids,omitempty"`
+}
+
+func mixedTool(t testing.TB) define.Tool {
+	t.Helper()
+	tool, err := define.DefineTool(func(ctx context.Context, in Mixed) (string, error) { return "ok", nil },
+		define.WithName("tag_resource"), define.WithDescription("Tag a resource."))
+	if err != nil {
+		t.Fatalf("DefineTool: %v", err)
+	}
+	return tool
+}
+
+// TestGeminiMixedList: without options, ToGemini picks the schema field per
+// declaration: "parameters" for the tools the OpenAPI subset carries,
+// "parametersJsonSchema" for the others, never both; GeminiParameters()
+// refuses the list with the subset's error, GeminiJSONSchema() moves every
+// declaration.
+func TestGeminiMixedList(t *testing.T) {
+	tools := []define.Tool{weatherTool(t), mixedTool(t), limitsTool(t)}
+	got, err := adapters.ToGemini(tools)
+	if err != nil {
+		t.Fatalf("ToGemini: %v", err)
+	}
+	golden.JSON(t, filepath.Join("..", "testdata", "golden", "gemini", "mixed_list.json"), got)
+	var fields []string
+	for _, d := range got[0].FunctionDeclarations {
+		switch {
+		case d.Parameters != nil && d.ParametersJSONSchema != nil:
+			fields = append(fields, "both")
+		case d.Parameters != nil:
+			fields = append(fields, "parameters")
+		case d.ParametersJSONSchema != nil:
+			fields = append(fields, "parametersJsonSchema")
+		default:
+			fields = append(fields, "none")
+		}
+	}
+	if diff := cmp.Diff([]string{"parameters", "parametersJsonSchema", "parameters"}, fields); diff != "" {
+		t.Errorf("schema field per declaration (-want +got):\n%s", diff)
+	}
+
+	if _, err := adapters.ToGemini(tools, adapters.GeminiParameters()); !errors.Is(err, adapters.ErrUnsupported) {
+		t.Errorf("GeminiParameters(): err = %v, want ErrUnsupported", err)
+	}
+	all, err := adapters.ToGemini(tools, adapters.GeminiJSONSchema())
+	if err != nil {
+		t.Fatalf("GeminiJSONSchema(): %v", err)
+	}
+	for _, d := range all[0].FunctionDeclarations {
+		if d.Parameters != nil || d.ParametersJSONSchema == nil {
+			t.Errorf("GeminiJSONSchema(): %s: parameters %s, parametersJsonSchema %s; want only parametersJsonSchema", d.Name, d.Parameters, d.ParametersJSONSchema)
+		}
+	}
+	if _, err := adapters.ToGemini(tools, adapters.GeminiJSONSchema(), adapters.GeminiParameters()); !errors.Is(err, adapters.ErrOption) {
+		t.Errorf("GeminiJSONSchema() with GeminiParameters(): err = %v, want ErrOption", err)
 	}
 }

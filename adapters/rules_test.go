@@ -132,6 +132,9 @@ func TestOptionErrors(t *testing.T) {
 		{pAnthropic, []Option{Strict(true), MaxInlineDepth(2)}, true},
 		{pAnthropic, []Option{GeminiJSONSchema()}, false},
 		{pGemini, []Option{GeminiJSONSchema(), MaxInlineDepth(1)}, true},
+		{pGemini, []Option{GeminiParameters(), MaxInlineDepth(1)}, true},
+		{pGemini, []Option{GeminiParameters(), GeminiJSONSchema()}, false},
+		{pGemini, []Option{GeminiJSONSchema(), GeminiJSONSchema()}, true},
 		{pGemini, []Option{Strict(true)}, false},
 		{pGemini, []Option{MaxInlineDepth(0)}, true}, // 0 means the default
 		{pGemini, []Option{MaxInlineDepth(-1)}, false},
@@ -260,7 +263,7 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 		p    provider
 		opts []Option
 	}{
-		{pGemini, nil},
+		{pGemini, []Option{GeminiParameters()}},
 		{pAnthropic, []Option{Strict(true)}},
 	} {
 		_, err := buildAny(tc.p, d, tc.opts...)
@@ -268,20 +271,42 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrUnsupported naming the required property", tc.p.fn(), err)
 		}
 	}
-	// GeminiJSONSchema keeps references, so nothing is cut.
-	if _, err := buildAny(pGemini, d, GeminiJSONSchema()); err != nil {
-		t.Errorf("ToGemini(GeminiJSONSchema()): %v", err)
+	// GeminiJSONSchema keeps references, so nothing is cut; by default this
+	// declaration alone falls back to it.
+	for _, opts := range [][]Option{{GeminiJSONSchema()}, nil} {
+		got, err := buildAny(pGemini, d, opts...)
+		if err != nil {
+			t.Errorf("ToGemini(%v): %v", opts, err)
+			continue
+		}
+		if decl := got.(GeminiFunctionDeclaration); decl.Parameters != nil || decl.ParametersJSONSchema == nil {
+			t.Errorf("ToGemini(%v) = %+v, want parametersJsonSchema only", opts, decl)
+		}
 	}
-	// Gemini parameters cannot express an object without properties: a
-	// required one is an error, an optional one is left out.
-	_, err := buildAny(pGemini, toolData{name: "x", in: obj(prop("q", str()), prop("opts", obj()))})
+	// Gemini parameters cannot express an object without properties: with
+	// GeminiParameters() a required one is an error and an optional one is
+	// left out; by default the declaration falls back to
+	// parametersJsonSchema in both cases.
+	required := toolData{name: "x", in: obj(prop("q", str()), prop("opts", obj()))}
+	_, err := buildAny(pGemini, required, GeminiParameters())
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `required property "opts"`) {
 		t.Errorf("Gemini, required empty object: err = %v, want ErrUnsupported naming it", err)
 	}
 	optional := obj(prop("q", str()), prop("opts", obj()))
 	optional.Required = []string{"q"}
-	if _, err := buildAny(pGemini, toolData{name: "x", in: optional}); err != nil {
+	got, err := buildAny(pGemini, toolData{name: "x", in: optional}, GeminiParameters())
+	if err != nil {
 		t.Errorf("Gemini, optional empty object: %v", err)
+	} else if p := string(got.(GeminiFunctionDeclaration).Parameters); !strings.Contains(p, `\"opts\" omitted`) {
+		t.Errorf("Gemini, optional empty object: parameters %s do not say opts is omitted", p)
+	}
+	for _, in := range []toolData{required, {name: "x", in: optional}} {
+		got, err := buildAny(pGemini, in)
+		if err != nil {
+			t.Errorf("Gemini default, empty object: %v", err)
+		} else if decl := got.(GeminiFunctionDeclaration); decl.Parameters != nil || !strings.Contains(string(decl.ParametersJSONSchema), `"opts"`) {
+			t.Errorf("Gemini default, empty object: %+v, want parametersJsonSchema with opts", decl)
+		}
 	}
 }
 
