@@ -163,6 +163,39 @@ func ExampleToOpenAI_strict() {
 	}
 	fmt.Println(string(tools[0].Function.Parameters))
 	// Output:
-	// adapters: ToOpenAI: tool "get_weather": at /properties/labels: an open map (additionalProperties: {"type":"string"}) cannot be expressed in OpenAI strict mode, which requires "additionalProperties": false on every object (consider Strict(false) for this tool, or an array of key/value objects)
+	// adapters: ToOpenAI: tool "get_weather": at /properties/labels: an open map (additionalProperties: {"type":"string"}) cannot be expressed in OpenAI strict mode, which requires "additionalProperties": false on every object (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)
 	// {"type":"object","properties":{"city":{"type":"string"},"unit":{"anyOf":[{"type":"string","enum":["C","F"]},{"type":"null"}]}},"required":["city","unit"],"additionalProperties":false}
+}
+
+// StrictWherePossible renders a mixed list in one call: each tool is strict
+// where its schema allows. A tool pinned with define.WithStrict keeps its
+// pin whatever the call's option says.
+func ExampleStrictWherePossible() {
+	type weather struct {
+		City string `json:"city"`
+	}
+	type tag struct {
+		Labels map[string]string `json:"labels"` // an open map: not strict
+	}
+	type search struct {
+		Query string `json:"query"`
+	}
+	noop := func(ctx context.Context, in weather) (string, error) { return "", nil }
+	tools := []define.Tool{
+		define.MustDefineTool(noop, define.WithName("get_weather")),
+		define.MustDefineTool(func(ctx context.Context, in tag) (string, error) { return "", nil }, define.WithName("tag_resource")),
+		define.MustDefineTool(func(ctx context.Context, in search) (string, error) { return "", nil },
+			define.WithName("search"), define.WithStrict(false)),
+	}
+	out, err := adapters.ToOpenAIResponses(tools, adapters.StrictWherePossible())
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range out {
+		fmt.Println(t.Name, t.Strict)
+	}
+	// Output:
+	// get_weather true
+	// tag_resource false
+	// search false
 }

@@ -48,8 +48,9 @@ const maxInlineDepthLimit = 8
 // config is the option set of one call. It is comparable: it is part of the
 // per-tool cache key.
 type config struct {
-	strict bool
-	gemini geminiMode
+	strict     bool // strict rendering (per tool, after define.WithStrict)
+	strictAuto bool // StrictWherePossible(): strict when the schema allows
+	gemini     geminiMode
 	depth  int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
 }
 
@@ -63,19 +64,36 @@ func (o option) apply(c *config)  { o.f(c) }
 func (o option) kind() optionKind { return o.k }
 func (o option) String() string   { return o.text }
 
-// Strict asks for the provider's strict (grammar-constrained) tool mode:
+// Strict asks for the provider's strict (grammar-constrained) tool mode on
+// every tool of the call:
 //
 //   - OpenAI Chat Completions and Responses: "strict": true, with the
 //     schema in the Structured Outputs subset (every object closed, every
-//     property required, optional properties nullable). A schema that subset
-//     cannot express (an open map, an untyped value) is an error.
+//     property required, optional properties nullable) and within its size
+//     limits.
 //   - Anthropic: "strict": true, with the schema in Anthropic's strict
 //     subset; recursive types are inlined to [MaxInlineDepth].
 //
-// The default is Strict(false). The Responses API treats an omitted
-// "strict" as true, so [ToOpenAIResponses] always sends it.
+// Strict(true) never weakens a tool: a schema the subset cannot express (an
+// open map, an untyped value) is an error. [StrictWherePossible] is the
+// option that sends such tools non-strict instead. The default is
+// Strict(false): tools are sent non-strict, except those pinned with
+// define.WithStrict(true). A pin made at define time always wins over the
+// call's option. The Responses API treats an omitted "strict" as true, so
+// [ToOpenAIResponses] always sends it.
 func Strict(on bool) Option {
-	return option{optStrict, func(c *config) { c.strict = on }, "Strict(" + strconv.FormatBool(on) + ")"}
+	return option{optStrict, func(c *config) { c.strict, c.strictAuto = on, false }, "Strict(" + strconv.FormatBool(on) + ")"}
+}
+
+// StrictWherePossible renders each tool of the call strict where its schema
+// fits the provider's strict subset and limits, and non-strict where it
+// does not, so that one call renders a mixed list. Tools pinned with
+// define.WithStrict keep their pin: a tool pinned strict that cannot be is
+// still an error. Anthropic's per-request budgets (strict tools, optional
+// and union-typed parameters across strict schemas) are filled in list
+// order; the tools that would exceed them are sent non-strict.
+func StrictWherePossible() Option {
+	return option{optStrict, func(c *config) { c.strict, c.strictAuto = false, true }, "StrictWherePossible()"}
 }
 
 // GeminiJSONSchema makes [ToGemini] send every tool's schema as
@@ -115,7 +133,7 @@ func MaxInlineDepth(n int) Option {
 // key.
 func newConfig(p provider, opts []Option) (config, error) {
 	var c config
-	var geminiOpt Option
+	var modeOpt [2]Option // the Strict and Gemini mode options seen, to catch conflicts
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -124,14 +142,21 @@ func newConfig(p provider, opts []Option) (config, error) {
 			return config{}, &Error{Func: p.fn(), Err: ErrOption,
 				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.label(), p.optionList())}
 		}
-		before := c.gemini
+		before := c
 		o.apply(&c)
-		if o.kind() == optGeminiJSONSchema {
-			if geminiOpt != nil && before != c.gemini {
+		slot := -1
+		switch o.kind() {
+		case optStrict:
+			slot = 0
+		case optGeminiJSONSchema:
+			slot = 1
+		}
+		if slot >= 0 {
+			if prev := modeOpt[slot]; prev != nil && before != c {
 				return config{}, &Error{Func: p.fn(), Err: ErrOption,
-					Msg: fmt.Sprintf("option %v conflicts with %v: choose one", o, geminiOpt)}
+					Msg: fmt.Sprintf("option %v conflicts with %v: choose one", o, prev)}
 			}
-			geminiOpt = o
+			modeOpt[slot] = o
 		}
 	}
 	if c.depth == 0 {
@@ -141,7 +166,7 @@ func newConfig(p provider, opts []Option) (config, error) {
 		return config{}, &Error{Func: p.fn(), Err: ErrOption,
 			Msg: fmt.Sprintf("MaxInlineDepth(%d): the depth must be between 1 and %d", c.depth, maxInlineDepthLimit)}
 	}
-	if !p.inlines(c) {
+	if !p.inlines(c) && p != pAnthropic { // Anthropic: a tool pinned strict inlines
 		c.depth = DefaultMaxInlineDepth // irrelevant: keep one cache entry
 	}
 	return c, nil
@@ -209,9 +234,9 @@ func (p provider) accepts() optionKind {
 func (p provider) optionList() string {
 	switch p {
 	case pOpenAI, pOpenAIResponses:
-		return "Strict"
+		return "Strict, StrictWherePossible"
 	case pAnthropic:
-		return "Strict, MaxInlineDepth"
+		return "Strict, StrictWherePossible, MaxInlineDepth"
 	case pGemini:
 		return "GeminiJSONSchema, GeminiParameters, MaxInlineDepth"
 	}
@@ -221,8 +246,11 @@ func (p provider) optionList() string {
 // inlines reports whether p with c inlines references (for Gemini: in the
 // "parameters" rendering, which the default tries first).
 func (p provider) inlines(c config) bool {
-	return p == pGemini && c.gemini != geminiJSON || p == pAnthropic && c.strict
+	return p == pGemini && c.gemini != geminiJSON || p == pAnthropic && (c.strict || c.strictAuto)
 }
+
+// hasStrict reports whether p has a strict tool mode.
+func (p provider) hasStrict() bool { return p.accepts()&optStrict != 0 }
 
 // memoKey is the per-tool cache key of one rendering: the provider and the
 // normalised options. Its type is unexported so no other package's Memo key

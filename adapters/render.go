@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -94,7 +95,12 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 		if t.IsZero() {
 			return nil, &Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)}
 		}
-		v, err := t.Memo(key, func() (any, error) { return build(cfg, dataOf(t)) })
+		tcfg, pinned := toolConfig(p, cfg, t)
+		tkey := key
+		if tcfg != cfg {
+			tkey = memoKey{p, tcfg}
+		}
+		v, err := t.Memo(tkey, func() (any, error) { return buildStrictness(tcfg, dataOf(t), pinned, build) })
 		if err != nil {
 			return nil, err
 		}
@@ -109,4 +115,41 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 		}
 	}
 	return out, nil
+}
+
+// toolConfig applies a tool's define-time strictness pin (define.WithStrict)
+// to the call's config: the pin wins over the call's options. pinned
+// reports a pin to strict, whose failure is then named in the error.
+func toolConfig(p provider, cfg config, t define.Tool) (config, bool) {
+	on, pinned := t.StrictPin()
+	if !pinned || !p.hasStrict() {
+		return cfg, false
+	}
+	cfg.strict, cfg.strictAuto = on, false
+	return cfg, on
+}
+
+// buildStrictness builds one tool: under StrictWherePossible(), strict
+// when the strict subset and limits allow and non-strict otherwise; else
+// as cfg says. A tool pinned strict that cannot be is an error saying so.
+func buildStrictness[T any](cfg config, d toolData, pinned bool, build func(config, toolData) (T, error)) (T, error) {
+	if !cfg.strictAuto {
+		v, err := build(cfg, d)
+		var e *Error
+		if err != nil && pinned && errors.As(err, &e) {
+			cp := *e
+			cp.Msg += " (the tool is pinned strict with define.WithStrict(true))"
+			return v, &cp
+		}
+		return v, err
+	}
+	strict := cfg
+	strict.strict, strict.strictAuto = true, false
+	v, err := build(strict, d)
+	if err == nil || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit) {
+		return v, err
+	}
+	loose := cfg
+	loose.strict, loose.strictAuto = false, false
+	return build(loose, d)
 }

@@ -678,3 +678,134 @@ func TestGeminiMixedList(t *testing.T) {
 		t.Errorf("GeminiJSONSchema() with GeminiParameters(): err = %v, want ErrOption", err)
 	}
 }
+
+// TestStrictPerTool: StrictWherePossible renders a mixed list in one call,
+// each tool strict where its schema allows; a define-time pin wins over the
+// call's option; a tool pinned strict that cannot be is an error under
+// every option; Strict(true) never weakens a tool.
+func TestStrictPerTool(t *testing.T) {
+	noop := func(context.Context, Mixed) (string, error) { return "", nil }
+	pinnedOn := define.MustDefineTool(func(context.Context, Weather) (string, error) { return "", nil },
+		define.WithName("pinned_on"), define.WithStrict(true))
+	pinnedOff := define.MustDefineTool(func(context.Context, Weather) (string, error) { return "", nil },
+		define.WithName("pinned_off"), define.WithStrict(false))
+	openPinned := define.MustDefineTool(noop, define.WithName("open_pinned"), define.WithStrict(true))
+	list := []define.Tool{weatherTool(t), mixedTool(t), pinnedOff, pinnedOn}
+
+	type strictness struct {
+		name   string
+		strict bool
+		params json.RawMessage
+	}
+	render := func(dir string, tools []define.Tool, opts ...adapters.Option) ([]strictness, error) {
+		var out []strictness
+		switch dir {
+		case "openai":
+			got, err := adapters.ToOpenAI(tools, opts...)
+			for _, x := range got {
+				out = append(out, strictness{x.Function.Name, x.Function.Strict, x.Function.Parameters})
+			}
+			return out, err
+		case "openai_responses":
+			got, err := adapters.ToOpenAIResponses(tools, opts...)
+			for _, x := range got {
+				out = append(out, strictness{x.Name, x.Strict, x.Parameters})
+			}
+			return out, err
+		default:
+			got, err := adapters.ToAnthropic(tools, opts...)
+			for _, x := range got {
+				out = append(out, strictness{x.Name, x.Strict, x.InputSchema})
+			}
+			return out, err
+		}
+	}
+	flags := func(ss []strictness) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range ss {
+			m[s.name] = s.strict
+		}
+		return m
+	}
+	for _, dir := range []string{"openai", "openai_responses", "anthropic"} {
+		t.Run(dir, func(t *testing.T) {
+			mixedStrict := dir == "anthropic" // Anthropic strict takes open maps
+			got, err := render(dir, list, adapters.StrictWherePossible())
+			if err != nil {
+				t.Fatalf("StrictWherePossible(): %v", err)
+			}
+			want := map[string]bool{"get_weather": true, "tag_resource": mixedStrict, "pinned_off": false, "pinned_on": true}
+			if diff := cmp.Diff(want, flags(got)); diff != "" {
+				t.Errorf("StrictWherePossible() strict flags (-want +got):\n%s", diff)
+			}
+			// Each entry is byte for byte what its own mode renders alone.
+			for i, tool := range list {
+				alone, err := render(dir, []define.Tool{tool}, adapters.Strict(got[i].strict))
+				if err != nil {
+					t.Fatalf("%s alone: %v", tool.Name(), err)
+				}
+				if diff := cmp.Diff(string(alone[0].params), string(got[i].params)); diff != "" {
+					t.Errorf("%s: schema differs from its Strict(%v) rendering (-want +got):\n%s", tool.Name(), got[i].strict, diff)
+				}
+			}
+
+			// Default: only the tool pinned strict is strict.
+			got, err = render(dir, list)
+			if err != nil {
+				t.Fatalf("default: %v", err)
+			}
+			want = map[string]bool{"get_weather": false, "tag_resource": false, "pinned_off": false, "pinned_on": true}
+			if diff := cmp.Diff(want, flags(got)); diff != "" {
+				t.Errorf("default strict flags (-want +got):\n%s", diff)
+			}
+
+			// Strict(true): every tool strict or an error; the pin to
+			// false still wins.
+			_, err = render(dir, list, adapters.Strict(true))
+			if mixedStrict {
+				if err != nil {
+					t.Errorf("Strict(true): %v", err)
+				}
+			} else if !errors.Is(err, adapters.ErrUnsupported) {
+				t.Errorf("Strict(true) with an open map: err = %v, want ErrUnsupported", err)
+			}
+			got, err = render(dir, []define.Tool{weatherTool(t), pinnedOff}, adapters.Strict(true))
+			if err != nil {
+				t.Fatalf("Strict(true): %v", err)
+			}
+			if diff := cmp.Diff(map[string]bool{"get_weather": true, "pinned_off": false}, flags(got)); diff != "" {
+				t.Errorf("Strict(true) strict flags (-want +got):\n%s", diff)
+			}
+
+			// A tool pinned strict that cannot be is an error under every
+			// option, naming the pin.
+			if !mixedStrict {
+				for _, opts := range [][]adapters.Option{nil, {adapters.StrictWherePossible()}, {adapters.Strict(false)}} {
+					_, err := render(dir, []define.Tool{openPinned}, opts...)
+					if !errors.Is(err, adapters.ErrUnsupported) || !strings.Contains(err.Error(), "define.WithStrict(true)") {
+						t.Errorf("pinned strict open map with %v: err = %v, want ErrUnsupported naming the pin", opts, err)
+					}
+				}
+			}
+			if _, err := render(dir, list, adapters.Strict(true), adapters.StrictWherePossible()); !errors.Is(err, adapters.ErrOption) {
+				t.Errorf("Strict(true) with StrictWherePossible(): err = %v, want ErrOption", err)
+			}
+		})
+	}
+	// Providers without a strict mode ignore the pin.
+	if _, err := adapters.ToGemini([]define.Tool{openPinned}); err != nil {
+		t.Errorf("ToGemini of a tool pinned strict: %v", err)
+	}
+	if on, pinned := pinnedOn.StrictPin(); !on || !pinned {
+		t.Errorf("pinned_on.StrictPin() = %v, %v; want true, true", on, pinned)
+	}
+	if on, pinned := weatherTool(t).StrictPin(); on || pinned {
+		t.Errorf("get_weather.StrictPin() = %v, %v; want false, false", on, pinned)
+	}
+
+	out, err := adapters.ToOpenAIResponses(list, adapters.StrictWherePossible())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.JSON(t, filepath.Join("..", "testdata", "golden", "openai_responses_strict", "mixed_list.json"), out)
+}

@@ -341,7 +341,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 		out.Items = items
 	} else if out.HasType("array") {
 		if c.mode == modeOpenAIStrict {
-			return nil, false, c.errf(path, ErrUnsupported, "an array without \"items\" cannot be expressed in OpenAI strict mode, which needs typed items (consider Strict(false))")
+			return nil, false, c.errf(path, ErrUnsupported, "an array without \"items\" cannot be expressed in OpenAI strict mode, which needs typed items%s", strictHint)
 		}
 		out.Items = &schema.Schema{}
 	}
@@ -396,7 +396,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	}
 	if c.mode == modeOpenAIStrict && isObject {
 		if s.AdditionalProperties == nil && s.Properties == nil {
-			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object (consider Strict(false) for this tool)")
+			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", strictHint)
 		}
 		out.AdditionalProperties = schema.False()
 		if out.Properties == nil {
@@ -495,8 +495,12 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	return out, false, nil
 }
 
+// strictHint is the way out of a schema OpenAI's strict subset cannot
+// express.
+const strictHint = " (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)"
+
 func (c *conv) untyped(path string) error {
-	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in OpenAI strict mode, which needs a type on every schema (consider a concrete Go type or Strict(false))")
+	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in OpenAI strict mode, which needs a type on every schema%s", strictHint)
 }
 
 // typed reports whether s says what type its values have.
@@ -704,7 +708,7 @@ func (c *conv) jsAdditional(s, out *schema.Schema, path string) (*schema.Schema,
 	}
 	switch c.mode {
 	case modeOpenAIStrict:
-		return nil, false, c.errf(path, ErrUnsupported, "an open map (additionalProperties: %s) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object (consider Strict(false) for this tool, or an array of key/value objects)", compactJSON(ap))
+		return nil, false, c.errf(path, ErrUnsupported, "an open map (additionalProperties: %s) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", compactJSON(ap), strictHint)
 	case modeAnthropicStrict:
 		if len(out.Properties) > 0 {
 			return schema.False(), false, nil // strict closes objects with properties

@@ -68,7 +68,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	if err != nil {
 		return Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title,
+	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict,
 		input: in.schema, inputJSON: in.json}
 	outType := reflect.TypeFor[Out]()
 	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
@@ -249,7 +249,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	if !in.HasType("object") {
 		return Tool{}, fmt.Errorf("%s: input schema: root must have \"type\": \"object\" (every provider requires it)", label)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, input: in}
+	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, input: in}
 	if s.inputJSON, err = in.MarshalJSON(); err != nil {
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}

@@ -15,7 +15,17 @@ type config struct {
 	nameSet     bool
 	description string
 	title       string
+	strict      strictPin
 }
+
+// strictPin is a tool's strictness as pinned by [WithStrict].
+type strictPin uint8
+
+const (
+	strictUnset strictPin = iota
+	strictOff
+	strictOn
+)
 
 type optionFunc struct {
 	f    func(*config)
@@ -42,4 +52,19 @@ func WithDescription(description string) Option {
 // ignore it).
 func WithTitle(title string) Option {
 	return optionFunc{func(c *config) { c.title = title }, fmt.Sprintf("WithTitle(%q)", title)}
+}
+
+// WithStrict pins the tool's strict (grammar-constrained) mode for the
+// providers that have one (OpenAI Chat and Responses, Anthropic), whatever
+// the rendering call's options say: WithStrict(true) makes the tool strict
+// in every rendering, and a schema the provider's strict subset cannot
+// express is then a rendering error, never a silent fallback;
+// WithStrict(false) keeps the tool non-strict even under
+// adapters.Strict(true). Providers without a strict mode ignore it.
+func WithStrict(on bool) Option {
+	pin := strictOff
+	if on {
+		pin = strictOn
+	}
+	return optionFunc{func(c *config) { c.strict = pin }, fmt.Sprintf("WithStrict(%t)", on)}
 }
