@@ -51,7 +51,7 @@ type config struct {
 	strict     bool // strict rendering (per tool, after define.WithStrict)
 	strictAuto bool // StrictWherePossible(): strict when the schema allows
 	gemini     geminiMode
-	depth  int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
+	depth      int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
 }
 
 type option struct {
