@@ -120,8 +120,9 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 		var kept []*geminiSchema
 		for i, b := range branches {
 			g, cut, err := c.gem(b, fmt.Sprintf("%s/anyOf/%d", path, i))
-			if err != nil {
-				return nil, false, err
+			if c.fail(err) {
+				kept = append(kept, &geminiSchema{}) // reported; the result is discarded
+				continue
 			}
 			if !cut {
 				kept = append(kept, g)
@@ -167,8 +168,8 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 			cp.Types, cp.Description, cp.Title = []string{t}, "", ""
 			cp.AnyOf, cp.OneOf = nil, nil
 			g, cut, err := c.gem(&cp, path)
-			if err != nil {
-				return nil, false, err
+			if c.fail(err) {
+				continue
 			}
 			if cut {
 				return nil, true, nil
@@ -262,12 +263,10 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 			return nil, false, c.errf(path, ErrUnsupported, "an array without typed \"items\" cannot be expressed in Gemini parameters%s", gemHint)
 		}
 		items, cut, err := c.gem(s.Items, path+"/items")
-		if err != nil {
-			return nil, false, err
-		}
-		if cut {
+		if cut && err == nil {
 			return nil, true, nil
 		}
+		c.fail(err)
 		out.Items = items
 		out.MinItems, out.MaxItems = copyInt(s.MinItems), copyInt(s.MaxItems)
 		if s.UniqueItems {
@@ -307,15 +306,17 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 	}
 	for _, p := range s.Properties {
 		if !geminiKey.match(p.Name) {
-			return c.errf(path, ErrPropertyKey, "property key %q does not match Gemini's %s", p.Name, geminiKey.text)
+			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match Gemini's %s", p.Name, geminiKey.text))
+			continue
 		}
 		g, cut, err := c.gem(p.Schema, path+"/properties/"+pointerEscape(p.Name))
-		if err != nil {
-			return err
+		if c.fail(err) {
+			continue
 		}
 		if cut {
 			if required[p.Name] {
-				return c.errRequiredCut(path, p.Name)
+				c.fail(c.errRequiredCut(path, p.Name))
+				continue
 			}
 			n.cut(p.Name, c.cfg.depth)
 			continue
@@ -323,11 +324,13 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 		if g.Type == "object" && len(g.Properties) == 0 && g.AnyOf == nil {
 			// Gemini rejects an OBJECT without properties.
 			if required[p.Name] {
-				return c.errf(path, ErrUnsupported,
-					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply%s", p.Name, gemHint)
+				c.fail(c.errf(path, ErrUnsupported,
+					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply%s", p.Name, gemHint))
+				continue
 			}
 			if c.cfg.gemini == geminiAuto {
-				return c.errf(path, ErrUnsupported, "property %q is an object without properties, which Gemini parameters cannot express", p.Name)
+				c.fail(c.errf(path, ErrUnsupported, "property %q is an object without properties, which Gemini parameters cannot express", p.Name))
+				continue
 			}
 			n.addText(fmt.Sprintf("%q omitted", p.Name), "an object without properties")
 			continue

@@ -25,15 +25,20 @@ func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string
 	c := newConv(p, cfg, tool, s)
 	root, err := c.rootNode(s, what)
 	if err != nil {
-		return nil, err
+		return nil, c.done(err)
 	}
 	out, _, err := c.js(root, "")
-	if err != nil {
+	if err == nil && c.mode == modeOpenAIStrict {
+		for _, e := range c.openAIBudget(out) {
+			c.fail(e)
+		}
+	}
+	if err := c.done(err); err != nil {
 		return nil, err
 	}
 	data, err := out.MarshalJSON()
 	if err != nil {
-		return nil, &Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()}
+		return nil, c.done(&Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}
 	return frozen(data), nil
 }
@@ -44,10 +49,10 @@ func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, e
 	c := newConv(pGemini, cfg, tool, s)
 	root, err := c.rootNode(s, "input")
 	if err != nil {
-		return nil, err
+		return nil, c.done(err)
 	}
 	g, _, err := c.gem(root, "")
-	if err != nil {
+	if err := c.done(err); err != nil {
 		return nil, err
 	}
 	if len(g.Properties) == 0 {
@@ -55,7 +60,7 @@ func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, e
 	}
 	data, err := marshalNoEscape(g)
 	if err != nil {
-		return nil, &Error{Func: pGemini.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()}
+		return nil, c.done(&Error{Func: pGemini.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}
 	return frozen(data), nil
 }
@@ -74,16 +79,19 @@ const (
 	maxGeminiTools = 512 // function declarations per tool
 )
 
-// render renders every tool for p with cfg through the per-tool cache.
+// render renders every tool for p with cfg through the per-tool cache. A
+// failure is an *Errors holding every problem of the call (every tool,
+// every schema path), up to MaxErrors.
 func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 	build func(cfg config, d toolData) (T, error)) ([]T, error) {
 	cfg, err := newConfig(p, opts)
 	if err != nil {
-		return nil, err
+		return nil, joinErrors([]*Error{err.(*Error)})
 	}
+	var errs errorList
 	if limit > 0 && len(tools) > limit {
-		return nil, &Error{Func: p.fn(), Err: ErrLimit,
-			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)}
+		errs.add(&Error{Func: p.fn(), Err: ErrLimit,
+			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)})
 	}
 	out := make([]T, len(tools))
 	var key any = memoKey{p, cfg}
@@ -93,7 +101,16 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 	}
 	for i, t := range tools {
 		if t.IsZero() {
-			return nil, &Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)}
+			errs.add(&Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)})
+			continue
+		}
+		if seen != nil {
+			name := t.Name()
+			if _, dup := seen[name]; dup {
+				errs.add(&Error{Func: p.fn(), Tool: name, Err: ErrName,
+					Msg: fmt.Sprintf("tool name %q appears twice; %s needs unique names", name, p.label())})
+			}
+			seen[name] = struct{}{}
 		}
 		tcfg, pinned := toolConfig(p, cfg, t)
 		tkey := key
@@ -101,18 +118,13 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 			tkey = memoKey{p, tcfg}
 		}
 		v, err := t.Memo(tkey, func() (any, error) { return buildStrictness(tcfg, dataOf(t), pinned, build) })
-		if err != nil {
-			return nil, err
+		if errs.add(err) {
+			continue
 		}
 		out[i] = v.(T)
-		if seen != nil {
-			name := t.Name()
-			if _, dup := seen[name]; dup {
-				return nil, &Error{Func: p.fn(), Tool: name, Err: ErrName,
-					Msg: fmt.Sprintf("tool name %q appears twice; %s needs unique names", name, p.label())}
-			}
-			seen[name] = struct{}{}
-		}
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -135,11 +147,15 @@ func toolConfig(p provider, cfg config, t define.Tool) (config, bool) {
 func buildStrictness[T any](cfg config, d toolData, pinned bool, build func(config, toolData) (T, error)) (T, error) {
 	if !cfg.strictAuto {
 		v, err := build(cfg, d)
-		var e *Error
-		if err != nil && pinned && errors.As(err, &e) {
-			cp := *e
-			cp.Msg += " (the tool is pinned strict with define.WithStrict(true))"
-			return v, &cp
+		if err != nil && pinned {
+			var l errorList
+			l.add(err)
+			for i, e := range l.errs {
+				cp := *e
+				cp.Msg += " (the tool is pinned strict with define.WithStrict(true))"
+				l.errs[i] = &cp
+			}
+			return v, l.err()
 		}
 		return v, err
 	}

@@ -39,6 +39,18 @@ type conv struct {
 	root  *schema.Schema            // the original root, for "#"
 	defs  map[string]*schema.Schema // the original root's $defs
 	stack []string                  // definitions being inlined
+	errs  errorList                 // problems found so far; the walk goes on to find them all
+}
+
+// fail records err, if any, and reports whether there was one. Containers
+// (properties, items, branches, $defs) call it on a child's error and go on
+// with the next child, so that one call reports every problem.
+func (c *conv) fail(err error) bool { return c.errs.add(err) }
+
+// done returns the walk's problems, err included, as one error.
+func (c *conv) done(err error) error {
+	c.fail(err)
+	return c.errs.err()
 }
 
 func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
@@ -332,13 +344,13 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	// arrays
 	if s.Items != nil {
 		items, icut, err := c.js(s.Items, path+"/items")
-		if err != nil {
-			return nil, false, err
-		}
-		if icut {
+		switch {
+		case c.fail(err):
+		case icut:
 			return nil, true, nil
+		default:
+			out.Items = items
 		}
-		out.Items = items
 	} else if out.HasType("array") {
 		if c.mode == modeOpenAIStrict {
 			return nil, false, c.errf(path, ErrUnsupported, "an array without \"items\" cannot be expressed in OpenAI strict mode, which needs typed items%s", strictHint)
@@ -367,28 +379,24 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	// objects
 	isObject := out.HasType("object") || len(s.Types) == 0 && s.Properties != nil
 	if s.Properties != nil {
-		if err := c.jsProperties(s, out, path, &notes); err != nil {
-			return nil, false, err
-		}
+		c.jsProperties(s, out, path, &notes)
 	}
 	if s.AdditionalProperties != nil {
 		ap, acut, err := c.jsAdditional(s, out, path)
-		if err != nil {
-			return nil, false, err
-		}
-		if acut {
+		switch {
+		case c.fail(err):
+		case acut:
 			return nil, true, nil
+		default:
+			out.AdditionalProperties = ap
 		}
-		out.AdditionalProperties = ap
 	}
 	if s.PropertyNames != nil {
 		// PROVIDERS.md §8.2: kept where accepted (OpenAI and Anthropic
 		// non-strict, Bedrock, MCP); elsewhere told in the description.
 		if c.mode == modePlain {
 			pn, _, err := c.js(s.PropertyNames, path+"/propertyNames")
-			if err != nil {
-				return nil, false, err
-			}
+			c.fail(err)
 			out.PropertyNames = pn
 		} else {
 			notes.add("propertyNames", s.PropertyNames)
@@ -415,10 +423,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 
 	// composition
 	if s.AnyOf != nil {
-		bs, bcut, err := c.jsBranches(s.AnyOf, path+"/anyOf")
-		if err != nil {
-			return nil, false, err
-		}
+		bs, bcut := c.jsBranches(s.AnyOf, path+"/anyOf")
 		if bcut {
 			return nil, true, nil
 		}
@@ -426,18 +431,10 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	}
 	if c.mode == modePlain {
 		if s.OneOf != nil {
-			bs, _, err := c.jsBranches(s.OneOf, path+"/oneOf")
-			if err != nil {
-				return nil, false, err
-			}
-			out.OneOf = bs
+			out.OneOf, _ = c.jsBranches(s.OneOf, path+"/oneOf")
 		}
 		if s.AllOf != nil {
-			bs, _, err := c.jsBranches(s.AllOf, path+"/allOf")
-			if err != nil {
-				return nil, false, err
-			}
-			out.AllOf = bs
+			out.AllOf, _ = c.jsBranches(s.AllOf, path+"/allOf")
 		}
 	}
 
@@ -467,8 +464,8 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	if len(s.Defs) > 0 && !c.inlines() {
 		for _, d := range s.Defs {
 			ds, _, err := c.js(d.Schema, path+"/$defs/"+pointerEscape(d.Name))
-			if err != nil {
-				return nil, false, err
+			if c.fail(err) {
+				continue
 			}
 			if ds == nil {
 				ds = &schema.Schema{}
@@ -625,13 +622,16 @@ func (c *conv) dialect() string {
 	return c.p.label()
 }
 
-func (c *conv) jsBranches(bs []*schema.Schema, path string) ([]*schema.Schema, bool, error) {
+// jsBranches converts the branches of a union; a branch that fails is
+// recorded (c.fail) and left out. cut reports that every branch was cut.
+func (c *conv) jsBranches(bs []*schema.Schema, path string) ([]*schema.Schema, bool) {
 	out := make([]*schema.Schema, 0, len(bs))
 	kept := 0
 	for i, b := range bs {
 		n, cut, err := c.js(b, fmt.Sprintf("%s/%d", path, i))
-		if err != nil {
-			return nil, false, err
+		if c.fail(err) {
+			kept++ // not a cut: the problem is reported
+			continue
 		}
 		if cut {
 			continue
@@ -645,15 +645,16 @@ func (c *conv) jsBranches(bs []*schema.Schema, path string) ([]*schema.Schema, b
 		out = append(out, n)
 	}
 	if kept == 0 && len(bs) > 0 {
-		return nil, true, nil
+		return nil, true
 	}
-	return out, false, nil
+	return out, false
 }
 
 // jsProperties converts s's properties into out, checking keys, dropping
 // cut properties, and (OpenAI strict) making every property required and the
-// optional ones nullable.
-func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) error {
+// optional ones nullable. Problems are recorded (c.fail), so that every
+// property is checked.
+func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
 	rule := c.p.keyRule()
 	if c.mode == modeGeminiJSON {
 		rule = &geminiKey
@@ -665,15 +666,17 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) er
 	out.Properties = make([]schema.Property, 0, len(s.Properties))
 	for _, p := range s.Properties {
 		if rule != nil && !rule.match(p.Name) {
-			return c.errf(path, ErrPropertyKey, "property key %q does not match %s's %s", p.Name, c.p.label(), rule.text)
+			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match %s's %s", p.Name, c.p.label(), rule.text))
+			continue
 		}
 		ps, cut, err := c.js(p.Schema, path+"/properties/"+pointerEscape(p.Name))
-		if err != nil {
-			return err
+		if c.fail(err) {
+			continue
 		}
 		if cut {
 			if required[p.Name] {
-				return c.errRequiredCut(path, p.Name)
+				c.fail(c.errRequiredCut(path, p.Name))
+				continue
 			}
 			notes.cut(p.Name, c.cfg.depth)
 			continue
@@ -691,14 +694,13 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) er
 		for i, p := range out.Properties {
 			out.Required[i] = p.Name
 		}
-		return nil
+		return
 	}
 	for _, r := range s.Required {
 		if required[r] {
 			out.Required = append(out.Required, r)
 		}
 	}
-	return nil
 }
 
 func (c *conv) jsAdditional(s, out *schema.Schema, path string) (*schema.Schema, bool, error) {
