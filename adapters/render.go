@@ -70,7 +70,7 @@ func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, e
 func frozen(b []byte) json.RawMessage { return json.RawMessage(b[:len(b):len(b)]) }
 
 // maxOpenAIDescription is the description length OpenAI rejects above
-// (string_above_max_length; observed, PROVIDERS.md §1).
+// (string_above_max_length; observed, not documented: docs/providers.md).
 const maxOpenAIDescription = 1024
 
 // Tool-count limits per request.

@@ -60,7 +60,7 @@ func rawTool(name, schemaJSON string) func(t *testing.T) define.Tool {
 	}
 }
 
-// Weather is the worked example of PROVIDERS.md §12.
+// Weather is a small tool with an optional enum and a typed output.
 type Weather struct {
 	City string   `json:"city" description:"City name"`
 	Unit *string  `json:"unit,omitempty" enum:"C,F"`

@@ -376,7 +376,7 @@ func TestErrorShape(t *testing.T) {
 	}
 }
 
-// TestPropertyNames checks PROVIDERS.md §8.2 for propertyNames (the keys of
+// TestPropertyNames checks docs/providers.md for propertyNames (the keys of
 // maps with integer keys): kept where accepted, else told in the
 // description, never sent where it is a 400.
 func TestPropertyNames(t *testing.T) {

@@ -392,8 +392,8 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 		}
 	}
 	if s.PropertyNames != nil {
-		// PROVIDERS.md §8.2: kept where accepted (OpenAI and Anthropic
-		// non-strict, Bedrock, MCP); elsewhere told in the description.
+		// Kept where accepted (OpenAI and Anthropic non-strict, Bedrock,
+		// MCP); elsewhere told in the description (docs/providers.md).
 		if c.mode == modePlain {
 			pn, _, err := c.js(s.PropertyNames, path+"/propertyNames")
 			c.fail(err)

@@ -55,7 +55,7 @@ var geminiVariants = []struct {
 
 // TestGeminiSubset checks every Gemini rendering of the golden zoo (each zoo
 // type rendered now, and every file under testdata/golden/gemini*) against
-// what Gemini accepts (PROVIDERS.md §4 and §8.2):
+// what Gemini accepts (docs/providers.md, Gemini):
 //
 //   - "parameters" decodes into go-genai's Schema with unknown fields
 //     disallowed (an unknown keyword is a 400 for the whole request), and
@@ -240,8 +240,8 @@ func countNodes(s *genai.Schema) int {
 }
 
 // geminiFormats are the formats the Gemini API enforces per type
-// (PROVIDERS.md §4: "format: only 'enum' and 'date-time' are supported for
-// STRING type"; INTEGER int32/int64; NUMBER float/double).
+// (docs/providers.md, Gemini): enum and date-time for STRING, int32/int64
+// for INTEGER, float/double for NUMBER.
 var geminiFormats = map[string][]string{
 	"STRING":  {"enum", "date-time"},
 	"INTEGER": {"int32", "int64"},
@@ -345,7 +345,7 @@ func typOr(t string) string {
 }
 
 // geminiJSONKeywords are the keywords Google documents for
-// parametersJsonSchema (PROVIDERS.md §4), plus the annotations every JSON
+// parametersJsonSchema (docs/providers.md, Gemini), plus the annotations every JSON
 // Schema consumer ignores: nothing else may appear.
 var geminiJSONKeywords = []string{"$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum",
 	"items", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf", "properties",

@@ -331,7 +331,7 @@ func newConfig(opts []Option) config {
 }
 
 // ValidateName reports whether name is a tool name every provider accepts:
-// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (PROVIDERS.md: OpenAI, Anthropic, Gemini,
+// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (docs/providers.md: OpenAI, Anthropic, Gemini,
 // Bedrock and MCP all accept this set).
 func ValidateName(name string) error {
 	switch {
