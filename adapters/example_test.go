@@ -3,6 +3,7 @@ package adapters_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -198,4 +199,34 @@ func ExampleStrictWherePossible() {
 	// get_weather true
 	// tag_resource false
 	// search false
+}
+
+// Without options, a tool whose input the OpenAPI subset cannot carry (here
+// a map) is declared with "parametersJsonSchema", and the others keep
+// "parameters": one call, no error.
+func ExampleToGemini_mixed() {
+	type tagArgs struct {
+		Resource string            `json:"resource"`
+		Labels   map[string]string `json:"labels"`
+	}
+	tag := define.MustDefineTool(func(ctx context.Context, in tagArgs) (string, error) { return "ok", nil },
+		define.WithName("tag_resource"))
+	weather := define.MustDefineTool(getWeather, define.WithName("get_weather"))
+
+	tools, err := adapters.ToGemini([]define.Tool{weather, tag})
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range tools[0].FunctionDeclarations {
+		fmt.Printf("%s: parameters=%t parametersJsonSchema=%t\n", d.Name, d.Parameters != nil, d.ParametersJSONSchema != nil)
+	}
+	fmt.Println(string(tools[0].FunctionDeclarations[1].ParametersJSONSchema))
+
+	_, err = adapters.ToGemini([]define.Tool{weather, tag}, adapters.GeminiParameters())
+	fmt.Println(errors.Is(err, adapters.ErrUnsupported))
+	// Output:
+	// get_weather: parameters=true parametersJsonSchema=false
+	// tag_resource: parameters=false parametersJsonSchema=true
+	// {"type":"object","properties":{"resource":{"type":"string"},"labels":{"type":"object","properties":{},"additionalProperties":{"type":"string"}}},"required":["resource","labels"],"additionalProperties":false}
+	// true
 }
