@@ -420,3 +420,41 @@ func TestPropertyNames(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiFallbackPerCase: each schema the "parameters" subset cannot
+// carry sends its declaration as parametersJsonSchema by default, and is an
+// ErrUnsupported under GeminiParameters(); a schema the subset carries stays
+// in parameters.
+func TestGeminiFallbackPerCase(t *testing.T) {
+	open := &schema.Schema{Types: []string{"object"}, AdditionalProperties: str()}
+	union := &schema.Schema{Types: []string{"string"}, AnyOf: []*schema.Schema{{MinLength: copyInt(new(int64))}, str()}}
+	tests := []struct {
+		name     string
+		in       *schema.Schema
+		fallback bool
+	}{
+		{"plain", obj(prop("q", str())), false},
+		{"map", obj(prop("m", open)), true},
+		{"untyped", obj(prop("a", &schema.Schema{})), true},
+		{"array without items", obj(prop("l", &schema.Schema{Types: []string{"array"}})), true},
+		{"union next to a type", obj(prop("u", union)), true},
+		{"required recursion cut", recursive(true), true},
+		{"optional recursion cut", recursive(false), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := buildAny(pGemini, toolData{name: "x", in: tt.in})
+			if err != nil {
+				t.Fatalf("default: %v", err)
+			}
+			d := got.(GeminiFunctionDeclaration)
+			if gotJS := d.ParametersJSONSchema != nil; gotJS != tt.fallback || (d.Parameters != nil) == tt.fallback {
+				t.Errorf("default: parameters %s, parametersJsonSchema %s; want fallback %v", d.Parameters, d.ParametersJSONSchema, tt.fallback)
+			}
+			_, err = buildAny(pGemini, toolData{name: "x", in: tt.in}, GeminiParameters())
+			if tt.fallback != errors.Is(err, ErrUnsupported) {
+				t.Errorf("GeminiParameters(): err = %v, want ErrUnsupported %v", err, tt.fallback)
+			}
+		})
+	}
+}
