@@ -28,7 +28,7 @@ func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string
 		return nil, c.done(err)
 	}
 	out, _, err := c.js(root, "")
-	if err == nil && c.mode == modeOpenAIStrict {
+	if err == nil && c.d == &openAIStrictDialect {
 		for _, e := range c.openAIBudget(out) {
 			c.fail(e)
 		}
