@@ -230,3 +230,24 @@ func ExampleToGemini_mixed() {
 	// {"type":"object","properties":{"resource":{"type":"string"},"labels":{"type":"object","properties":{},"additionalProperties":{"type":"string"}}},"required":["resource","labels"],"additionalProperties":false}
 	// true
 }
+
+// A failed rendering reports every problem of the call, each with its tool
+// and schema path.
+func ExampleErrors() {
+	type args struct {
+		Labels map[string]string `json:"labels"`
+		Extra  any               `json:"extra"`
+	}
+	tool := define.MustDefineTool(func(ctx context.Context, in args) (string, error) { return "", nil },
+		define.WithName("tag_resource"))
+	_, err := adapters.ToOpenAI([]define.Tool{tool}, adapters.Strict(true))
+	var all *adapters.Errors
+	if errors.As(err, &all) {
+		for _, e := range all.Errs {
+			fmt.Println(e.Tool, e.Path, errors.Is(e, adapters.ErrUnsupported))
+		}
+	}
+	// Output:
+	// tag_resource /properties/labels true
+	// tag_resource /properties/extra true
+}
