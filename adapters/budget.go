@@ -169,12 +169,17 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 		cost strictCost
 	}
 	var must, may []entry
+	var callKey any = costKey{cfg} // boxed once: most tools share the call's config
 	for i, t := range tools {
 		if !out[i].Strict {
 			continue
 		}
 		tcfg, pinned := toolConfig(pAnthropic, cfg, t)
-		v, err := t.Memo(costKey{tcfg}, func() (any, error) {
+		key := callKey
+		if tcfg != cfg {
+			key = costKey{tcfg}
+		}
+		v, err := t.Memo(key, func() (any, error) {
 			s, err := schema.Parse(out[i].InputSchema)
 			if err != nil {
 				return nil, &Error{Func: pAnthropic.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}
@@ -230,9 +235,10 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 	}
 	loose := cfg
 	loose.strict, loose.strictAuto = false, false
+	var looseKey any = memoKey{pAnthropic, loose}
 	out = append([]AnthropicTool(nil), out...)
 	for _, i := range demote {
-		v, err := tools[i].Memo(memoKey{pAnthropic, loose}, func() (any, error) { return buildAnthropic(loose, dataOf(tools[i])) })
+		v, err := tools[i].Memo(looseKey, func() (any, error) { return buildAnthropic(loose, dataOf(tools[i])) })
 		if err != nil {
 			return nil, err
 		}
