@@ -182,7 +182,7 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 		v, err := t.Memo(key, func() (any, error) {
 			s, err := schema.Parse(out[i].InputSchema)
 			if err != nil {
-				return nil, &Error{Func: pAnthropic.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}
+				return nil, joinErrors([]*Error{{Func: pAnthropic.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
 			}
 			return anthropicCostOf(s), nil
 		})

@@ -59,6 +59,12 @@ func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 			if err != nil {
 				return nil, err
 			}
+			if d == s || d == c.root {
+				// "$ref": "#" at the root: the root and itself, which is
+				// the root without the reference.
+				r.Ref = ""
+				continue
+			}
 			if c.inlines() {
 				c.stack = append(c.stack, name) // the root is the first level
 			}
