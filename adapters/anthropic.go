@@ -38,8 +38,22 @@ type AnthropicCacheControl struct {
 // closed, oneOf becomes anyOf, numeric bounds, lengths, maxItems and
 // unsupported formats move into the description, and recursive types are
 // inlined to [MaxInlineDepth] levels (strict mode rejects recursion).
+// [StrictWherePossible] makes each tool strict where it can be, and
+// define.WithStrict pins one tool either way.
+//
+// Anthropic's per-request strict budgets are checked before the request:
+// at most 20 strict tools, 24 optional parameters and 16 parameters with
+// union types (anyOf or a type list) across the strict schemas, counted at
+// every level. Tools that must be strict and exceed them are an [*Error]
+// wrapping [ErrLimit] naming the tool; under StrictWherePossible the tools
+// that would exceed them are sent non-strict, in list order.
 func ToAnthropic(tools []define.Tool, opts ...Option) ([]AnthropicTool, error) {
-	return render(pAnthropic, tools, opts, 0, buildAnthropic)
+	out, err := render(pAnthropic, tools, opts, 0, buildAnthropic)
+	if err != nil {
+		return nil, err
+	}
+	cfg, _ := newConfig(pAnthropic, opts) // render checked opts
+	return anthropicBudget(cfg, tools, out)
 }
 
 func buildAnthropic(cfg config, d toolData) (AnthropicTool, error) {

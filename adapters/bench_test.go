@@ -68,8 +68,17 @@ func deepCopy(v any) any {
 // "cached" is json.Marshal of ToX's output (per-tool renderings cached on
 // the tools), "append" is AppendJSON of it into a reused buffer, "naive" builds an equivalent []map[string]any per request and
 // json.Marshals it.
+//
+// Anthropic's strict budgets allow 20 strict tools per request, so the
+// strict Anthropic case renders with StrictWherePossible(): the first tools
+// within the budgets go strict, the rest non-strict.
 func BenchmarkRender(b *testing.B) {
 	for _, v := range variants {
+		if v.dir == "anthropic_strict" {
+			v = variant{"anthropic_strict_where_possible", func(t []define.Tool) (any, error) {
+				return adapters.ToAnthropic(t, adapters.StrictWherePossible())
+			}}
+		}
 		tools := benchTools(b, v)
 		out, err := v.render(tools)
 		if err != nil {

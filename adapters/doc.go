@@ -12,21 +12,30 @@
 //	body := map[string]any{"contents": contents, "tools": tools}
 //
 // Each renders the tool's canonical JSON Schema through an allow-list
-// transform for the provider, following the provider reference
-// (PROVIDERS.md): keywords the provider accepts are kept, constraints it
-// cannot check are appended to the description (so the model still learns
-// them), and what it cannot express at all is an [*Error] naming the tool,
-// the schema path and the provider's rule, instead of a 400 at request
-// time. The rendered JSON never holds null where a list or an object
+// transform for the provider, following the rules docs/providers.md lists
+// per provider (with links to each provider's documentation): keywords the
+// provider accepts are kept, constraints it cannot check are appended to the
+// description (so the model still learns them), and what it cannot express
+// at all is an [*Error] naming the tool, the schema path and the provider's
+// rule, instead of a 400 at request time. A failed call returns an [*Errors]
+// with every problem it found (every tool, every schema path), up to
+// [MaxErrors]. The rendered JSON never holds null where a list or an object
 // belongs, nor a null value anywhere.
 //
 // # Options
 //
+// Without options every tool renders for every provider whose rules it can
+// meet: [ToGemini] sends each declaration as "parameters" where Gemini's
+// OpenAPI subset carries it and as "parametersJsonSchema" where it does not.
+//
 // [Strict] asks OpenAI (Chat and Responses) and Anthropic for strict tool
-// use; [GeminiJSONSchema] makes Gemini use "parametersJsonSchema";
-// [MaxInlineDepth] bounds how deep recursive types are inlined where
-// references are not accepted (Gemini "parameters", Anthropic strict). An
-// option the provider does not take is an error that names it.
+// use on every tool, [StrictWherePossible] on each tool whose schema allows
+// it, and define.WithStrict pins one tool's strictness whatever the call
+// says; strict size limits are checked before the request. [GeminiJSONSchema]
+// and [GeminiParameters] force one Gemini schema field for every
+// declaration; [MaxInlineDepth] bounds how deep recursive types are inlined
+// where references are not accepted (Gemini "parameters", Anthropic strict).
+// An option the provider does not take is an error that names it.
 //
 // # Recursive types
 //

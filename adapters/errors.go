@@ -3,6 +3,7 @@ package adapters
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -37,7 +38,12 @@ type Error struct {
 
 // Error renders the error as "adapters: Func: tool \"name\": message".
 func (e *Error) Error() string {
-	s := "adapters: " + e.Func + ": "
+	return "adapters: " + e.Func + ": " + e.detail()
+}
+
+// detail is the error without its "adapters: Func: " prefix.
+func (e *Error) detail() string {
+	s := ""
 	if e.Tool != "" {
 		s += fmt.Sprintf("tool %q: ", e.Tool)
 	}
@@ -49,3 +55,101 @@ func (e *Error) Error() string {
 
 // Unwrap returns the sentinel.
 func (e *Error) Unwrap() error { return e.Err }
+
+// MaxErrors is how many problems one rendering call reports; the rest are
+// counted in [Errors.Omitted].
+const MaxErrors = 20
+
+// Errors is every problem found by one rendering call (every tool, every
+// schema path, and the request-level checks), up to [MaxErrors]. The
+// ToX functions return it for any failure, even of one problem; errors.Is
+// and errors.As see each [*Error] (errors.Is(err, ErrUnsupported)).
+type Errors struct {
+	Errs    []*Error
+	Omitted int // problems found beyond MaxErrors
+}
+
+// Error joins the problems with "; " after one "adapters: Func: " prefix,
+// naming each tool once for its run of problems, and says how many were
+// omitted.
+func (e *Errors) Error() string {
+	var b strings.Builder
+	for i, x := range e.Errs {
+		if i == 0 {
+			b.WriteString(x.Error())
+			continue
+		}
+		b.WriteString("; ")
+		prev := e.Errs[i-1]
+		if x.Func != prev.Func {
+			b.WriteString(x.Func + ": ")
+		}
+		if x.Tool == prev.Tool && x.Func == prev.Func {
+			cp := *x
+			cp.Tool = ""
+			x = &cp
+		}
+		b.WriteString(x.detail())
+	}
+	if e.Omitted > 0 {
+		fmt.Fprintf(&b, "; and %d more", e.Omitted)
+	}
+	return b.String()
+}
+
+// Unwrap returns Errs as []error, for errors.Is and errors.As.
+func (e *Errors) Unwrap() []error {
+	out := make([]error, len(e.Errs))
+	for i, x := range e.Errs {
+		out[i] = x
+	}
+	return out
+}
+
+// errorList collects the problems of one call, flattening nested lists and
+// counting those beyond MaxErrors.
+type errorList struct {
+	errs    []*Error
+	omitted int
+}
+
+// add records err (an *Error, an *Errors or another error) and reports
+// whether there was one.
+func (l *errorList) add(err error) bool {
+	if err == nil {
+		return false
+	}
+	switch x := err.(type) {
+	case *Errors:
+		for _, e := range x.Errs {
+			l.add(e)
+		}
+		l.omitted += x.Omitted
+	case *Error:
+		if len(l.errs) < MaxErrors {
+			l.errs = append(l.errs, x)
+		} else {
+			l.omitted++
+		}
+	default:
+		l.add(&Error{Func: "adapters", Err: err, Msg: err.Error()})
+	}
+	return true
+}
+
+// err returns the collected problems as an *Errors, or nil.
+func (l *errorList) err() error {
+	if len(l.errs) == 0 {
+		return nil
+	}
+	return &Errors{Errs: l.errs, Omitted: l.omitted}
+}
+
+// joinErrors returns errs as one *Errors, or nil.
+func joinErrors(errs []*Error) error {
+	var l errorList
+	for _, e := range errs {
+		l.add(e)
+	}
+	return l.err()
+}

@@ -3,6 +3,7 @@ package adapters_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -163,6 +164,90 @@ func ExampleToOpenAI_strict() {
 	}
 	fmt.Println(string(tools[0].Function.Parameters))
 	// Output:
-	// adapters: ToOpenAI: tool "get_weather": at /properties/labels: an open map (additionalProperties: {"type":"string"}) cannot be expressed in OpenAI strict mode, which requires "additionalProperties": false on every object (consider Strict(false) for this tool, or an array of key/value objects)
+	// adapters: ToOpenAI: tool "get_weather": at /properties/labels: an open map (additionalProperties: {"type":"string"}) cannot be expressed in OpenAI strict mode, which requires "additionalProperties": false on every object (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)
 	// {"type":"object","properties":{"city":{"type":"string"},"unit":{"anyOf":[{"type":"string","enum":["C","F"]},{"type":"null"}]}},"required":["city","unit"],"additionalProperties":false}
+}
+
+// StrictWherePossible renders a mixed list in one call: each tool is strict
+// where its schema allows. A tool pinned with define.WithStrict keeps its
+// pin whatever the call's option says.
+func ExampleStrictWherePossible() {
+	type weather struct {
+		City string `json:"city"`
+	}
+	type tag struct {
+		Labels map[string]string `json:"labels"` // an open map: not strict
+	}
+	type search struct {
+		Query string `json:"query"`
+	}
+	noop := func(ctx context.Context, in weather) (string, error) { return "", nil }
+	tools := []define.Tool{
+		define.MustDefineTool(noop, define.WithName("get_weather")),
+		define.MustDefineTool(func(ctx context.Context, in tag) (string, error) { return "", nil }, define.WithName("tag_resource")),
+		define.MustDefineTool(func(ctx context.Context, in search) (string, error) { return "", nil },
+			define.WithName("search"), define.WithStrict(false)),
+	}
+	out, err := adapters.ToOpenAIResponses(tools, adapters.StrictWherePossible())
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range out {
+		fmt.Println(t.Name, t.Strict)
+	}
+	// Output:
+	// get_weather true
+	// tag_resource false
+	// search false
+}
+
+// Without options, a tool whose input the OpenAPI subset cannot carry (here
+// a map) is declared with "parametersJsonSchema", and the others keep
+// "parameters": one call, no error.
+func ExampleToGemini_mixed() {
+	type tagArgs struct {
+		Resource string            `json:"resource"`
+		Labels   map[string]string `json:"labels"`
+	}
+	tag := define.MustDefineTool(func(ctx context.Context, in tagArgs) (string, error) { return "ok", nil },
+		define.WithName("tag_resource"))
+	weather := define.MustDefineTool(getWeather, define.WithName("get_weather"))
+
+	tools, err := adapters.ToGemini([]define.Tool{weather, tag})
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range tools[0].FunctionDeclarations {
+		fmt.Printf("%s: parameters=%t parametersJsonSchema=%t\n", d.Name, d.Parameters != nil, d.ParametersJSONSchema != nil)
+	}
+	fmt.Println(string(tools[0].FunctionDeclarations[1].ParametersJSONSchema))
+
+	_, err = adapters.ToGemini([]define.Tool{weather, tag}, adapters.GeminiParameters())
+	fmt.Println(errors.Is(err, adapters.ErrUnsupported))
+	// Output:
+	// get_weather: parameters=true parametersJsonSchema=false
+	// tag_resource: parameters=false parametersJsonSchema=true
+	// {"type":"object","properties":{"resource":{"type":"string"},"labels":{"type":"object","properties":{},"additionalProperties":{"type":"string"}}},"required":["resource","labels"],"additionalProperties":false}
+	// true
+}
+
+// A failed rendering reports every problem of the call, each with its tool
+// and schema path.
+func ExampleErrors() {
+	type args struct {
+		Labels map[string]string `json:"labels"`
+		Extra  any               `json:"extra"`
+	}
+	tool := define.MustDefineTool(func(ctx context.Context, in args) (string, error) { return "", nil },
+		define.WithName("tag_resource"))
+	_, err := adapters.ToOpenAI([]define.Tool{tool}, adapters.Strict(true))
+	var all *adapters.Errors
+	if errors.As(err, &all) {
+		for _, e := range all.Errs {
+			fmt.Println(e.Tool, e.Path, errors.Is(e, adapters.ErrUnsupported))
+		}
+	}
+	// Output:
+	// tag_resource /properties/labels true
+	// tag_resource /properties/extra true
 }

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"errors"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -30,21 +31,28 @@ type GeminiFunctionDeclaration struct {
 // with one declaration per tool in order; no tools give
 // [{"functionDeclarations":[]}].
 //
-// By default the schema goes in "parameters", Gemini's OpenAPI subset,
-// rendered through an allow-list: lowercase types; null becomes
-// "nullable": true and a type list becomes anyOf; enums are strings only
-// (other enums and consts move into the description); formats are only
-// date-time and enum for strings, int32/int64 for integers (int64 is added
-// when absent) and float/double for numbers; exclusive integer bounds
+// Each declaration carries its schema in exactly one of two fields. By
+// default ToGemini chooses per declaration: "parameters", Gemini's OpenAPI
+// subset, when the subset can carry the tool's schema, and
+// "parametersJsonSchema" (JSON Schema) for that declaration alone when it
+// cannot: a map, an untyped value, an array without items, a union next to
+// a type, an object without properties. [GeminiJSONSchema] sends every
+// declaration as "parametersJsonSchema"; [GeminiParameters] sends every one
+// as "parameters" and makes a schema the subset cannot carry an [*Error].
+//
+// "parameters" is rendered through an allow-list: lowercase types; null
+// becomes "nullable": true and a type list becomes anyOf; enums are strings
+// only (other enums and consts move into the description); formats are
+// only date-time and enum for strings, int32/int64 for integers (int64 is
+// added when absent) and float/double for numbers; exclusive integer bounds
 // become inclusive ones; "propertyOrdering" keeps Go field order;
 // additionalProperties, $ref/$defs, const, titles and every other keyword
 // never appear. Recursive types are inlined to [MaxInlineDepth] levels, and
 // the property that would recurse further is left out (the enclosing
-// object's description says so). A map, an untyped value or an array
-// without items cannot be expressed there and is an [*Error] suggesting
-// [GeminiJSONSchema], which sends "parametersJsonSchema" instead (JSON
-// Schema with $ref/$defs, additionalProperties and type lists, minus the
-// keywords Gemini does not support).
+// object's description says so); a required one falls back to
+// "parametersJsonSchema". "parametersJsonSchema" keeps $ref/$defs,
+// additionalProperties and type lists, minus the keywords Gemini does not
+// support. docs/providers.md lists the rules.
 //
 // Tool names must start with a letter or _ and use [a-zA-Z0-9_.:-], at most
 // 64; property keys must match ^[A-Za-z0-9_]{1,64}$; at most 512 tools.
@@ -61,21 +69,27 @@ func buildGemini(cfg config, d toolData) (GeminiFunctionDeclaration, error) {
 		return GeminiFunctionDeclaration{}, err
 	}
 	decl := GeminiFunctionDeclaration{Name: d.name, Description: d.description}
-	if cfg.geminiJSON {
-		js, err := renderJS(pGemini, cfg, d.name, d.in, "input")
-		if err != nil {
+	if cfg.gemini != geminiJSON {
+		params, err := renderGemini(cfg, d.name, d.in)
+		switch {
+		case err == nil:
+			decl.Parameters = params
+			return decl, nil
+		case cfg.gemini == geminiParams || !errors.Is(err, ErrUnsupported):
 			return GeminiFunctionDeclaration{}, err
 		}
-		if !emptyObjectSchema(js) {
-			decl.ParametersJSONSchema = js
-		}
-		return decl, nil
+		// The subset cannot carry this schema: this declaration alone goes
+		// as JSON Schema, which keeps references (no inlining).
+		cfg.gemini = geminiJSON
+		cfg.depth = DefaultMaxInlineDepth
 	}
-	params, err := renderGemini(cfg, d.name, d.in)
+	js, err := renderJS(pGemini, cfg, d.name, d.in, "input")
 	if err != nil {
 		return GeminiFunctionDeclaration{}, err
 	}
-	decl.Parameters = params
+	if !emptyObjectSchema(js) {
+		decl.ParametersJSONSchema = js
+	}
 	return decl, nil
 }
 

@@ -120,8 +120,9 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 		var kept []*geminiSchema
 		for i, b := range branches {
 			g, cut, err := c.gem(b, fmt.Sprintf("%s/anyOf/%d", path, i))
-			if err != nil {
-				return nil, false, err
+			if c.fail(err) {
+				kept = append(kept, &geminiSchema{}) // reported; the result is discarded
+				continue
 			}
 			if !cut {
 				kept = append(kept, g)
@@ -148,6 +149,9 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 			}
 			return out, false, nil
 		}
+		if c.cfg.gemini == geminiAuto {
+			return nil, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in Gemini parameters")
+		}
 		n.addText("anyOf", "one of several alternatives, not expressible here")
 	}
 
@@ -164,8 +168,8 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 			cp.Types, cp.Description, cp.Title = []string{t}, "", ""
 			cp.AnyOf, cp.OneOf = nil, nil
 			g, cut, err := c.gem(&cp, path)
-			if err != nil {
-				return nil, false, err
+			if c.fail(err) {
+				continue
 			}
 			if cut {
 				return nil, true, nil
@@ -256,15 +260,13 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 		n.addNum("multipleOf", s.MultipleOf)
 	case "array":
 		if s.Items == nil || s.Items.Bool != nil && *s.Items.Bool {
-			return nil, false, c.errf(path, ErrUnsupported, "an array without typed \"items\" cannot be expressed in Gemini parameters (consider GeminiJSONSchema())")
+			return nil, false, c.errf(path, ErrUnsupported, "an array without typed \"items\" cannot be expressed in Gemini parameters%s", gemHint)
 		}
 		items, cut, err := c.gem(s.Items, path+"/items")
-		if err != nil {
-			return nil, false, err
-		}
-		if cut {
+		if cut && err == nil {
 			return nil, true, nil
 		}
+		c.fail(err)
 		out.Items = items
 		out.MinItems, out.MaxItems = copyInt(s.MinItems), copyInt(s.MaxItems)
 		if s.UniqueItems {
@@ -296,7 +298,7 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *notes) error {
 	ap := s.AdditionalProperties
 	if ap != nil && !ap.IsFalse() && len(s.Properties) == 0 {
-		return c.errf(path, ErrUnsupported, "a map (an object with additionalProperties and no properties) cannot be expressed in Gemini parameters, which has no additionalProperties (consider GeminiJSONSchema(), or an array of key/value objects)")
+		return c.errf(path, ErrUnsupported, "a map (an object with additionalProperties and no properties) cannot be expressed in Gemini parameters, which has no additionalProperties%s", gemHint)
 	}
 	required := make(map[string]bool, len(s.Required))
 	for _, r := range s.Required {
@@ -304,15 +306,17 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 	}
 	for _, p := range s.Properties {
 		if !geminiKey.match(p.Name) {
-			return c.errf(path, ErrPropertyKey, "property key %q does not match Gemini's %s", p.Name, geminiKey.text)
+			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match Gemini's %s", p.Name, geminiKey.text))
+			continue
 		}
 		g, cut, err := c.gem(p.Schema, path+"/properties/"+pointerEscape(p.Name))
-		if err != nil {
-			return err
+		if c.fail(err) {
+			continue
 		}
 		if cut {
 			if required[p.Name] {
-				return c.errRequiredCut(path, p.Name)
+				c.fail(c.errRequiredCut(path, p.Name))
+				continue
 			}
 			n.cut(p.Name, c.cfg.depth)
 			continue
@@ -320,8 +324,13 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 		if g.Type == "object" && len(g.Properties) == 0 && g.AnyOf == nil {
 			// Gemini rejects an OBJECT without properties.
 			if required[p.Name] {
-				return c.errf(path, ErrUnsupported,
-					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply (consider making it optional, or GeminiJSONSchema())", p.Name)
+				c.fail(c.errf(path, ErrUnsupported,
+					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply%s", p.Name, gemHint))
+				continue
+			}
+			if c.cfg.gemini == geminiAuto {
+				c.fail(c.errf(path, ErrUnsupported, "property %q is an object without properties, which Gemini parameters cannot express", p.Name))
+				continue
 			}
 			n.addText(fmt.Sprintf("%q omitted", p.Name), "an object without properties")
 			continue
@@ -347,8 +356,12 @@ func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *no
 }
 
 func (c *conv) gemUntyped(path string) error {
-	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in Gemini parameters, which needs a type on every schema (consider GeminiJSONSchema() or a concrete Go type)")
+	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in Gemini parameters, which needs a type on every schema%s", gemHint)
 }
+
+// gemHint is the way out of a schema the "parameters" subset cannot carry;
+// only GeminiParameters() shows it, since ToGemini otherwise falls back.
+const gemHint = " (without GeminiParameters(), ToGemini sends this declaration as parametersJsonSchema; or change the Go type)"
 
 // marshalNoEscape is json.Marshal without HTML escaping.
 func marshalNoEscape(v any) ([]byte, error) {

@@ -46,7 +46,7 @@ var (
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }}
 )
 
-// check reports why s breaks r, or "".
+// match reports whether s follows r.
 func (r *nameRule) match(s string) bool {
 	if len(s) < r.min || len(s) > r.max {
 		return false

@@ -28,14 +28,20 @@ type OpenAIFunction struct {
 
 // ToOpenAI renders tools as an OpenAI Chat Completions "tools" array.
 //
-// Without options the schema is the canonical JSON Schema. With
-// [Strict](true) each function has "strict": true and its parameters are
-// rewritten into the Structured Outputs subset: every object gets
-// "additionalProperties": false, every property is listed in "required"
-// (optional ones become nullable), oneOf becomes anyOf, and keywords the
-// subset lacks (minLength, default, ...) move into the description. What
-// the subset cannot express (an open map, an untyped value) is an [*Error]
-// wrapping [ErrUnsupported].
+// Without options the schema is the canonical JSON Schema. A strict tool
+// ([Strict](true) for every tool, [StrictWherePossible] for each tool that
+// fits, or a tool pinned with define.WithStrict(true)) has "strict": true
+// and its parameters rewritten into the Structured Outputs subset: every
+// object gets "additionalProperties": false, every property is listed in
+// "required" (optional ones become nullable), oneOf becomes anyOf, and
+// keywords the subset lacks (minLength, default, ...) move into the
+// description. What the subset cannot express (an open map, an untyped
+// value) is an [*Error] wrapping [ErrUnsupported], and a strict schema over
+// the Structured Outputs size limits (5000 properties, 10 levels of
+// nesting, 1000 enum values, 15,000 characters for an enum of more than 250
+// strings, 120,000 characters of names and values) one wrapping
+// [ErrLimit]; under StrictWherePossible such a tool is sent non-strict
+// instead. docs/providers.md has the rules and their sources.
 //
 // Errors are reported before any request: a name outside
 // ^[a-zA-Z0-9_-]{1,64}$, a description over 1024 characters, more than 128

@@ -11,7 +11,7 @@ import (
 // not silently ignored.
 type Option interface {
 	apply(*config)
-	// kinds reports which option fields the option sets, to check that the
+	// kind reports which option field the option sets, to check that the
 	// provider accepts it.
 	kind() optionKind
 	fmt.Stringer
@@ -23,6 +23,16 @@ const (
 	optStrict optionKind = 1 << iota
 	optGeminiJSONSchema
 	optMaxInlineDepth
+)
+
+// geminiMode is how [ToGemini] chooses between "parameters" and
+// "parametersJsonSchema".
+type geminiMode uint8
+
+const (
+	geminiAuto   geminiMode = iota // per declaration: parameters when the subset carries it
+	geminiJSON                     // GeminiJSONSchema(): parametersJsonSchema everywhere
+	geminiParams                   // GeminiParameters(): parameters everywhere, or an error
 )
 
 // DefaultMaxInlineDepth is how many times one recursive type appears nested
@@ -38,8 +48,9 @@ const maxInlineDepthLimit = 8
 // config is the option set of one call. It is comparable: it is part of the
 // per-tool cache key.
 type config struct {
-	strict     bool
-	geminiJSON bool
+	strict     bool // strict rendering (per tool, after define.WithStrict)
+	strictAuto bool // StrictWherePossible(): strict when the schema allows
+	gemini     geminiMode
 	depth      int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
 }
 
@@ -53,27 +64,58 @@ func (o option) apply(c *config)  { o.f(c) }
 func (o option) kind() optionKind { return o.k }
 func (o option) String() string   { return o.text }
 
-// Strict asks for the provider's strict (grammar-constrained) tool mode:
+// Strict asks for the provider's strict (grammar-constrained) tool mode on
+// every tool of the call:
 //
 //   - OpenAI Chat Completions and Responses: "strict": true, with the
 //     schema in the Structured Outputs subset (every object closed, every
-//     property required, optional properties nullable). A schema that subset
-//     cannot express (an open map, an untyped value) is an error.
+//     property required, optional properties nullable) and within its size
+//     limits.
 //   - Anthropic: "strict": true, with the schema in Anthropic's strict
 //     subset; recursive types are inlined to [MaxInlineDepth].
 //
-// The default is Strict(false). The Responses API treats an omitted
-// "strict" as true, so [ToOpenAIResponses] always sends it.
+// Strict(true) never weakens a tool: a schema the subset cannot express (an
+// open map, an untyped value) is an error. [StrictWherePossible] is the
+// option that sends such tools non-strict instead. The default is
+// Strict(false): tools are sent non-strict, except those pinned with
+// define.WithStrict(true). A pin made at define time always wins over the
+// call's option. The Responses API treats an omitted "strict" as true, so
+// [ToOpenAIResponses] always sends it.
 func Strict(on bool) Option {
-	return option{optStrict, func(c *config) { c.strict = on }, "Strict(" + strconv.FormatBool(on) + ")"}
+	return option{optStrict, func(c *config) { c.strict, c.strictAuto = on, false }, "Strict(" + strconv.FormatBool(on) + ")"}
 }
 
-// GeminiJSONSchema makes [ToGemini] send each tool's schema as
+// StrictWherePossible renders each tool of the call strict where its schema
+// fits the provider's strict subset and limits, and non-strict where it
+// does not, so that one call renders a mixed list. Tools pinned with
+// define.WithStrict keep their pin: a tool pinned strict that cannot be is
+// still an error. Anthropic's per-request budgets (strict tools, optional
+// and union-typed parameters across strict schemas) are filled in list
+// order; the tools that would exceed them are sent non-strict.
+func StrictWherePossible() Option {
+	return option{optStrict, func(c *config) { c.strict, c.strictAuto = false, true }, "StrictWherePossible()"}
+}
+
+// GeminiJSONSchema makes [ToGemini] send every tool's schema as
 // "parametersJsonSchema" (JSON Schema, with $ref/$defs, additionalProperties
-// and type arrays) instead of "parameters" (Gemini's OpenAPI subset). Use it
-// for tools with maps or untyped values, which "parameters" cannot express.
+// and type lists) instead of "parameters" (Gemini's OpenAPI subset). Without
+// it, ToGemini already chooses per declaration: "parameters" where the
+// subset carries the schema, "parametersJsonSchema" for that declaration
+// alone where it does not. It conflicts with [GeminiParameters].
 func GeminiJSONSchema() Option {
-	return option{optGeminiJSONSchema, func(c *config) { c.geminiJSON = true }, "GeminiJSONSchema()"}
+	return option{optGeminiJSONSchema, func(c *config) { c.gemini = geminiJSON }, "GeminiJSONSchema()"}
+}
+
+// GeminiParameters makes [ToGemini] send every tool's schema as
+// "parameters" (Gemini's OpenAPI subset), for callers that must stay on
+// it (an older model or gateway without "parametersJsonSchema"). A schema
+// the subset cannot express (a map, an untyped value, an array without
+// items) is then an [*Error] instead of a "parametersJsonSchema"
+// declaration, and the lossy renderings the subset allows (a union next to
+// a type, kept as a note; an optional object without properties, left out
+// with a note) are used. It conflicts with [GeminiJSONSchema].
+func GeminiParameters() Option {
+	return option{optGeminiJSONSchema, func(c *config) { c.gemini = geminiParams }, "GeminiParameters()"}
 }
 
 // MaxInlineDepth sets how many times one recursive type may appear nested on
@@ -91,6 +133,7 @@ func MaxInlineDepth(n int) Option {
 // key.
 func newConfig(p provider, opts []Option) (config, error) {
 	var c config
+	var modeOpt [2]Option // the Strict and Gemini mode options seen, to catch conflicts
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -99,7 +142,22 @@ func newConfig(p provider, opts []Option) (config, error) {
 			return config{}, &Error{Func: p.fn(), Err: ErrOption,
 				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.label(), p.optionList())}
 		}
+		before := c
 		o.apply(&c)
+		slot := -1
+		switch o.kind() {
+		case optStrict:
+			slot = 0
+		case optGeminiJSONSchema:
+			slot = 1
+		}
+		if slot >= 0 {
+			if prev := modeOpt[slot]; prev != nil && before != c {
+				return config{}, &Error{Func: p.fn(), Err: ErrOption,
+					Msg: fmt.Sprintf("option %v conflicts with %v: choose one", o, prev)}
+			}
+			modeOpt[slot] = o
+		}
 	}
 	if c.depth == 0 {
 		c.depth = DefaultMaxInlineDepth
@@ -108,7 +166,7 @@ func newConfig(p provider, opts []Option) (config, error) {
 		return config{}, &Error{Func: p.fn(), Err: ErrOption,
 			Msg: fmt.Sprintf("MaxInlineDepth(%d): the depth must be between 1 and %d", c.depth, maxInlineDepthLimit)}
 	}
-	if !p.inlines(c) {
+	if !p.inlines(c) && p != pAnthropic { // Anthropic: a tool pinned strict inlines
 		c.depth = DefaultMaxInlineDepth // irrelevant: keep one cache entry
 	}
 	return c, nil
@@ -176,19 +234,23 @@ func (p provider) accepts() optionKind {
 func (p provider) optionList() string {
 	switch p {
 	case pOpenAI, pOpenAIResponses:
-		return "Strict"
+		return "Strict, StrictWherePossible"
 	case pAnthropic:
-		return "Strict, MaxInlineDepth"
+		return "Strict, StrictWherePossible, MaxInlineDepth"
 	case pGemini:
-		return "GeminiJSONSchema, MaxInlineDepth"
+		return "GeminiJSONSchema, GeminiParameters, MaxInlineDepth"
 	}
 	return "no options"
 }
 
-// inlines reports whether p with c inlines references.
+// inlines reports whether p with c inlines references (for Gemini: in the
+// "parameters" rendering, which the default tries first).
 func (p provider) inlines(c config) bool {
-	return p == pGemini && !c.geminiJSON || p == pAnthropic && c.strict
+	return p == pGemini && c.gemini != geminiJSON || p == pAnthropic && (c.strict || c.strictAuto)
 }
+
+// hasStrict reports whether p has a strict tool mode.
+func (p provider) hasStrict() bool { return p.accepts()&optStrict != 0 }
 
 // memoKey is the per-tool cache key of one rendering: the provider and the
 // normalised options. Its type is unexported so no other package's Memo key

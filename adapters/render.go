@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -26,15 +27,20 @@ func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string
 	c := newConv(p, cfg, tool, s)
 	root, err := c.rootNode(s, what)
 	if err != nil {
-		return nil, err
+		return nil, c.done(err)
 	}
 	out, _, err := c.js(root, "")
-	if err != nil {
+	if err == nil && c.d == &openAIStrictDialect {
+		for _, e := range c.openAIBudget(out) {
+			c.fail(e)
+		}
+	}
+	if err := c.done(err); err != nil {
 		return nil, err
 	}
 	data, err := out.MarshalJSON()
 	if err != nil {
-		return nil, &Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()}
+		return nil, c.done(&Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}
 	return frozen(data), nil
 }
@@ -45,10 +51,10 @@ func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, e
 	c := newConv(pGemini, cfg, tool, s)
 	root, err := c.rootNode(s, "input")
 	if err != nil {
-		return nil, err
+		return nil, c.done(err)
 	}
 	g, _, err := c.gem(root, "")
-	if err != nil {
+	if err := c.done(err); err != nil {
 		return nil, err
 	}
 	if len(g.Properties) == 0 {
@@ -56,7 +62,7 @@ func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, e
 	}
 	data, err := marshalNoEscape(g)
 	if err != nil {
-		return nil, &Error{Func: pGemini.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()}
+		return nil, c.done(&Error{Func: pGemini.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}
 	return frozen(data), nil
 }
@@ -66,7 +72,7 @@ func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, e
 func frozen(b []byte) json.RawMessage { return json.RawMessage(b[:len(b):len(b)]) }
 
 // maxOpenAIDescription is the description length OpenAI rejects above
-// (string_above_max_length; observed, PROVIDERS.md §1).
+// (string_above_max_length; observed, not documented: docs/providers.md).
 const maxOpenAIDescription = 1024
 
 // Tool-count limits per request.
@@ -75,16 +81,19 @@ const (
 	maxGeminiTools = 512 // function declarations per tool
 )
 
-// render renders every tool for p with cfg through the per-tool cache.
+// render renders every tool for p with cfg through the per-tool cache. A
+// failure is an *Errors holding every problem of the call (every tool,
+// every schema path), up to MaxErrors.
 func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 	build func(cfg config, d toolData) (T, error)) ([]T, error) {
 	cfg, err := newConfig(p, opts)
 	if err != nil {
-		return nil, err
+		return nil, joinErrors([]*Error{err.(*Error)})
 	}
+	var errs errorList
 	if limit > 0 && len(tools) > limit {
-		return nil, &Error{Func: p.fn(), Err: ErrLimit,
-			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)}
+		errs.add(&Error{Func: p.fn(), Err: ErrLimit,
+			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)})
 	}
 	out := make([]T, len(tools))
 	var key any = memoKey{p, cfg}
@@ -94,21 +103,71 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 	}
 	for i, t := range tools {
 		if t.IsZero() {
-			return nil, &Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)}
+			errs.add(&Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)})
+			continue
 		}
-		v, err := toolhook.Memo(t, key, func() (any, error) { return build(cfg, dataOf(t)) })
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v.(T)
 		if seen != nil {
 			name := t.Name()
 			if _, dup := seen[name]; dup {
-				return nil, &Error{Func: p.fn(), Tool: name, Err: ErrName,
-					Msg: fmt.Sprintf("tool name %q appears twice; %s needs unique names", name, p.label())}
+				errs.add(&Error{Func: p.fn(), Tool: name, Err: ErrName,
+					Msg: fmt.Sprintf("tool name %q appears twice; %s needs unique names", name, p.label())})
 			}
 			seen[name] = struct{}{}
 		}
+		tcfg, pinned := toolConfig(p, cfg, t)
+		tkey := key
+		if tcfg != cfg {
+			tkey = memoKey{p, tcfg}
+		}
+		v, err := toolhook.Memo(t, tkey, func() (any, error) { return buildStrictness(tcfg, dataOf(t), pinned, build) })
+		if errs.add(err) {
+			continue
+		}
+		out[i] = v.(T)
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// toolConfig applies a tool's define-time strictness pin (define.WithStrict)
+// to the call's config: the pin wins over the call's options. pinned
+// reports a pin to strict, whose failure is then named in the error.
+func toolConfig(p provider, cfg config, t define.Tool) (config, bool) {
+	on, pinned := t.StrictPin()
+	if !pinned || !p.hasStrict() {
+		return cfg, false
+	}
+	cfg.strict, cfg.strictAuto = on, false
+	return cfg, on
+}
+
+// buildStrictness builds one tool: under StrictWherePossible(), strict
+// when the strict subset and limits allow and non-strict otherwise; else
+// as cfg says. A tool pinned strict that cannot be is an error saying so.
+func buildStrictness[T any](cfg config, d toolData, pinned bool, build func(config, toolData) (T, error)) (T, error) {
+	if !cfg.strictAuto {
+		v, err := build(cfg, d)
+		if err != nil && pinned {
+			var l errorList
+			l.add(err)
+			for i, e := range l.errs {
+				cp := *e
+				cp.Msg += " (the tool is pinned strict with define.WithStrict(true))"
+				l.errs[i] = &cp
+			}
+			return v, l.err()
+		}
+		return v, err
+	}
+	strict := cfg
+	strict.strict, strict.strictAuto = true, false
+	v, err := build(strict, d)
+	if err == nil || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit) {
+		return v, err
+	}
+	loose := cfg
+	loose.strict, loose.strictAuto = false, false
+	return build(loose, d)
 }

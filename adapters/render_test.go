@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -32,6 +35,7 @@ var variants = []variant{
 	{"gemini", func(t []define.Tool) (any, error) { return adapters.ToGemini(t) }},
 	{"gemini_depth1", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.MaxInlineDepth(1)) }},
 	{"gemini_jsonschema", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiJSONSchema()) }},
+	{"gemini_parameters", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiParameters()) }},
 	{"mcp", func(t []define.Tool) (any, error) { return adapters.ToMCP(t) }},
 	{"bedrock", func(t []define.Tool) (any, error) { return adapters.ToBedrock(t) }},
 }
@@ -56,7 +60,7 @@ func rawTool(name, schemaJSON string) func(t *testing.T) define.Tool {
 	}
 }
 
-// Weather is the worked example of PROVIDERS.md §12.
+// Weather is a small tool with an optional enum and a typed output.
 type Weather struct {
 	City string   `json:"city" description:"City name"`
 	Unit *string  `json:"unit,omitempty" enum:"C,F"`
@@ -259,38 +263,50 @@ var (
 		"exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 )
 
+// ruledSchema is one tool schema of a rendering and the variant whose rules
+// it follows (a Gemini declaration may use either schema field).
+type ruledSchema struct {
+	dir    string
+	schema any
+}
+
 // schemasOf returns the tool schemas in a rendered tools array, by variant.
-func schemasOf(t *testing.T, dir string, tools any) []any {
+func schemasOf(t *testing.T, dir string, tools any) []ruledSchema {
 	t.Helper()
-	var out []any
+	var out []ruledSchema
 	switch list := tools.(type) {
 	case []any:
 		for _, e := range list {
 			m := e.(map[string]any)
 			switch {
 			case strings.HasPrefix(dir, "openai_responses"):
-				out = append(out, m["parameters"])
+				out = append(out, ruledSchema{dir, m["parameters"]})
 			case strings.HasPrefix(dir, "openai"):
-				out = append(out, m["function"].(map[string]any)["parameters"])
+				out = append(out, ruledSchema{dir, m["function"].(map[string]any)["parameters"]})
 			case strings.HasPrefix(dir, "anthropic"):
-				out = append(out, m["input_schema"])
+				out = append(out, ruledSchema{dir, m["input_schema"]})
 			case strings.HasPrefix(dir, "gemini"):
 				for _, d := range m["functionDeclarations"].([]any) {
 					dm := d.(map[string]any)
-					if p, ok := dm["parameters"]; ok {
-						out = append(out, p)
+					_, hasParams := dm["parameters"]
+					_, hasJS := dm["parametersJsonSchema"]
+					if hasParams && hasJS {
+						t.Errorf("%s: declaration %v has both parameters and parametersJsonSchema", dir, dm["name"])
 					}
-					if p, ok := dm["parametersJsonSchema"]; ok {
-						out = append(out, p)
+					if hasParams {
+						out = append(out, ruledSchema{"gemini_parameters", dm["parameters"]})
+					}
+					if hasJS {
+						out = append(out, ruledSchema{"gemini_jsonschema", dm["parametersJsonSchema"]})
 					}
 				}
 			case dir == "mcp":
-				out = append(out, m["inputSchema"])
+				out = append(out, ruledSchema{dir, m["inputSchema"]})
 				if o, ok := m["outputSchema"]; ok {
-					out = append(out, o)
+					out = append(out, ruledSchema{dir, o})
 				}
 			case dir == "bedrock":
-				out = append(out, m["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"])
+				out = append(out, ruledSchema{dir, m["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"]})
 			}
 		}
 	}
@@ -322,7 +338,7 @@ func rulesFor(dir string) schemaRule {
 	}
 	var extra schemaRule
 	switch dir {
-	case "gemini", "gemini_depth1":
+	case "gemini_parameters":
 		base := keys(geminiParamsKeys, "Gemini parameters")
 		extra = func(t *testing.T, path string, node map[string]any, root bool) {
 			base(t, path, node, root)
@@ -471,7 +487,7 @@ func TestProviderRules(t *testing.T) {
 					t.Errorf("%s: JSON null at %s", gc.name, p)
 				}
 				for _, s := range schemasOf(t, v.dir, generic) {
-					walkSchemas(t, gc.name, s, true, rulesFor(v.dir))
+					walkSchemas(t, gc.name, s.schema, true, rulesFor(s.dir))
 				}
 			}
 			if rendered < len(goldenCases())/2 {
@@ -489,9 +505,11 @@ func TestAppendJSON(t *testing.T) {
 		tools = append(tools, gc.tool(t))
 	}
 	for _, v := range variants {
+		// Every tool the variant renders, as long as the list stays within
+		// the per-request budgets (Anthropic strict).
 		var ok []define.Tool
 		for _, tool := range tools {
-			if _, err := v.render([]define.Tool{tool}); err == nil {
+			if _, err := v.render(append(ok[:len(ok):len(ok)], tool)); err == nil {
 				ok = append(ok, tool)
 			}
 		}
@@ -589,4 +607,207 @@ func TestToolSetErrors(t *testing.T) {
 	if err != nil || string(mustMarshal(t, out)) != "[]" {
 		t.Errorf("ToOpenAI(nil) = %s, %v; want []", mustMarshal(t, out), err)
 	}
+}
+
+// Mixed is the new user's tool: a map, an untyped value, a recursive type,
+// a time and bytes in one input.
+type Mixed struct {
+	Labels  map[string]string `json:"labels"`
+	Payload any               `json:"payload,omitempty"`
+	Tree    *MixedNode        `json:"tree,omitempty"`
+	At      time.Time         `json:"at"`
+	Blob    []byte            `json:"blob,omitempty"`
+}
+
+// MixedNode is recursive.
+type MixedNode struct {
+	Name string       `json:"name"`
+	Kids []*MixedNode `json:"kids,omitempty"`
+}
+
+func mixedTool(t testing.TB) define.Tool {
+	t.Helper()
+	tool, err := define.DefineTool(func(ctx context.Context, in Mixed) (string, error) { return "ok", nil },
+		define.WithName("tag_resource"), define.WithDescription("Tag a resource."))
+	if err != nil {
+		t.Fatalf("DefineTool: %v", err)
+	}
+	return tool
+}
+
+// TestGeminiMixedList: without options, ToGemini picks the schema field per
+// declaration: "parameters" for the tools the OpenAPI subset carries,
+// "parametersJsonSchema" for the others, never both; GeminiParameters()
+// refuses the list with the subset's error, GeminiJSONSchema() moves every
+// declaration.
+func TestGeminiMixedList(t *testing.T) {
+	tools := []define.Tool{weatherTool(t), mixedTool(t), limitsTool(t)}
+	got, err := adapters.ToGemini(tools)
+	if err != nil {
+		t.Fatalf("ToGemini: %v", err)
+	}
+	golden.JSON(t, filepath.Join("..", "testdata", "golden", "gemini", "mixed_list.json"), got)
+	var fields []string
+	for _, d := range got[0].FunctionDeclarations {
+		switch {
+		case d.Parameters != nil && d.ParametersJSONSchema != nil:
+			fields = append(fields, "both")
+		case d.Parameters != nil:
+			fields = append(fields, "parameters")
+		case d.ParametersJSONSchema != nil:
+			fields = append(fields, "parametersJsonSchema")
+		default:
+			fields = append(fields, "none")
+		}
+	}
+	if diff := cmp.Diff([]string{"parameters", "parametersJsonSchema", "parameters"}, fields); diff != "" {
+		t.Errorf("schema field per declaration (-want +got):\n%s", diff)
+	}
+
+	if _, err := adapters.ToGemini(tools, adapters.GeminiParameters()); !errors.Is(err, adapters.ErrUnsupported) {
+		t.Errorf("GeminiParameters(): err = %v, want ErrUnsupported", err)
+	}
+	all, err := adapters.ToGemini(tools, adapters.GeminiJSONSchema())
+	if err != nil {
+		t.Fatalf("GeminiJSONSchema(): %v", err)
+	}
+	for _, d := range all[0].FunctionDeclarations {
+		if d.Parameters != nil || d.ParametersJSONSchema == nil {
+			t.Errorf("GeminiJSONSchema(): %s: parameters %s, parametersJsonSchema %s; want only parametersJsonSchema", d.Name, d.Parameters, d.ParametersJSONSchema)
+		}
+	}
+	if _, err := adapters.ToGemini(tools, adapters.GeminiJSONSchema(), adapters.GeminiParameters()); !errors.Is(err, adapters.ErrOption) {
+		t.Errorf("GeminiJSONSchema() with GeminiParameters(): err = %v, want ErrOption", err)
+	}
+}
+
+// TestStrictPerTool: StrictWherePossible renders a mixed list in one call,
+// each tool strict where its schema allows; a define-time pin wins over the
+// call's option; a tool pinned strict that cannot be is an error under
+// every option; Strict(true) never weakens a tool.
+func TestStrictPerTool(t *testing.T) {
+	noop := func(context.Context, Mixed) (string, error) { return "", nil }
+	pinnedOn := define.MustDefineTool(func(context.Context, Weather) (string, error) { return "", nil },
+		define.WithName("pinned_on"), define.WithStrict(true))
+	pinnedOff := define.MustDefineTool(func(context.Context, Weather) (string, error) { return "", nil },
+		define.WithName("pinned_off"), define.WithStrict(false))
+	openPinned := define.MustDefineTool(noop, define.WithName("open_pinned"), define.WithStrict(true))
+	list := []define.Tool{weatherTool(t), mixedTool(t), pinnedOff, pinnedOn}
+
+	type strictness struct {
+		name   string
+		strict bool
+		params json.RawMessage
+	}
+	render := func(dir string, tools []define.Tool, opts ...adapters.Option) ([]strictness, error) {
+		var out []strictness
+		switch dir {
+		case "openai":
+			got, err := adapters.ToOpenAI(tools, opts...)
+			for _, x := range got {
+				out = append(out, strictness{x.Function.Name, x.Function.Strict, x.Function.Parameters})
+			}
+			return out, err
+		case "openai_responses":
+			got, err := adapters.ToOpenAIResponses(tools, opts...)
+			for _, x := range got {
+				out = append(out, strictness{x.Name, x.Strict, x.Parameters})
+			}
+			return out, err
+		default:
+			got, err := adapters.ToAnthropic(tools, opts...)
+			for _, x := range got {
+				out = append(out, strictness{x.Name, x.Strict, x.InputSchema})
+			}
+			return out, err
+		}
+	}
+	flags := func(ss []strictness) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range ss {
+			m[s.name] = s.strict
+		}
+		return m
+	}
+	for _, dir := range []string{"openai", "openai_responses", "anthropic"} {
+		t.Run(dir, func(t *testing.T) {
+			mixedStrict := dir == "anthropic" // Anthropic strict takes open maps
+			got, err := render(dir, list, adapters.StrictWherePossible())
+			if err != nil {
+				t.Fatalf("StrictWherePossible(): %v", err)
+			}
+			want := map[string]bool{"get_weather": true, "tag_resource": mixedStrict, "pinned_off": false, "pinned_on": true}
+			if diff := cmp.Diff(want, flags(got)); diff != "" {
+				t.Errorf("StrictWherePossible() strict flags (-want +got):\n%s", diff)
+			}
+			// Each entry is byte for byte what its own mode renders alone.
+			for i, tool := range list {
+				alone, err := render(dir, []define.Tool{tool}, adapters.Strict(got[i].strict))
+				if err != nil {
+					t.Fatalf("%s alone: %v", tool.Name(), err)
+				}
+				if diff := cmp.Diff(string(alone[0].params), string(got[i].params)); diff != "" {
+					t.Errorf("%s: schema differs from its Strict(%v) rendering (-want +got):\n%s", tool.Name(), got[i].strict, diff)
+				}
+			}
+
+			// Default: only the tool pinned strict is strict.
+			got, err = render(dir, list)
+			if err != nil {
+				t.Fatalf("default: %v", err)
+			}
+			want = map[string]bool{"get_weather": false, "tag_resource": false, "pinned_off": false, "pinned_on": true}
+			if diff := cmp.Diff(want, flags(got)); diff != "" {
+				t.Errorf("default strict flags (-want +got):\n%s", diff)
+			}
+
+			// Strict(true): every tool strict or an error; the pin to
+			// false still wins.
+			_, err = render(dir, list, adapters.Strict(true))
+			if mixedStrict {
+				if err != nil {
+					t.Errorf("Strict(true): %v", err)
+				}
+			} else if !errors.Is(err, adapters.ErrUnsupported) {
+				t.Errorf("Strict(true) with an open map: err = %v, want ErrUnsupported", err)
+			}
+			got, err = render(dir, []define.Tool{weatherTool(t), pinnedOff}, adapters.Strict(true))
+			if err != nil {
+				t.Fatalf("Strict(true): %v", err)
+			}
+			if diff := cmp.Diff(map[string]bool{"get_weather": true, "pinned_off": false}, flags(got)); diff != "" {
+				t.Errorf("Strict(true) strict flags (-want +got):\n%s", diff)
+			}
+
+			// A tool pinned strict that cannot be is an error under every
+			// option, naming the pin.
+			if !mixedStrict {
+				for _, opts := range [][]adapters.Option{nil, {adapters.StrictWherePossible()}, {adapters.Strict(false)}} {
+					_, err := render(dir, []define.Tool{openPinned}, opts...)
+					if !errors.Is(err, adapters.ErrUnsupported) || !strings.Contains(err.Error(), "define.WithStrict(true)") {
+						t.Errorf("pinned strict open map with %v: err = %v, want ErrUnsupported naming the pin", opts, err)
+					}
+				}
+			}
+			if _, err := render(dir, list, adapters.Strict(true), adapters.StrictWherePossible()); !errors.Is(err, adapters.ErrOption) {
+				t.Errorf("Strict(true) with StrictWherePossible(): err = %v, want ErrOption", err)
+			}
+		})
+	}
+	// Providers without a strict mode ignore the pin.
+	if _, err := adapters.ToGemini([]define.Tool{openPinned}); err != nil {
+		t.Errorf("ToGemini of a tool pinned strict: %v", err)
+	}
+	if on, pinned := pinnedOn.StrictPin(); !on || !pinned {
+		t.Errorf("pinned_on.StrictPin() = %v, %v; want true, true", on, pinned)
+	}
+	if on, pinned := weatherTool(t).StrictPin(); on || pinned {
+		t.Errorf("get_weather.StrictPin() = %v, %v; want false, false", on, pinned)
+	}
+
+	out, err := adapters.ToOpenAIResponses(list, adapters.StrictWherePossible())
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.JSON(t, filepath.Join("..", "testdata", "golden", "openai_responses_strict", "mixed_list.json"), out)
 }

@@ -132,6 +132,9 @@ func TestOptionErrors(t *testing.T) {
 		{pAnthropic, []Option{Strict(true), MaxInlineDepth(2)}, true},
 		{pAnthropic, []Option{GeminiJSONSchema()}, false},
 		{pGemini, []Option{GeminiJSONSchema(), MaxInlineDepth(1)}, true},
+		{pGemini, []Option{GeminiParameters(), MaxInlineDepth(1)}, true},
+		{pGemini, []Option{GeminiParameters(), GeminiJSONSchema()}, false},
+		{pGemini, []Option{GeminiJSONSchema(), GeminiJSONSchema()}, true},
 		{pGemini, []Option{Strict(true)}, false},
 		{pGemini, []Option{MaxInlineDepth(0)}, true}, // 0 means the default
 		{pGemini, []Option{MaxInlineDepth(-1)}, false},
@@ -260,7 +263,7 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 		p    provider
 		opts []Option
 	}{
-		{pGemini, nil},
+		{pGemini, []Option{GeminiParameters()}},
 		{pAnthropic, []Option{Strict(true)}},
 	} {
 		_, err := buildAny(tc.p, d, tc.opts...)
@@ -268,20 +271,42 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrUnsupported naming the required property", tc.p.fn(), err)
 		}
 	}
-	// GeminiJSONSchema keeps references, so nothing is cut.
-	if _, err := buildAny(pGemini, d, GeminiJSONSchema()); err != nil {
-		t.Errorf("ToGemini(GeminiJSONSchema()): %v", err)
+	// GeminiJSONSchema keeps references, so nothing is cut; by default this
+	// declaration alone falls back to it.
+	for _, opts := range [][]Option{{GeminiJSONSchema()}, nil} {
+		got, err := buildAny(pGemini, d, opts...)
+		if err != nil {
+			t.Errorf("ToGemini(%v): %v", opts, err)
+			continue
+		}
+		if decl := got.(GeminiFunctionDeclaration); decl.Parameters != nil || decl.ParametersJSONSchema == nil {
+			t.Errorf("ToGemini(%v) = %+v, want parametersJsonSchema only", opts, decl)
+		}
 	}
-	// Gemini parameters cannot express an object without properties: a
-	// required one is an error, an optional one is left out.
-	_, err := buildAny(pGemini, toolData{name: "x", in: obj(prop("q", str()), prop("opts", obj()))})
+	// Gemini parameters cannot express an object without properties: with
+	// GeminiParameters() a required one is an error and an optional one is
+	// left out; by default the declaration falls back to
+	// parametersJsonSchema in both cases.
+	required := toolData{name: "x", in: obj(prop("q", str()), prop("opts", obj()))}
+	_, err := buildAny(pGemini, required, GeminiParameters())
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `required property "opts"`) {
 		t.Errorf("Gemini, required empty object: err = %v, want ErrUnsupported naming it", err)
 	}
 	optional := obj(prop("q", str()), prop("opts", obj()))
 	optional.Required = []string{"q"}
-	if _, err := buildAny(pGemini, toolData{name: "x", in: optional}); err != nil {
+	got, err := buildAny(pGemini, toolData{name: "x", in: optional}, GeminiParameters())
+	if err != nil {
 		t.Errorf("Gemini, optional empty object: %v", err)
+	} else if p := string(got.(GeminiFunctionDeclaration).Parameters); !strings.Contains(p, `\"opts\" omitted`) {
+		t.Errorf("Gemini, optional empty object: parameters %s do not say opts is omitted", p)
+	}
+	for _, in := range []toolData{required, {name: "x", in: optional}} {
+		got, err := buildAny(pGemini, in)
+		if err != nil {
+			t.Errorf("Gemini default, empty object: %v", err)
+		} else if decl := got.(GeminiFunctionDeclaration); decl.Parameters != nil || !strings.Contains(string(decl.ParametersJSONSchema), `"opts"`) {
+			t.Errorf("Gemini default, empty object: %+v, want parametersJsonSchema with opts", decl)
+		}
 	}
 }
 
@@ -351,7 +376,7 @@ func TestErrorShape(t *testing.T) {
 	}
 }
 
-// TestPropertyNames checks PROVIDERS.md §8.2 for propertyNames (the keys of
+// TestPropertyNames checks docs/providers.md for propertyNames (the keys of
 // maps with integer keys): kept where accepted, else told in the
 // description, never sent where it is a 400.
 func TestPropertyNames(t *testing.T) {
@@ -393,5 +418,43 @@ func TestPropertyNames(t *testing.T) {
 		if hasKey != tt.keep || described == tt.keep {
 			t.Errorf("%s%v: propertyNames kept %v, described %v; want kept %v:\n%s", tt.p.fn(), tt.opts, hasKey, described, tt.keep, text)
 		}
+	}
+}
+
+// TestGeminiFallbackPerCase: each schema the "parameters" subset cannot
+// carry sends its declaration as parametersJsonSchema by default, and is an
+// ErrUnsupported under GeminiParameters(); a schema the subset carries stays
+// in parameters.
+func TestGeminiFallbackPerCase(t *testing.T) {
+	open := &schema.Schema{Types: []string{"object"}, AdditionalProperties: str()}
+	union := &schema.Schema{Types: []string{"string"}, AnyOf: []*schema.Schema{{MinLength: copyInt(new(int64))}, str()}}
+	tests := []struct {
+		name     string
+		in       *schema.Schema
+		fallback bool
+	}{
+		{"plain", obj(prop("q", str())), false},
+		{"map", obj(prop("m", open)), true},
+		{"untyped", obj(prop("a", &schema.Schema{})), true},
+		{"array without items", obj(prop("l", &schema.Schema{Types: []string{"array"}})), true},
+		{"union next to a type", obj(prop("u", union)), true},
+		{"required recursion cut", recursive(true), true},
+		{"optional recursion cut", recursive(false), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := buildAny(pGemini, toolData{name: "x", in: tt.in})
+			if err != nil {
+				t.Fatalf("default: %v", err)
+			}
+			d := got.(GeminiFunctionDeclaration)
+			if gotJS := d.ParametersJSONSchema != nil; gotJS != tt.fallback || (d.Parameters != nil) == tt.fallback {
+				t.Errorf("default: parameters %s, parametersJsonSchema %s; want fallback %v", d.Parameters, d.ParametersJSONSchema, tt.fallback)
+			}
+			_, err = buildAny(pGemini, toolData{name: "x", in: tt.in}, GeminiParameters())
+			if tt.fallback != errors.Is(err, ErrUnsupported) {
+				t.Errorf("GeminiParameters(): err = %v, want ErrUnsupported %v", err, tt.fallback)
+			}
+		})
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
 
@@ -49,11 +50,12 @@ var geminiVariants = []struct {
 	{"gemini", nil},
 	{"gemini_depth1", []adapters.Option{adapters.MaxInlineDepth(1)}},
 	{"gemini_jsonschema", []adapters.Option{adapters.GeminiJSONSchema()}},
+	{"gemini_parameters", []adapters.Option{adapters.GeminiParameters()}},
 }
 
 // TestGeminiSubset checks every Gemini rendering of the golden zoo (each zoo
 // type rendered now, and every file under testdata/golden/gemini*) against
-// what Gemini accepts (PROVIDERS.md §4 and §8.2):
+// what Gemini accepts (docs/providers.md, Gemini):
 //
 //   - "parameters" decodes into go-genai's Schema with unknown fields
 //     disallowed (an unknown keyword is a 400 for the whole request), and
@@ -63,8 +65,9 @@ var geminiVariants = []struct {
 //     its $ref nodes carry no other keyword;
 //   - the declaration decodes into genai.FunctionDeclaration strictly too.
 //
-// A zoo type that "parameters" cannot express must be an error that names
-// GeminiJSONSchema, and that rendering must then succeed.
+// A zoo type that "parameters" cannot express must, under
+// GeminiParameters(), be an error that says the default falls back to
+// parametersJsonSchema, and the default rendering must then succeed.
 func TestGeminiSubset(t *testing.T) {
 	var decls, nodes, refused int
 	for _, c := range zoo.Cases {
@@ -104,12 +107,12 @@ func TestGeminiSubset(t *testing.T) {
 			})
 		}
 	}
-	t.Logf("Gemini subset: %d function declarations, %d schema nodes checked; %d zoo renderings refused with a GeminiJSONSchema hint", decls, nodes, refused)
+	t.Logf("Gemini subset: %d function declarations, %d schema nodes checked; %d zoo renderings refused with a fallback hint", decls, nodes, refused)
 }
 
 // checkGeminiRefusal: a rendering that fails must fail for a reason
-// Gemini really has, and GeminiJSONSchema must be the way out unless the
-// problem is a name.
+// Gemini really has, and the default rendering (parametersJsonSchema for
+// that declaration) must be the way out unless the problem is a name.
 func checkGeminiRefusal(t *testing.T, tool define.Tool, err error) {
 	t.Helper()
 	var ae *adapters.Error
@@ -121,15 +124,18 @@ func checkGeminiRefusal(t *testing.T, tool define.Tool, err error) {
 	case strings.Contains(msg, "property key"):
 		// a property name outside Gemini's ^[A-Za-z0-9_]{1,64}$: every
 		// rendering refuses it.
-	case strings.Contains(msg, "GeminiJSONSchema"):
-		got, err := adapters.ToGemini([]define.Tool{tool}, adapters.GeminiJSONSchema())
+	case strings.Contains(msg, "without GeminiParameters()"):
+		got, err := adapters.ToGemini([]define.Tool{tool})
 		if err != nil {
-			t.Errorf("ToGemini suggests GeminiJSONSchema(), which fails too: %v", err)
+			t.Errorf("ToGemini suggests dropping GeminiParameters(), but the default fails too: %v", err)
 			return
+		}
+		if d := got[0].FunctionDeclarations[0]; d.Parameters != nil || d.ParametersJSONSchema == nil {
+			t.Errorf("ToGemini default for a schema parameters cannot carry: %+v, want parametersJsonSchema only", d)
 		}
 		checkGeminiTools(t, mustJSON(t, got))
 	default:
-		t.Errorf("ToGemini refused the tool for a reason that is neither a property key nor a GeminiJSONSchema hint: %v", err)
+		t.Errorf("ToGemini refused the tool for a reason that is neither a property key nor a fallback hint: %v", err)
 	}
 }
 
@@ -234,8 +240,8 @@ func countNodes(s *genai.Schema) int {
 }
 
 // geminiFormats are the formats the Gemini API enforces per type
-// (PROVIDERS.md §4: "format: only 'enum' and 'date-time' are supported for
-// STRING type"; INTEGER int32/int64; NUMBER float/double).
+// (docs/providers.md, Gemini): enum and date-time for STRING, int32/int64
+// for INTEGER, float/double for NUMBER.
 var geminiFormats = map[string][]string{
 	"STRING":  {"enum", "date-time"},
 	"INTEGER": {"int32", "int64"},
@@ -339,7 +345,7 @@ func typOr(t string) string {
 }
 
 // geminiJSONKeywords are the keywords Google documents for
-// parametersJsonSchema (PROVIDERS.md §4), plus the annotations every JSON
+// parametersJsonSchema (docs/providers.md, Gemini), plus the annotations every JSON
 // Schema consumer ignores: nothing else may appear.
 var geminiJSONKeywords = []string{"$id", "$defs", "$ref", "$anchor", "type", "format", "title", "description", "enum",
 	"items", "prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "oneOf", "properties",
@@ -397,4 +403,83 @@ func walkSchema(v any, path string, fn func(node map[string]any, path string)) {
 			}
 		}
 	}
+}
+
+// newUserArgs is what a new user's agent tool takes: a map, an untyped
+// value, a recursive type, a time and bytes.
+type newUserArgs struct {
+	Labels  map[string]string `json:"labels"`
+	Payload any               `json:"payload,omitempty"`
+	Tree    *newUserNode      `json:"tree,omitempty"`
+	At      time.Time         `json:"at"`
+	Blob    []byte            `json:"blob,omitempty"`
+}
+
+type newUserNode struct {
+	Name string         `json:"name"`
+	Kids []*newUserNode `json:"kids,omitempty"`
+}
+
+type recursiveArgs struct {
+	Root newUserNode `json:"root"`
+	At   time.Time   `json:"at"`
+	Blob []byte      `json:"blob"`
+}
+
+// TestGeminiDefaultMixedList: ToGemini without options renders a list
+// mixing tools the OpenAPI subset carries and tools it cannot: every
+// declaration decodes into genai's types with unknown fields disallowed,
+// the subset holds wherever "parameters" is used, and each declaration
+// uses exactly one schema field.
+func TestGeminiDefaultMixedList(t *testing.T) {
+	handler := func(context.Context, newUserArgs) (string, error) { return "ok", nil }
+	mixed, err := define.DefineTool(handler, define.WithName("tag_resource"), define.WithDescription("Tag a resource."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := define.DefineTool(func(context.Context, recursiveArgs) (string, error) { return "ok", nil },
+		define.WithName("walk_tree"), define.WithDescription("Walk a tree."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools := []define.Tool{rec, mixed}
+	for _, c := range zoo.Cases {
+		if c.Name != "optional" { // its "-" key is outside Gemini's key rule
+			tools = append(tools, zooTool(t, c))
+		}
+	}
+	got, err := adapters.ToGemini(tools)
+	if err != nil {
+		t.Fatalf("ToGemini without options: %v", err)
+	}
+	var params, js int
+	for _, d := range got[0].FunctionDeclarations {
+		switch {
+		case d.Parameters != nil && d.ParametersJSONSchema != nil:
+			t.Errorf("%s: both schema fields", d.Name)
+		case d.Parameters != nil:
+			params++
+		case d.ParametersJSONSchema != nil:
+			js++
+		}
+	}
+	if want := []string{"parameters", "parametersJsonSchema"}; !slices.Equal(want, []string{
+		fieldOf(got[0].FunctionDeclarations[0]), fieldOf(got[0].FunctionDeclarations[1])}) {
+		t.Errorf("walk_tree, tag_resource use %s, %s; want %v", fieldOf(got[0].FunctionDeclarations[0]), fieldOf(got[0].FunctionDeclarations[1]), want)
+	}
+	decls, nodes := checkGeminiTools(t, mustJSON(t, got))
+	if decls != len(tools) {
+		t.Errorf("checked %d declarations, want %d", decls, len(tools))
+	}
+	t.Logf("mixed list: %d declarations (%d parameters, %d parametersJsonSchema), %d schema nodes checked", decls, params, js, nodes)
+}
+
+func fieldOf(d adapters.GeminiFunctionDeclaration) string {
+	switch {
+	case d.Parameters != nil:
+		return "parameters"
+	case d.ParametersJSONSchema != nil:
+		return "parametersJsonSchema"
+	}
+	return "none"
 }

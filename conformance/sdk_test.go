@@ -107,6 +107,10 @@ func sdkCases() []sdkCase {
 		{"anthropic_strict", adapters.ForAnthropic(adapters.Strict(true)), anthropicServer, newAnthropicDriver},
 		{"gemini", adapters.ForGemini(), geminiServer, newGeminiDriver},
 		{"gemini_jsonschema", adapters.ForGemini(adapters.GeminiJSONSchema()), geminiServer, newGeminiDriver},
+		{"gemini_parameters", adapters.ForGemini(adapters.GeminiParameters()), geminiServer, newGeminiDriver},
+		{"openai_strict_where_possible", adapters.ForOpenAI(adapters.StrictWherePossible()), openAIServer, newOpenAIDriver},
+		{"openai_responses_strict_where_possible", adapters.ForOpenAIResponses(adapters.StrictWherePossible()), responsesServer, newResponsesDriver},
+		{"anthropic_strict_where_possible", adapters.ForAnthropic(adapters.StrictWherePossible()), anthropicServer, newAnthropicDriver},
 	}
 }
 

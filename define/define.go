@@ -69,7 +69,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	if err != nil {
 		return Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title,
+	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict,
 		input: in.schema, inputJSON: in.json}
 	outType := reflect.TypeFor[Out]()
 	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
@@ -258,7 +258,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	if !in.HasType("object") {
 		return Tool{}, fmt.Errorf("%s: input schema: root must have \"type\": \"object\" (every provider requires it)", label)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, input: in}
+	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, input: in}
 	limits, maxOutput := cfg.limits, cfg.outputLimit()
 	if s.inputJSON, err = in.MarshalJSON(); err != nil {
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
@@ -356,7 +356,7 @@ func newConfig(opts []Option) config {
 }
 
 // ValidateName reports whether name is a tool name every provider accepts:
-// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (PROVIDERS.md: OpenAI, Anthropic, Gemini,
+// ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$ (docs/providers.md: OpenAI, Anthropic, Gemini,
 // Bedrock and MCP all accept this set).
 func ValidateName(name string) error {
 	switch {

@@ -21,7 +21,17 @@ type config struct {
 	title       string
 	limits      reflectx.Limits // argument bounds; zero fields mean the defaults
 	maxOutput   int             // 0: DefaultMaxOutputBytes; < 0: none
+	strict      strictPin
 }
+
+// strictPin is a tool's strictness as pinned by [WithStrict].
+type strictPin uint8
+
+const (
+	strictUnset strictPin = iota
+	strictOff
+	strictOn
+)
 
 type optionFunc struct {
 	f    func(*config)
@@ -85,4 +95,19 @@ func WithMaxPatternBytes(n int) Option {
 // [DefaultMaxOutputBytes]; n < 0 means no bound.
 func WithMaxOutputBytes(n int) Option {
 	return optionFunc{func(c *config) { c.maxOutput = n }, fmt.Sprintf("WithMaxOutputBytes(%d)", n)}
+}
+
+// WithStrict pins the tool's strict (grammar-constrained) mode for the
+// providers that have one (OpenAI Chat and Responses, Anthropic), whatever
+// the rendering call's options say: WithStrict(true) makes the tool strict
+// in every rendering, and a schema the provider's strict subset cannot
+// express is then a rendering error, never a silent fallback;
+// WithStrict(false) keeps the tool non-strict even under
+// adapters.Strict(true). Providers without a strict mode ignore it.
+func WithStrict(on bool) Option {
+	pin := strictOff
+	if on {
+		pin = strictOn
+	}
+	return optionFunc{func(c *config) { c.strict = pin }, fmt.Sprintf("WithStrict(%t)", on)}
 }

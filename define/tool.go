@@ -24,6 +24,7 @@ type state struct {
 	name        string
 	description string
 	title       string
+	strict      strictPin
 
 	input      *schema.Schema // canonical input schema; never modified after define time
 	inputJSON  []byte
@@ -77,6 +78,15 @@ func (t Tool) OutputSchema() json.RawMessage {
 		return nil
 	}
 	return append(json.RawMessage(nil), t.s.outputJSON...)
+}
+
+// StrictPin reports the strictness pinned with [WithStrict]: pinned is
+// false when the tool leaves it to the rendering call's options.
+func (t Tool) StrictPin() (strict, pinned bool) {
+	if t.s == nil || t.s.strict == strictUnset {
+		return false, false
+	}
+	return t.s.strict == strictOn, true
 }
 
 // IsZero reports whether t is the zero Tool.

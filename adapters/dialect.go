@@ -1,0 +1,119 @@
+package adapters
+
+import "github.com/toolnexus/toolnexus/schema"
+
+// dialect is what one JSON Schema dialect accepts: the capability table
+// that drives the single JSON Schema walk (conv.js). A capability that is
+// off moves the keyword into the description, or, where the table says so,
+// makes the schema an error. The rules are those of docs/providers.md.
+type dialect struct {
+	name string // in messages: "OpenAI strict mode"
+
+	strict      bool // a subset: unresolvable $ref is an error, oneOf/allOf are rewritten
+	typed       bool // every schema must say its type (the true schema, {}, is an error)
+	title       bool // title is kept
+	scalarEnums bool // enum and const take only strings and numbers; const becomes a one-value enum
+	encoding    bool // contentEncoding is kept
+	lengths     bool // minLength, maxLength, minProperties, maxProperties are kept
+	annotations bool // default, examples, deprecated, readOnly, writeOnly, uniqueItems, propertyNames, oneOf, allOf are kept
+
+	numbers  numberRule
+	minItems int64 // largest minItems kept; -1 for any
+	maxItems bool
+
+	typedItems   bool // an array without items is an error
+	closeObjects closeRule
+	allRequired  bool // every property is required, the optional ones nullable
+	openMaps     bool // additionalProperties other than false is accepted
+
+	format  func(s *schema.Schema) bool
+	pattern func(p string) bool
+}
+
+type numberRule uint8
+
+const (
+	numbersKept      numberRule = iota // minimum, maximum, exclusive bounds, multipleOf
+	numbersDescribed                   // all in the description
+	numbersInclusive                   // minimum, maximum; exclusive integer bounds become inclusive; the rest described
+)
+
+type closeRule uint8
+
+const (
+	closeNone      closeRule = iota
+	closeAll                 // every object gets additionalProperties: false (and properties: {})
+	closeWithProps           // objects with properties get additionalProperties: false
+)
+
+var (
+	// plainDialect is JSON Schema 2020-12 as is: OpenAI and Anthropic
+	// non-strict, Bedrock, MCP.
+	plainDialect = dialect{
+		title: true, encoding: true, lengths: true, annotations: true,
+		numbers: numbersKept, minItems: -1, maxItems: true, openMaps: true,
+		format: func(*schema.Schema) bool { return true }, pattern: func(string) bool { return true },
+	}
+	// openAIStrictDialect is OpenAI's Structured Outputs subset.
+	openAIStrictDialect = dialect{
+		name: "OpenAI strict mode", strict: true, typed: true, title: true,
+		numbers: numbersKept, minItems: -1, maxItems: true,
+		typedItems: true, closeObjects: closeAll, allRequired: true,
+		format: func(s *schema.Schema) bool {
+			switch s.Format {
+			case "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid":
+				return true
+			}
+			return false
+		},
+		pattern: func(p string) bool { return !hasLookaround(p) },
+	}
+	// anthropicStrictDialect is Anthropic's strict tool use subset.
+	anthropicStrictDialect = dialect{
+		name: "Anthropic strict mode", strict: true, title: true,
+		numbers: numbersDescribed, minItems: 1, closeObjects: closeWithProps, openMaps: true,
+		format: func(s *schema.Schema) bool {
+			switch s.Format {
+			case "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid":
+				return true
+			}
+			return false
+		},
+		pattern: func(p string) bool { return !hasLookaround(p) && !hasBackref(p) },
+	}
+	// geminiJSONDialect is Gemini's parametersJsonSchema. Gemini does not
+	// document pattern there, so it moves to the description.
+	geminiJSONDialect = dialect{
+		name: "Gemini parametersJsonSchema", strict: true, scalarEnums: true,
+		numbers: numbersInclusive, minItems: -1, maxItems: true, openMaps: true,
+		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
+		pattern: func(string) bool { return false },
+	}
+)
+
+// dialectFor returns the JSON Schema dialect of p with cfg.
+func dialectFor(p provider, cfg config) *dialect {
+	switch {
+	case (p == pOpenAI || p == pOpenAIResponses) && cfg.strict:
+		return &openAIStrictDialect
+	case p == pAnthropic && cfg.strict:
+		return &anthropicStrictDialect
+	case p == pGemini:
+		return &geminiJSONDialect
+	}
+	return &plainDialect
+}
+
+// geminiFormatOK: STRING takes enum and date-time, INTEGER int32 and int64,
+// NUMBER float and double.
+func geminiFormatOK(types []string, format string) bool {
+	for _, t := range types {
+		switch {
+		case t == "string" && (format == "date-time" || format == "enum"),
+			t == "integer" && (format == "int32" || format == "int64"),
+			t == "number" && (format == "float" || format == "double"):
+			return true
+		}
+	}
+	return false
+}
