@@ -31,7 +31,8 @@ func FuzzParseReply(f *testing.F) {
 				if !errors.As(err, &re) {
 					t.Fatalf("%s: error %T %v is not a *ReplyError", name, err, err)
 				}
-				if !errors.Is(err, adapters.ErrNotJSON) && !errors.Is(err, adapters.ErrReplyShape) && !errors.Is(err, adapters.ErrArguments) {
+				if !errors.Is(err, adapters.ErrNotJSON) && !errors.Is(err, adapters.ErrReplyShape) && !errors.Is(err, adapters.ErrArguments) &&
+					!errors.Is(err, adapters.ErrProviderError) && !errors.Is(err, adapters.ErrReplyLimit) {
 					t.Fatalf("%s: error %v wraps no sentinel", name, err)
 				}
 				continue

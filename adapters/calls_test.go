@@ -240,47 +240,46 @@ func TestParseMalformed(t *testing.T) {
 
 		// Wrong shape.
 		{"openai array", "openai", `[1,2]`, adapters.ErrReplyShape, ""},
-		{"openai choices not array", "openai", `{"choices":{"message":{}}}`, adapters.ErrReplyShape, "choices"},
-		{"openai no choices", "openai", `{"choices":[]}`, adapters.ErrReplyShape, "choices"},
-		{"openai no message", "openai", `{"choices":[{"finish_reason":"stop"}]}`, adapters.ErrReplyShape, "choices[0]"},
-		{"openai tool_calls string", "openai", `{"role":"assistant","tool_calls":"f"}`, adapters.ErrReplyShape, "tool_calls"},
-		{"openai tool call not object", "openai", `{"role":"assistant","tool_calls":[42]}`, adapters.ErrReplyShape, "tool_calls[0]"},
-		{"openai user role", "openai", `{"role":"user","content":"hi"}`, adapters.ErrReplyShape, "role"},
-		{"openai missing id", "openai", `{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`, adapters.ErrReplyShape, "choices[0].message.tool_calls[0].id"},
-		{"openai missing name", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"arguments":"{}"}}]}`, adapters.ErrReplyShape, "tool_calls[0].function.name"},
-		{"openai custom tool call", "openai", `{"tool_calls":[{"id":"c1","type":"custom","custom":{"name":"f","input":"x"}}]}`, adapters.ErrReplyShape, "tool_calls[0].type"},
-		{"openai name not string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":7}}]}`, adapters.ErrReplyShape, "tool_calls[0].function.name"},
+		{"openai choices not array", "openai", `{"choices":{"message":{}}}`, adapters.ErrReplyShape, "/choices"},
+		{"openai no choices", "openai", `{"choices":[]}`, adapters.ErrReplyShape, "/choices"},
+		{"openai no message", "openai", `{"choices":[{"finish_reason":"stop"}]}`, adapters.ErrReplyShape, "/choices/0"},
+		{"openai tool_calls string", "openai", `{"role":"assistant","tool_calls":"f"}`, adapters.ErrReplyShape, "/tool_calls"},
+		{"openai tool call not object", "openai", `{"role":"assistant","tool_calls":[42]}`, adapters.ErrReplyShape, "/tool_calls/0"},
+		{"openai user role", "openai", `{"role":"user","content":"hi"}`, adapters.ErrReplyShape, "/role"},
+		{"openai missing name", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"arguments":"{}"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function/name"},
+		{"openai custom tool call", "openai", `{"tool_calls":[{"id":"c1","type":"custom","custom":{"name":"f","input":"x"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/type"},
+		{"openai name not string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":7}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function/name"},
 		{"responses number", "openai-responses", `42`, adapters.ErrReplyShape, ""},
 		{"responses no output", "openai-responses", `{"id":"resp_1","status":"failed"}`, adapters.ErrReplyShape, ""},
-		{"responses missing call_id", "openai-responses", `{"output":[{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}]}`, adapters.ErrReplyShape, "output[0].call_id"},
-		{"responses item without type", "openai-responses", `[{"call_id":"c"}]`, adapters.ErrReplyShape, "[0].type"},
-		{"anthropic error object", "anthropic", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, adapters.ErrReplyShape, ""},
-		{"anthropic content missing", "anthropic", `{"role":"assistant"}`, adapters.ErrReplyShape, "content"},
-		{"anthropic content string", "anthropic", `{"role":"assistant","content":"hi"}`, adapters.ErrReplyShape, "content"},
-		{"anthropic tool_use without id", "anthropic", `{"content":[{"type":"tool_use","name":"f","input":{}}]}`, adapters.ErrReplyShape, "content[0].id"},
-		{"gemini neither candidates nor parts", "gemini", `{"error":{"code":400}}`, adapters.ErrReplyShape, ""},
-		{"gemini blocked", "gemini", `{"candidates":[{"finishReason":"SAFETY"}]}`, adapters.ErrReplyShape, "candidates[0]"},
-		{"gemini parts not array", "gemini", `{"role":"model","parts":{}}`, adapters.ErrReplyShape, "parts"},
-		{"gemini functionCall without name", "gemini", `{"role":"model","parts":[{"functionCall":{"args":{}}}]}`, adapters.ErrReplyShape, "parts[0].functionCall.name"},
-		{"bedrock no message", "bedrock", `{"output":{},"stopReason":"end_turn"}`, adapters.ErrReplyShape, "output"},
-		{"bedrock toolUse without id", "bedrock", `{"role":"assistant","content":[{"toolUse":{"name":"f","input":{}}}]}`, adapters.ErrReplyShape, "content[0].toolUse.toolUseId"},
-		{"mcp other method", "mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, adapters.ErrReplyShape, "method"},
-		{"mcp notification", "mcp", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"f"}}`, adapters.ErrReplyShape, "id"},
+		{"responses missing call_id", "openai-responses", `{"output":[{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}]}`, adapters.ErrReplyShape, "/output/0/call_id"},
+		{"responses item without type", "openai-responses", `[{"call_id":"c"}]`, adapters.ErrReplyShape, "/0/type"},
+		{"anthropic error object", "anthropic", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, adapters.ErrProviderError, "/error"},
+		{"anthropic content missing", "anthropic", `{"role":"assistant"}`, adapters.ErrReplyShape, "/content"},
+		{"anthropic content string", "anthropic", `{"role":"assistant","content":"hi"}`, adapters.ErrReplyShape, "/content"},
+		{"anthropic tool_use without id", "anthropic", `{"content":[{"type":"tool_use","name":"f","input":{}}]}`, adapters.ErrReplyShape, "/content/0/id"},
+		{"gemini neither candidates nor parts", "gemini", `{"usageMetadata":{"promptTokenCount":4}}`, adapters.ErrReplyShape, ""},
+		{"gemini blocked", "gemini", `{"candidates":[{"finishReason":"SAFETY"}]}`, adapters.ErrReplyShape, "/candidates/0"},
+		{"gemini parts not array", "gemini", `{"role":"model","parts":{}}`, adapters.ErrReplyShape, "/parts"},
+		{"gemini functionCall without name", "gemini", `{"role":"model","parts":[{"functionCall":{"args":{}}}]}`, adapters.ErrReplyShape, "/parts/0/functionCall/name"},
+		{"bedrock no message", "bedrock", `{"output":{},"stopReason":"end_turn"}`, adapters.ErrReplyShape, "/output"},
+		{"bedrock toolUse without id", "bedrock", `{"role":"assistant","content":[{"toolUse":{"name":"f","input":{}}}]}`, adapters.ErrReplyShape, "/content/0/toolUse/toolUseId"},
+		{"mcp other method", "mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, adapters.ErrReplyShape, "/method"},
+		{"mcp notification", "mcp", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"f"}}`, adapters.ErrReplyShape, "/id"},
 		{"mcp empty batch", "mcp", `[]`, adapters.ErrReplyShape, ""},
-		{"mcp batch bad entry", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"method":"tools/call"}]`, adapters.ErrReplyShape, "[1].params"},
-		{"mcp params without name", "mcp", `{"arguments":{}}`, adapters.ErrReplyShape, "name"},
+		{"mcp batch bad entry", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"method":"tools/call"}]`, adapters.ErrReplyShape, "/1/params"},
+		{"mcp params without name", "mcp", `{"arguments":{}}`, adapters.ErrReplyShape, "/name"},
 
 		// Arguments that are not one JSON object.
-		{"openai arguments not JSON", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"city\": \"Par"}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai arguments text is array", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"[1]"}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai arguments text is string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"\"Paris\""}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai arguments number", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":3}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai second call bad", "openai", `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}},{"id":"b","function":{"name":"g","arguments":"{} {}"}}]}}]}`, adapters.ErrArguments, "choices[0].message.tool_calls[1].function.arguments"},
-		{"responses arguments not JSON", "openai-responses", `{"output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{oops}"}]}`, adapters.ErrArguments, "output[0].arguments"},
-		{"anthropic input string", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f","input":"{\"a\":1}"}]}`, adapters.ErrArguments, "content[0].input"},
-		{"gemini args array", "gemini", `{"role":"model","parts":[{"functionCall":{"name":"f","args":[1]}}]}`, adapters.ErrArguments, "parts[0].functionCall.args"},
-		{"bedrock input number", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":1}}]}`, adapters.ErrArguments, "content[0].toolUse.input"},
-		{"mcp arguments string", "mcp", `{"name":"f","arguments":"a=1"}`, adapters.ErrArguments, "arguments"},
+		{"openai arguments not JSON", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"city\": \"Par"}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai arguments text is array", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"[1]"}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai arguments text is string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"\"Paris\""}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai arguments number", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":3}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai second call bad", "openai", `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}},{"id":"b","function":{"name":"g","arguments":"{} {}"}}]}}]}`, adapters.ErrArguments, "/choices/0/message/tool_calls/1/function/arguments"},
+		{"responses arguments not JSON", "openai-responses", `{"output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{oops}"}]}`, adapters.ErrArguments, "/output/0/arguments"},
+		{"anthropic input string", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f","input":"{\"a\":1}"}]}`, adapters.ErrArguments, "/content/0/input"},
+		{"gemini args array", "gemini", `{"role":"model","parts":[{"functionCall":{"name":"f","args":[1]}}]}`, adapters.ErrArguments, "/parts/0/functionCall/args"},
+		{"bedrock input number", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":1}}]}`, adapters.ErrArguments, "/content/0/toolUse/input"},
+		{"mcp arguments string", "mcp", `{"name":"f","arguments":"a=1"}`, adapters.ErrArguments, "/arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -452,7 +451,7 @@ func TestResultEdgeCases(t *testing.T) {
 }
 
 func TestMCPResponsesEchoID(t *testing.T) {
-	calls, err := adapters.ParseMCPCalls([]byte(`[{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"seven","method":"tools/call","params":{"name":"f"}}]`))
+	calls, err := parseCalls(adapters.ParseMCPReply, []byte(`[{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"seven","method":"tools/call","params":{"name":"f"}}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,3 +517,9 @@ func TestReplayKeepsWhatMustSurvive(t *testing.T) {
 }
 
 func jsonContains(data []byte, s string) bool { return strings.Contains(string(data), s) }
+
+// parseCalls returns the calls of a parsed reply.
+func parseCalls(parse func([]byte) (adapters.Turn, error), reply []byte) ([]adapters.Call, error) {
+	t, err := parse(reply)
+	return t.Calls, err
+}
