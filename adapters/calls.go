@@ -258,7 +258,9 @@ func (p replyParser) fields(path string, raw []byte, names []string, vals [][]by
 	if err := p.object(path, raw); err != nil {
 		return err
 	}
-	jFields(raw, names, vals)
+	if key := jFields(raw, names, vals); key != nil {
+		return p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
+	}
 	return nil
 }
 
@@ -329,7 +331,9 @@ func (p replyParser) providerError(path, message, typ, code, param string) error
 // optional param; code may be a string or a number.
 func (p replyParser) errorObject(path string, raw []byte, keys *[4]string) error {
 	var v [4][]byte
-	jFields(raw, keys[:], v[:])
+	if err := p.fields(path, raw, keys[:], v[:]); err != nil {
+		return err
+	}
 	var s [4]string
 	for i, r := range v {
 		if r == nil {
@@ -376,16 +380,22 @@ func (p replyParser) namedCallKeys(path, idKey string, rawID, rawName []byte, id
 type callIDs map[string]struct{}
 
 func (p replyParser) uniqueID(seen *callIDs, path, id string) error {
-	if id == "" {
+	return p.uniqueKey(seen, path, id, id)
+}
+
+// uniqueKey is uniqueID for an id whose identity (key) differs from its
+// text (MCP's JSON-RPC ids).
+func (p replyParser) uniqueKey(seen *callIDs, path, key, id string) error {
+	if key == "" {
 		return nil
 	}
 	if *seen == nil {
 		*seen = callIDs{}
 	}
-	if _, dup := (*seen)[id]; dup {
+	if _, dup := (*seen)[key]; dup {
 		return p.fail(path, ErrReplyShape, "call id %s is used by an earlier call", rtQuote(id))
 	}
-	(*seen)[id] = struct{}{}
+	(*seen)[key] = struct{}{}
 	return nil
 }
 

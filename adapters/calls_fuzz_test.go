@@ -3,7 +3,11 @@ package adapters_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -11,7 +15,8 @@ import (
 
 // FuzzParseReply feeds every parser the same bytes: none may panic; an
 // error is a *ReplyError with a sentinel; a success gives calls whose Args
-// are JSON objects, a replay that marshals, and results that render.
+// are JSON objects, a replay that marshals and that encoding/json reads the
+// same calls from, and results that render.
 func FuzzParseReply(f *testing.F) {
 	for _, r := range replyFixtures {
 		f.Add([]byte(r.reply))
@@ -19,6 +24,12 @@ func FuzzParseReply(f *testing.F) {
 	for _, s := range exampleReplies {
 		for _, r := range s.replies {
 			f.Add([]byte(r))
+		}
+	}
+	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "golden", "calls", "*", "replies", "*.json"))
+	for _, file := range seeds {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data)
 		}
 	}
 	f.Add([]byte(`{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{\"a\":{\"b\":[1,2,{}]}}"}}]}`))
@@ -43,8 +54,8 @@ func FuzzParseReply(f *testing.F) {
 					t.Fatalf("%s: calls[%d] = %+v: want a name and a JSON object", name, i, c)
 				}
 			}
-			if _, err := json.Marshal(turn.Replay); err != nil {
-				t.Fatalf("%s: replay does not marshal: %v", name, err)
+			if diff := cmp.Diff(turn.Calls, callsFromReplay(t, name, turn.Replay)); diff != "" {
+				t.Fatalf("%s: calls and replay disagree (-calls +replay):\n%s", name, diff)
 			}
 			rendered, err := resultRenderers[name](turn.Calls, make([]define.Result, len(turn.Calls)))
 			if err != nil {

@@ -105,7 +105,9 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail("", ErrReplyShape, "expected a response with candidates or a content with parts")
 	}
 	var m [2][]byte
-	jFields(content, geminiContentKeys, m[:])
+	if err := p.fields(path, content, geminiContentKeys, m[:]); err != nil {
+		return Turn{}, err
+	}
 	role, err := p.text(path+"/role", m[0])
 	if err != nil {
 		return Turn{}, err
@@ -251,7 +253,10 @@ func (p replyParser) geminiArray(data []byte) error {
 			return nil
 		}
 		var top [4][]byte
-		jFields(v, geminiKeys, top[:])
+		if err := p.fields(ptrIndex("", i), v, geminiKeys, top[:]); err != nil {
+			found = err
+			return err
+		}
 		if top[2] != nil && top[2][0] == '{' {
 			found = p.errorObject(ptrIndex("", i)+"/error", top[2], &geminiErrorKeys)
 			return found

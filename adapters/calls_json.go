@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"hash/maphash"
 	"strconv"
 	"unicode/utf16"
@@ -558,18 +559,31 @@ func jKeyIs(key []byte, name string) bool {
 
 // jFields returns the values of the keys names in the checked object obj
 // (nil for an absent key) in vals, which must be as long as names. Keys
-// match exactly; the check already rejected duplicates.
-func jFields(obj []byte, names []string, vals [][]byte) {
+// match exactly; the check already rejected duplicates. It also returns
+// the first key that is not one of names but equals one of them in
+// another case ("NAME" for "name"), as encoding/json would match it; nil
+// when there is none.
+func jFields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
 	clear(vals)
 	_ = jMembers(obj, func(m jMember) error {
+		key := m.key[1 : len(m.key)-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key = appendUnquoted(nil, m.key)
+		}
 		for i, n := range names {
-			if n != "" && vals[i] == nil && jKeyIs(m.key, n) {
+			if n != "" && string(key) == n {
 				vals[i] = m.val
-				break
+				return nil
+			}
+		}
+		for _, n := range names {
+			if caseVariant == nil && n != "" && bytes.EqualFold(key, []byte(n)) {
+				caseVariant = key
 			}
 		}
 		return nil
 	})
+	return caseVariant
 }
 
 // jField returns the value of key name in raw when raw is a checked

@@ -69,7 +69,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			if err != nil {
 				return err
 			}
-			if err := p.uniqueID(&ids, at+"/id", mcpIDKey(c.ID)); err != nil {
+			if err := p.uniqueKey(&ids, at+"/id", mcpIDKey(c.ID), c.ID); err != nil {
 				return err
 			}
 			turn.Calls = append(turn.Calls, c)
@@ -84,7 +84,9 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 		}
 	case '{':
 		var r [5][]byte
-		jFields(data, mcpRequestKeys, r[:])
+		if err := p.fields("", data, mcpRequestKeys, r[:]); err != nil {
+			return Turn{}, err
+		}
 		var c Call
 		if r[2] != nil || r[4] != nil {
 			c, err = p.mcpRequest("", data)

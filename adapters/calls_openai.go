@@ -44,8 +44,9 @@ type OpenAIToolCall struct {
 
 	// Extra is a JSON object of the call's other members as sent (such as
 	// extra_content, which carries Gemini's thought signature over its
-	// OpenAI-compatible endpoint), written after the members above. Nil
-	// when there are none; it must not repeat id, type or function.
+	// OpenAI-compatible endpoint), written after the members above; the
+	// streaming index is left out. Nil when there are none; it must not
+	// repeat id, type or function.
 	Extra json.RawMessage `json:"-"`
 }
 
@@ -100,6 +101,9 @@ var (
 	// leaves out (the null ones only where the value is given).
 	openAIDropped     = []string{"annotations"}
 	openAIDroppedNull = []string{"refusal", "audio", "function_call"}
+	// openAIToolCallDropped: a tool call's index is its place in a
+	// streamed reply, meaningless in a request.
+	openAIToolCallDropped = []string{"index"}
 )
 
 // ParseOpenAIReply parses an OpenAI Chat Completions reply: the whole chat
@@ -131,11 +135,10 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	if err := p.object("", data); err != nil {
+	var top [2][]byte
+	if err := p.fields("", data, openAICompletionKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
-	var top [2][]byte
-	jFields(data, openAICompletionKeys, top[:])
 	if top[1] != nil && top[1][0] == '{' {
 		return Turn{}, p.errorObject("/error", top[1], &openAIErrorKeys)
 	}
@@ -243,7 +246,7 @@ func (p replyParser) openAIToolCalls(path string, list []byte, turn *Turn, repla
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
 		replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{
 			ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: text},
-			Extra: jExtra(raw, openAIToolCallKeys, nil, nil),
+			Extra: jExtra(raw, openAIToolCallKeys, openAIToolCallDropped, nil),
 		})
 		return nil
 	})
@@ -340,7 +343,9 @@ func joinTextParts(p replyParser, path string, content []byte, partType string) 
 			return nil
 		}
 		var v [2][]byte
-		jFields(part, textPartKeys, v[:])
+		if err := p.fields(ptrIndex(path, i), part, textPartKeys, v[:]); err != nil {
+			return err
+		}
 		if t, _ := jText(v[0]); t != partType {
 			return nil
 		}

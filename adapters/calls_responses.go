@@ -69,7 +69,9 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 	case '[':
 	case '{':
 		var r [3][]byte
-		jFields(data, responsesKeys, r[:])
+		if err := p.fields("", data, responsesKeys, r[:]); err != nil {
+			return Turn{}, err
+		}
 		if r[2] != nil && r[2][0] == '{' {
 			return Turn{}, p.errorObject("/error", r[2], &openAIErrorKeys)
 		}
