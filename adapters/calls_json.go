@@ -87,12 +87,25 @@ func (c *jsonChecker) eof() *jsonError {
 	return &jsonError{problem: "unexpected end of input", syntax: true}
 }
 
+// maxPathBytes bounds the paths in error messages: a hostile reply could
+// nest long keys deep.
+const maxPathBytes = 512
+
+// path returns the JSON Pointer of the value being checked, cut to about
+// maxPathBytes with a trailing "/..." when longer.
 func (c *jsonChecker) path() string {
 	var b []byte
 	for _, s := range c.stack {
+		if len(b) > maxPathBytes {
+			return string(append(b, "/..."...))
+		}
 		b = append(b, '/')
 		if s.isKey {
-			b = append(b, pointerEscape(string(s.key))...)
+			key := s.key
+			if len(key) > 64 {
+				key = append(key[:64:64], "..."...)
+			}
+			b = append(b, pointerEscape(string(key))...)
 		} else {
 			b = strconv.AppendInt(b, int64(s.index), 10)
 		}
@@ -336,7 +349,7 @@ func (c *jsonChecker) object(depth int) *jsonError {
 			c.pos++
 			c.stack = c.stack[:len(c.stack)-1]
 			if dup, ok := c.duplicate(c.keys[base:]); ok {
-				return &jsonError{path: c.path(), problem: "duplicate key " + strconv.Quote(string(c.keyBytes(dup)))}
+				return &jsonError{path: c.path(), problem: "duplicate key " + rtQuote(string(c.keyBytes(dup)))}
 			}
 			c.keys, c.unesc = c.keys[:base], c.unesc[:unescBase]
 			return nil

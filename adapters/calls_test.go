@@ -523,3 +523,155 @@ func parseCalls(parse func([]byte) (adapters.Turn, error), reply []byte) ([]adap
 	t, err := parse(reply)
 	return t.Calls, err
 }
+
+func TestReplyLimits(t *testing.T) {
+	deep := strings.Repeat(`[`, 600) + strings.Repeat(`]`, 600)
+	deepArgs := `{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"f","arguments":"{\"a\":` + strings.Repeat(`[`, 600) + strings.Repeat(`]`, 600) + `}"}}]}`
+	big := `{"role":"assistant","content":"` + strings.Repeat("x", 2000) + `"}`
+	tests := []struct {
+		name   string
+		limits adapters.ReplyLimits
+		reply  string
+		path   string
+	}{
+		{"default depth", adapters.ReplyLimits{}, `{"role":"model","parts":[{"functionCall":{"name":"f","args":{"a":` + deep + `}}}]}`, "/parts/0/functionCall/args/a/0/0" + strings.Repeat("/0", 241) + "/..."},
+		{"depth inside an arguments text", adapters.ReplyLimits{}, deepArgs, "/tool_calls/0/function/arguments"},
+		{"set depth", adapters.ReplyLimits{MaxDepth: 3}, `{"role":"assistant","content":[{"type":"text","text":"a","x":{}}]}`, "/content/0/x"},
+		{"set size", adapters.ReplyLimits{MaxBytes: 1000}, big, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parse := tt.limits.ParseOpenAIReply
+			if strings.Contains(tt.reply, `"model"`) {
+				parse = tt.limits.ParseGeminiReply
+			}
+			_, err := parse([]byte(tt.reply))
+			var re *adapters.ReplyError
+			if !errors.Is(err, adapters.ErrReplyLimit) || !errors.As(err, &re) {
+				t.Fatalf("error = %v, want ErrReplyLimit", err)
+			}
+			if re.Path != tt.path {
+				t.Errorf("Path = %q, want %q (%v)", re.Path, tt.path, err)
+			}
+		})
+	}
+	// Within the limits, the same replies parse.
+	if _, err := (adapters.ReplyLimits{MaxBytes: 4000}).ParseOpenAIReply([]byte(big)); err != nil {
+		t.Errorf("a 2 KB reply under MaxBytes 4000: %v", err)
+	}
+	if _, err := (adapters.ReplyLimits{MaxDepth: 700}).ParseOpenAIReply([]byte(deepArgs)); err != nil {
+		t.Errorf("600-deep arguments under MaxDepth 700: %v", err)
+	}
+}
+
+// TestOpenAIMadeIDs: calls sent without ids get ids made from the reply:
+// the same for the same reply, unique in it, different from the ids sent,
+// and the same in the calls, the replay and the results.
+func TestOpenAIMadeIDs(t *testing.T) {
+	reply := []byte(`{"role":"assistant","tool_calls":[
+		{"id":"","type":"function","function":{"name":"f","arguments":"{}"}},
+		{"type":"function","function":{"name":"f","arguments":"{}"}},
+		{"id":"call_2_5bc6d3e2","type":"function","function":{"name":"g","arguments":"{}"}}]}`)
+	first, err := adapters.ParseOpenAIReply(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := adapters.ParseOpenAIReply(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first.Calls, again.Calls); diff != "" {
+		t.Errorf("ids differ between two parses (-first +again):\n%s", diff)
+	}
+	seen := map[string]bool{}
+	for _, c := range first.Calls {
+		if c.ID == "" || seen[c.ID] {
+			t.Errorf("call id %q is empty or repeated in %+v", c.ID, first.Calls)
+		}
+		seen[c.ID] = true
+	}
+	replay := first.Replay[0].(adapters.OpenAIAssistantMessage)
+	results, err := adapters.OpenAIResults(first.Calls, []define.Result{{Output: "a"}, {Output: "b"}, {Output: "c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range first.Calls {
+		if replay.ToolCalls[i].ID != c.ID || results[i].ToolCallID != c.ID {
+			t.Errorf("call %d: id %q, replay %q, result %q", i, c.ID, replay.ToolCalls[i].ID, results[i].ToolCallID)
+		}
+	}
+	if first.Calls[2].ID != "call_2_5bc6d3e2" {
+		t.Errorf("a sent id was changed: %q", first.Calls[2].ID)
+	}
+}
+
+func TestOpenAIReplayExtra(t *testing.T) {
+	reply := []byte(`{"role":"assistant","content":null,"refusal":null,"annotations":[],"audio":null,"reasoning_content":"think",` +
+		`"x_vendor": {"a" : [1, 2]},"tool_calls":[{"id":"c1","type":"function","index":0,"function":{"name":"f","arguments":"{}"},` +
+		`"extra_content":{"google":{"thought_signature":"sig=="}}}]}`)
+	turn, err := adapters.ParseOpenAIReply(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(turn.Replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"},` +
+		`"extra_content":{"google":{"thought_signature":"sig=="}}}],"reasoning_content":"think","x_vendor":{"a":[1,2]}}]`
+	if diff := cmp.Diff(want, string(data)); diff != "" {
+		t.Errorf("replay mismatch (-want +got):\n%s", diff)
+	}
+	// Extra set by hand must be an object.
+	bad := adapters.OpenAIAssistantMessage{Role: "assistant", Content: rawJSON("null"), Extra: rawJSON(`[1]`)}
+	if _, err := json.Marshal(bad); err == nil {
+		t.Errorf("Marshal with Extra [1]: no error")
+	}
+}
+
+func TestParseMoreClasses(t *testing.T) {
+	tests := []struct {
+		name     string
+		provider string
+		reply    string
+		want     error // nil: parses
+		path     string
+	}{
+		{"responses server tool_search", "openai-responses", `[{"type":"tool_search_call","id":"ts","execution":"server","status":"completed"}]`, nil, ""},
+		{"responses unknown item with call_id", "openai-responses", `[{"type":"future_call","id":"x","call_id":"c9"}]`, adapters.ErrReplyShape, "/0"},
+		{"responses unknown item without call_id", "openai-responses", `[{"type":"future_server_item","id":"x"}]`, nil, ""},
+		{"responses duplicate call_id", "openai-responses", `[{"type":"function_call","call_id":"c","name":"f","arguments":""},{"type":"function_call","call_id":"c","name":"g","arguments":""}]`, adapters.ErrReplyShape, "/1/call_id"},
+		{"bedrock unknown toolUse type", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","type":"other","input":{}}}]}`, adapters.ErrReplyShape, "/content/0/toolUse/type"},
+		{"bedrock duplicate toolUseId", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f"}},{"toolUse":{"toolUseId":"t","name":"g"}}]}`, adapters.ErrReplyShape, "/content/1/toolUse/toolUseId"},
+		{"anthropic duplicate id", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f"},{"type":"tool_use","id":"t","name":"g"}]}`, adapters.ErrReplyShape, "/content/1/id"},
+		{"anthropic error without error object", "anthropic", `{"type":"error"}`, adapters.ErrProviderError, ""},
+		{"gemini content alone without parts", "gemini", `{"role":"model","parts":[]}`, adapters.ErrReplyShape, "/parts"},
+		{"gemini stream of replies", "gemini", `[{"candidates":[]}]`, adapters.ErrReplyShape, ""},
+		{"gemini content not object", "gemini", `{"candidates":[{"content":"x"}]}`, adapters.ErrReplyShape, "/candidates/0/content"},
+		{"mcp error in batch", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}]`, adapters.ErrProviderError, "/1/error"},
+		{"mcp string and number ids differ", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"f"}}]`, nil, ""},
+		{"mcp escaped string ids are equal", "mcp", `[{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"\u0061","method":"tools/call","params":{"name":"f"}}]`, adapters.ErrReplyShape, "/1/id"},
+		{"escaped key is the key", "openai", `{"role":"assistant","tool_calls":[{"id":"c","function":{"n\u0061me":"f","name":"g"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function"},
+		{"long s folds to s as in encoding/json", "anthropic", `{"content":[],"\u017ftop_reason":"end_turn"}`, adapters.ErrReplyShape, ""},
+		{"an unrelated key is kept", "anthropic", `{"content":[],"stop_sequence":null,"Kind":1}`, nil, ""},
+		{"invalid UTF-8", "anthropic", "{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}", adapters.ErrNotJSON, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parsers[tt.provider]([]byte(tt.reply))
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("parse: %v", err)
+				}
+				return
+			}
+			var re *adapters.ReplyError
+			if !errors.Is(err, tt.want) || !errors.As(err, &re) {
+				t.Fatalf("error = %v, want %v", err, tt.want)
+			}
+			if re.Path != tt.path {
+				t.Errorf("Path = %q, want %q (%v)", re.Path, tt.path, err)
+			}
+		})
+	}
+}
