@@ -139,6 +139,9 @@ const (
 	// parser reads, in the reply and in an OpenAI arguments text: 512
 	// levels, the limit [define.Tool] applies to arguments.
 	DefaultMaxReplyDepth = 512
+	// maxReplyBytesCap bounds a MaxBytes set by a user: the check keeps
+	// offsets in 31 bits.
+	maxReplyBytesCap = 1<<31 - 1
 	// maxReplyDepthCap bounds a MaxDepth set by a user: the check recurses
 	// once per level.
 	maxReplyDepthCap = 100_000
@@ -155,7 +158,7 @@ const (
 // A reply beyond a limit is a [ReplyError] wrapping [ErrReplyLimit].
 type ReplyLimits struct {
 	// MaxBytes is the largest reply, in bytes; 0 or less means
-	// [DefaultMaxReplyBytes].
+	// [DefaultMaxReplyBytes]. Values above 2 GiB - 1 count as 2 GiB - 1.
 	MaxBytes int
 	// MaxDepth is the deepest nesting of arrays and objects, counted from
 	// the reply's top (and from the top of an OpenAI arguments text); 0 or
@@ -173,6 +176,7 @@ func (l ReplyLimits) parser(provider string) replyParser {
 		p.maxDepth = DefaultMaxReplyDepth
 	}
 	p.maxDepth = min(p.maxDepth, maxReplyDepthCap)
+	p.maxBytes = min(p.maxBytes, maxReplyBytesCap)
 	return p
 }
 
@@ -183,14 +187,57 @@ type replyParser struct {
 	maxDepth int
 }
 
-func (p replyParser) fail(path string, sentinel error, format string, args ...any) error {
-	return &ReplyError{Provider: p.provider, Path: path, Problem: fmt.Sprintf(format, args...), Err: sentinel}
+func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
+	return &ReplyError{Provider: p.provider, Path: l.String(), Problem: fmt.Sprintf(format, args...), Err: sentinel}
+}
+
+// loc is where a value sits in a reply, a JSON Pointer made into a string
+// only when an error needs it, so that reading a reply allocates no paths:
+// base, then the index i when i >= 0, then the keys sub and sub2.
+type loc struct {
+	base      string
+	i         int
+	sub, sub2 string
+}
+
+// ptr is the loc of the JSON Pointer path.
+func ptr(path string) loc { return loc{base: path, i: -1} }
+
+// index is the loc of element i of the array at l.
+func (l loc) index(i int) loc {
+	if l.i >= 0 || l.sub != "" {
+		l = ptr(l.String())
+	}
+	l.i = i
+	return l
+}
+
+// key is the loc of l's member (or members) k, a JSON Pointer suffix such
+// as "/name" or "/function/name".
+func (l loc) key(k string) loc {
+	switch {
+	case l.sub == "":
+		l.sub = k
+	case l.sub2 == "":
+		l.sub2 = k
+	default:
+		l.sub2 += k
+	}
+	return l
+}
+
+// String returns the JSON Pointer.
+func (l loc) String() string {
+	if l.i < 0 {
+		return l.base + l.sub + l.sub2
+	}
+	return l.base + "/" + strconv.Itoa(l.i) + l.sub + l.sub2
 }
 
 // check checks that data is one JSON value within the limits, with no
 // duplicate keys, and returns it trimmed. path is where data sits (an
 // arguments text: the string that holds it).
-func (p replyParser) check(path string, data []byte, sentinel error) ([]byte, error) {
+func (p replyParser) check(path loc, data []byte, sentinel error) ([]byte, error) {
 	if len(data) > p.maxBytes {
 		return nil, p.fail(path, ErrReplyLimit, "%d bytes, more than the limit of %d", len(data), p.maxBytes)
 	}
@@ -204,17 +251,17 @@ func (p replyParser) check(path string, data []byte, sentinel error) ([]byte, er
 		switch {
 		case e.syntax || e.path == "":
 			return nil, p.fail(path, sentinel, "%s", e.problem)
-		case path != "": // inside an arguments text: no pointer reaches there
+		case path.String() != "": // inside an arguments text: no pointer reaches there
 			return nil, p.fail(path, sentinel, "at %s: %s", e.path, e.problem)
 		}
-		return nil, p.fail(e.path, sentinel, "%s", e.problem)
+		return nil, p.fail(ptr(e.path), sentinel, "%s", e.problem)
 	}
 	return bytes.TrimSpace(data), nil
 }
 
 // whole checks a whole reply.
 func (p replyParser) whole(reply []byte) ([]byte, error) {
-	data, err := p.check("", reply, ErrNotJSON)
+	data, err := p.check(ptr(""), reply, ErrNotJSON)
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrNotJSON && len(bytes.TrimSpace(reply)) == 0 {
@@ -226,7 +273,7 @@ func (p replyParser) whole(reply []byte) ([]byte, error) {
 }
 
 // object checks that raw is a JSON object.
-func (p replyParser) object(path string, raw []byte) error {
+func (p replyParser) object(path loc, raw []byte) error {
 	if k := jKind(raw); k != "an object" {
 		return p.fail(path, ErrReplyShape, "expected an object, got %s", k)
 	}
@@ -234,7 +281,7 @@ func (p replyParser) object(path string, raw []byte) error {
 }
 
 // array checks that raw, when present and not null, is a JSON array.
-func (p replyParser) array(path string, raw []byte) error {
+func (p replyParser) array(path loc, raw []byte) error {
 	if raw == nil || raw[0] == 'n' || raw[0] == '[' {
 		return nil
 	}
@@ -242,7 +289,7 @@ func (p replyParser) array(path string, raw []byte) error {
 }
 
 // text returns the string raw: "" when it is absent or null.
-func (p replyParser) text(path string, raw []byte) (string, error) {
+func (p replyParser) text(path loc, raw []byte) (string, error) {
 	if raw == nil || raw[0] == 'n' {
 		return "", nil
 	}
@@ -254,7 +301,7 @@ func (p replyParser) text(path string, raw []byte) (string, error) {
 }
 
 // fields reads the keys names of the object raw at path.
-func (p replyParser) fields(path string, raw []byte, names []string, vals [][]byte) error {
+func (p replyParser) fields(path loc, raw []byte, names []string, vals [][]byte) error {
 	if err := p.object(path, raw); err != nil {
 		return err
 	}
@@ -266,7 +313,7 @@ func (p replyParser) fields(path string, raw []byte, names []string, vals [][]by
 
 // argsObject normalises arguments sent as a JSON object (Anthropic input,
 // Gemini args, Bedrock input, MCP arguments): absent or null mean {}.
-func (p replyParser) argsObject(path string, raw []byte) (json.RawMessage, error) {
+func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 	if raw == nil || raw[0] == 'n' {
 		return json.RawMessage("{}"), nil
 	}
@@ -281,7 +328,7 @@ func (p replyParser) argsObject(path string, raw []byte) (json.RawMessage, error
 // string (Ollama's native API, some compatible servers) is accepted too.
 // It returns the arguments and the text as sent (the object's text for an
 // object).
-func (p replyParser) argsText(path string, raw []byte) (json.RawMessage, string, error) {
+func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, string, error) {
 	if raw == nil || raw[0] != '"' {
 		args, err := p.argsObject(path, raw)
 		return args, string(args), err
@@ -306,8 +353,8 @@ func (p replyParser) argsText(path string, raw []byte) (json.RawMessage, string,
 }
 
 // providerError is the error for a provider's error body at path.
-func (p replyParser) providerError(path, message, typ, code, param string) error {
-	e := &ReplyError{Provider: p.provider, Path: path, Err: ErrProviderError, Message: message, Type: typ, Code: code}
+func (p replyParser) providerError(path loc, message, typ, code, param string) error {
+	e := &ReplyError{Provider: p.provider, Path: path.String(), Err: ErrProviderError, Message: message, Type: typ, Code: code}
 	b := []byte("provider error")
 	if message != "" {
 		b = append(append(b, ": "...), rtQuoteN(message, 1000)...)
@@ -329,7 +376,7 @@ func (p replyParser) providerError(path, message, typ, code, param string) error
 // errorObject reads an error object ({"message","type","code",...}) at path
 // as a provider error. keys names the fields: message, type, code, and the
 // optional param; code may be a string or a number.
-func (p replyParser) errorObject(path string, raw []byte, keys *[4]string) error {
+func (p replyParser) errorObject(path loc, raw []byte, keys *[4]string) error {
 	var v [4][]byte
 	if err := p.fields(path, raw, keys[:], v[:]); err != nil {
 		return err
@@ -350,42 +397,51 @@ func (p replyParser) errorObject(path string, raw []byte, keys *[4]string) error
 
 // namedCall reads a call's id (required, unique in the reply) and name
 // (required) at path, for the providers that pair results by id.
-func (p replyParser) namedCall(path string, rawID, rawName []byte, ids *callIDs) (Call, error) {
-	return p.namedCallKeys(path, "id", rawID, rawName, ids)
+func (p replyParser) namedCall(path loc, rawID, rawName []byte, ids *callIDs) (Call, error) {
+	return p.namedCallKeys(path, "/id", rawID, rawName, ids)
 }
 
-func (p replyParser) namedCallKeys(path, idKey string, rawID, rawName []byte, ids *callIDs) (Call, error) {
-	id, err := p.text(path+"/"+idKey, rawID)
+// namedCallKeys is namedCall with the id under idKey ("/toolUseId").
+func (p replyParser) namedCallKeys(path loc, idKey string, rawID, rawName []byte, ids *callIDs) (Call, error) {
+	id, err := p.text(path.key(idKey), rawID)
 	if err != nil {
 		return Call{}, err
 	}
 	if id == "" {
-		return Call{}, p.fail(path+"/"+idKey, ErrReplyShape, "missing %s (results are paired by it)", idKey)
+		return Call{}, p.fail(path.key(idKey), ErrReplyShape, "missing %s (results are paired by it)", idKey[1:])
 	}
-	if err := p.uniqueID(ids, path+"/"+idKey, id); err != nil {
+	if err := p.uniqueID(ids, path.key(idKey), id); err != nil {
 		return Call{}, err
 	}
-	name, err := p.text(path+"/name", rawName)
+	name, err := p.text(path.key("/name"), rawName)
 	if err != nil {
 		return Call{}, err
 	}
 	if name == "" {
-		return Call{}, p.fail(path+"/name", ErrReplyShape, "missing name")
+		return Call{}, p.fail(path.key("/name"), ErrReplyShape, "missing name")
 	}
 	return Call{ID: id, Name: name}, nil
+}
+
+// sized returns an empty slice with room for n elements, nil for none.
+func sized[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
 }
 
 // callIDs rejects a call id given twice in one reply: results are paired by
 // id, so two calls with one id would make the pairing ambiguous.
 type callIDs map[string]struct{}
 
-func (p replyParser) uniqueID(seen *callIDs, path, id string) error {
+func (p replyParser) uniqueID(seen *callIDs, path loc, id string) error {
 	return p.uniqueKey(seen, path, id, id)
 }
 
 // uniqueKey is uniqueID for an id whose identity (key) differs from its
 // text (MCP's JSON-RPC ids).
-func (p replyParser) uniqueKey(seen *callIDs, path, key, id string) error {
+func (p replyParser) uniqueKey(seen *callIDs, path loc, key, id string) error {
 	if key == "" {
 		return nil
 	}
@@ -436,12 +492,6 @@ func resultJSON(r define.Result, arrays bool) (json.RawMessage, bool) {
 	}
 	return jCompact(out), true
 }
-
-// ptrKey appends an object key to the JSON Pointer base.
-func ptrKey(base, key string) string { return base + "/" + pointerEscape(key) }
-
-// ptrIndex appends an array index to the JSON Pointer base.
-func ptrIndex(base string, i int) string { return base + "/" + strconv.Itoa(i) }
 
 // rtQuote quotes s for an error message, cut to 60 bytes.
 func rtQuote(s string) string { return rtQuoteN(s, 60) }

@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -62,51 +61,53 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var m [5][]byte
-	if err := p.fields("", data, anthropicKeys, m[:]); err != nil {
+	if err := p.fields(ptr(""), data, anthropicKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
-	typ, err := p.text("/type", m[0])
+	typ, err := p.text(ptr("/type"), m[0])
 	if err != nil {
 		return Turn{}, err
 	}
 	if m[4] != nil && m[4][0] == '{' && (typ == "error" || m[2] == nil) {
-		return Turn{}, p.errorObject("/error", m[4], &anthropicErrorKeys)
+		return Turn{}, p.errorObject(ptr("/error"), m[4], &anthropicErrorKeys)
 	}
 	if typ == "error" {
-		return Turn{}, p.providerError("", "", "error", "", "")
+		return Turn{}, p.providerError(ptr(""), "", "error", "", "")
 	}
 	if m[2] == nil {
-		return Turn{}, p.fail("/content", ErrReplyShape, "missing content")
+		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "missing content")
 	}
 	if m[2][0] != '[' {
-		return Turn{}, p.fail("/content", ErrReplyShape, "expected an array, got %s", jKind(m[2]))
+		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[2]))
 	}
-	role, err := p.text("/role", m[1])
+	role, err := p.text(ptr("/role"), m[1])
 	if err != nil {
 		return Turn{}, err
 	}
 	if role != "" && role != "assistant" {
-		return Turn{}, p.fail("/role", ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+		return Turn{}, p.fail(ptr("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
 	}
 	turn := Turn{}
-	if turn.Stop, err = p.text("/stop_reason", m[3]); err != nil {
+	if turn.Stop, err = p.text(ptr("/stop_reason"), m[3]); err != nil {
 		return Turn{}, err
 	}
-	var text strings.Builder
-	var ids callIDs
+	var text textJoin
+	n := jCount(m[2], "type", "tool_use")
+	turn.Calls = sized[Call](n)
+	ids := make(callIDs, n)
 	err = jElems(m[2], func(i int, raw []byte) error {
-		at := ptrIndex("/content", i)
+		at := ptr("/content").index(i)
 		var b [5][]byte
 		if err := p.fields(at, raw, anthropicBlockKeys, b[:]); err != nil {
 			return err
 		}
-		typ, err := p.text(at+"/type", b[0])
+		typ, err := p.text(at.key("/type"), b[0])
 		if err != nil {
 			return err
 		}
 		switch typ {
 		case "text":
-			s, err := p.text(at+"/text", b[4])
+			s, err := p.text(at.key("/text"), b[4])
 			text.WriteString(s)
 			return err
 		case "tool_use":
@@ -114,12 +115,12 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 			if err != nil {
 				return err
 			}
-			if c.Args, err = p.argsObject(at+"/input", b[3]); err != nil {
+			if c.Args, err = p.argsObject(at.key("/input"), b[3]); err != nil {
 				return err
 			}
 			turn.Calls = append(turn.Calls, c)
 		case "":
-			return p.fail(at+"/type", ErrReplyShape, "missing type")
+			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
 		}
 		return nil
 	})

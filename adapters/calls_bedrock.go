@@ -74,7 +74,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var top [7][]byte
-	if err := p.fields("", data, bedrockKeys, top[:]); err != nil {
+	if err := p.fields(ptr(""), data, bedrockKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if top[0] == nil && top[5] == nil && top[6] == nil {
@@ -91,50 +91,52 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 			if i := strings.IndexByte(typ, ':'); i >= 0 {
 				typ = typ[:i]
 			}
-			return Turn{}, p.providerError("", m, typ, "", "")
+			return Turn{}, p.providerError(ptr(""), m, typ, "", "")
 		}
 	}
 	var turn Turn
-	msg, path := data, ""
+	msg, path := data, ptr("")
 	if top[0] != nil {
 		var out [1][]byte
-		if err := p.fields("/output", top[0], bedrockOutputKeys, out[:]); err != nil {
+		if err := p.fields(ptr("/output"), top[0], bedrockOutputKeys, out[:]); err != nil {
 			return Turn{}, err
 		}
 		if out[0] == nil || out[0][0] == 'n' {
-			return Turn{}, p.fail("/output", ErrReplyShape, "no message")
+			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "no message")
 		}
-		if turn.Stop, err = p.text("/stopReason", top[1]); err != nil {
+		if turn.Stop, err = p.text(ptr("/stopReason"), top[1]); err != nil {
 			return Turn{}, err
 		}
-		msg, path = out[0], "/output/message"
+		msg, path = out[0], ptr("/output/message")
 	}
 	var m [2][]byte
 	if err := p.fields(path, msg, bedrockMessageKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
 	if m[1] == nil {
-		return Turn{}, p.fail(path+"/content", ErrReplyShape, "missing content")
+		return Turn{}, p.fail(path.key("/content"), ErrReplyShape, "missing content")
 	}
 	if m[1][0] != '[' {
-		return Turn{}, p.fail(path+"/content", ErrReplyShape, "expected an array, got %s", jKind(m[1]))
+		return Turn{}, p.fail(path.key("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[1]))
 	}
-	role, err := p.text(path+"/role", m[0])
+	role, err := p.text(path.key("/role"), m[0])
 	if err != nil {
 		return Turn{}, err
 	}
 	if role != "" && role != "assistant" {
-		return Turn{}, p.fail(path+"/role", ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
 	}
-	var text strings.Builder
-	var ids callIDs
+	var text textJoin
+	n := jCount(m[1], "toolUse", "")
+	turn.Calls = sized[Call](n)
+	ids := make(callIDs, n)
 	err = jElems(m[1], func(i int, raw []byte) error {
-		at := ptrIndex(path+"/content", i)
+		at := path.key("/content").index(i)
 		var b [2][]byte
 		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
 			return err
 		}
-		s, err := p.text(at+"/text", b[0])
+		s, err := p.text(at.key("/text"), b[0])
 		if err != nil {
 			return err
 		}
@@ -142,12 +144,12 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		if b[1] == nil || b[1][0] == 'n' {
 			return nil
 		}
-		at += "/toolUse"
+		at = at.key("/toolUse")
 		var tu [4][]byte
 		if err := p.fields(at, b[1], bedrockToolUseKeys, tu[:]); err != nil {
 			return err
 		}
-		typ, err := p.text(at+"/type", tu[3])
+		typ, err := p.text(at.key("/type"), tu[3])
 		if err != nil {
 			return err
 		}
@@ -156,13 +158,13 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 			return nil
 		case "", "tool_use":
 		default:
-			return p.fail(at+"/type", ErrReplyShape, "toolUse type %s is not supported", rtQuote(typ))
+			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", rtQuote(typ))
 		}
-		c, err := p.namedCallKeys(at, "toolUseId", tu[0], tu[1], &ids)
+		c, err := p.namedCallKeys(at, "/toolUseId", tu[0], tu[1], &ids)
 		if err != nil {
 			return err
 		}
-		if c.Args, err = p.argsObject(at+"/input", tu[2]); err != nil {
+		if c.Args, err = p.argsObject(at.key("/input"), tu[2]); err != nil {
 			return err
 		}
 		turn.Calls = append(turn.Calls, c)

@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -85,51 +84,53 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return Turn{}, p.geminiArray(data)
 	}
 	var top [4][]byte
-	if err := p.fields("", data, geminiKeys, top[:]); err != nil {
+	if err := p.fields(ptr(""), data, geminiKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if top[2] != nil && top[2][0] == '{' {
-		return Turn{}, p.errorObject("/error", top[2], &geminiErrorKeys)
+		return Turn{}, p.errorObject(ptr("/error"), top[2], &geminiErrorKeys)
 	}
 	var turn Turn
-	content, path := data, ""
+	content, path := data, ptr("")
 	switch {
 	case top[0] != nil && top[0][0] != 'n':
 		if content, err = p.geminiCandidate(top[0], &turn); err != nil {
 			return Turn{}, err
 		}
-		path = "/candidates/0/content"
+		path = ptr("/candidates/0/content")
 	case top[1] != nil:
 		return Turn{}, p.geminiBlocked(top[1])
 	case top[3] == nil:
-		return Turn{}, p.fail("", ErrReplyShape, "expected a response with candidates or a content with parts")
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response with candidates or a content with parts")
 	}
 	var m [2][]byte
 	if err := p.fields(path, content, geminiContentKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
-	role, err := p.text(path+"/role", m[0])
+	role, err := p.text(path.key("/role"), m[0])
 	if err != nil {
 		return Turn{}, err
 	}
 	if role != "" && role != "model" {
-		return Turn{}, p.fail(path+"/role", ErrReplyShape, "role is %s, not model", rtQuote(role))
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", rtQuote(role))
 	}
-	if err := p.array(path+"/parts", m[1]); err != nil {
+	if err := p.array(path.key("/parts"), m[1]); err != nil {
 		return Turn{}, err
 	}
 	if geminiNoParts(m[1]) {
-		return Turn{}, p.fail("/parts", ErrReplyShape, "no parts")
+		return Turn{}, p.fail(ptr("/parts"), ErrReplyShape, "no parts")
 	}
-	var text strings.Builder
+	var text textJoin
+	n := jCount(m[1], "functionCall", "")
+	turn.Calls = sized[Call](n)
 	var ids callIDs
 	err = jElems(m[1], func(i int, raw []byte) error {
-		at := ptrIndex(path+"/parts", i)
+		at := path.key("/parts").index(i)
 		var part [4][]byte
 		if err := p.fields(at, raw, geminiPartKeys, part[:]); err != nil {
 			return err
 		}
-		s, err := p.text(at+"/text", part[0])
+		s, err := p.text(at.key("/text"), part[0])
 		if err != nil {
 			return err
 		}
@@ -139,28 +140,28 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		if part[3] == nil || part[3][0] == 'n' {
 			return nil
 		}
-		at += "/functionCall"
+		at = at.key("/functionCall")
 		var fc [3][]byte
 		if err := p.fields(at, part[3], geminiCallKeys, fc[:]); err != nil {
 			return err
 		}
 		var c Call
-		if c.ID, err = p.text(at+"/id", fc[0]); err != nil {
+		if c.ID, err = p.text(at.key("/id"), fc[0]); err != nil {
 			return err
 		}
-		if err := p.uniqueID(&ids, at+"/id", c.ID); err != nil {
+		if err := p.uniqueID(&ids, at.key("/id"), c.ID); err != nil {
 			return err
 		}
-		if c.Name, err = p.text(at+"/name", fc[1]); err != nil {
+		if c.Name, err = p.text(at.key("/name"), fc[1]); err != nil {
 			return err
 		}
 		if c.Name == "" {
-			return p.fail(at+"/name", ErrReplyShape, "missing name")
+			return p.fail(at.key("/name"), ErrReplyShape, "missing name")
 		}
-		if c.Args, err = p.argsObject(at+"/args", fc[2]); err != nil {
+		if c.Args, err = p.argsObject(at.key("/args"), fc[2]); err != nil {
 			return err
 		}
-		if c.ThoughtSignature, err = p.text(ptrIndex(path+"/parts", i)+"/thoughtSignature", part[2]); err != nil {
+		if c.ThoughtSignature, err = p.text(path.key("/parts").index(i).key("/thoughtSignature"), part[2]); err != nil {
 			return err
 		}
 		turn.Calls = append(turn.Calls, c)
@@ -179,7 +180,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 // finishReason.
 func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 	if list[0] != '[' {
-		return nil, p.fail("/candidates", ErrReplyShape, "expected an array, got %s", jKind(list))
+		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(list))
 	}
 	var first []byte
 	_ = jElems(list, func(i int, v []byte) error {
@@ -189,31 +190,31 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 		return nil
 	})
 	if first == nil {
-		return nil, p.fail("/candidates", ErrReplyShape, "no candidates")
+		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "no candidates")
 	}
 	var c [3][]byte
-	if err := p.fields("/candidates/0", first, geminiCandidateKeys, c[:]); err != nil {
+	if err := p.fields(ptr("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
 		return nil, err
 	}
 	var err error
-	if turn.Stop, err = p.text("/candidates/0/finishReason", c[1]); err != nil {
+	if turn.Stop, err = p.text(ptr("/candidates/0/finishReason"), c[1]); err != nil {
 		return nil, err
 	}
 	if c[0] != nil && c[0][0] != 'n' {
-		if err := p.object("/candidates/0/content", c[0]); err != nil {
+		if err := p.object(ptr("/candidates/0/content"), c[0]); err != nil {
 			return nil, err
 		}
 	}
 	parts := jField(c[0], "parts")
-	if err := p.array("/candidates/0/content/parts", parts); err != nil {
+	if err := p.array(ptr("/candidates/0/content/parts"), parts); err != nil {
 		return nil, err
 	}
 	if geminiNoParts(parts) {
 		msg, _ := jText(c[2])
 		if msg != "" {
-			return nil, p.fail("/candidates/0", ErrReplyShape, "no content (finishReason %s: %s)", rtQuote(turn.Stop), rtQuoteN(msg, 200))
+			return nil, p.fail(ptr("/candidates/0"), ErrReplyShape, "no content (finishReason %s: %s)", rtQuote(turn.Stop), rtQuoteN(msg, 200))
 		}
-		return nil, p.fail("/candidates/0", ErrReplyShape, "no content (finishReason %s)", rtQuote(turn.Stop))
+		return nil, p.fail(ptr("/candidates/0"), ErrReplyShape, "no content (finishReason %s)", rtQuote(turn.Stop))
 	}
 	return c[0], nil
 }
@@ -227,20 +228,20 @@ func geminiNoParts(parts []byte) bool {
 // prompt was blocked when promptFeedback says why.
 func (p replyParser) geminiBlocked(feedback []byte) error {
 	var f [2][]byte
-	if err := p.fields("/promptFeedback", feedback, geminiFeedbackKeys, f[:]); err != nil {
+	if err := p.fields(ptr("/promptFeedback"), feedback, geminiFeedbackKeys, f[:]); err != nil {
 		return err
 	}
-	reason, err := p.text("/promptFeedback/blockReason", f[0])
+	reason, err := p.text(ptr("/promptFeedback/blockReason"), f[0])
 	if err != nil {
 		return err
 	}
 	if reason == "" {
-		return p.fail("", ErrReplyShape, "no candidates")
+		return p.fail(ptr(""), ErrReplyShape, "no candidates")
 	}
 	if msg, _ := jText(f[1]); msg != "" {
-		return p.fail("/promptFeedback/blockReason", ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", rtQuote(reason), rtQuoteN(msg, 200))
+		return p.fail(ptr("/promptFeedback/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", rtQuote(reason), rtQuoteN(msg, 200))
 	}
-	return p.fail("/promptFeedback/blockReason", ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", rtQuote(reason))
+	return p.fail(ptr("/promptFeedback/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", rtQuote(reason))
 }
 
 // geminiArray is the error for a reply that is an array: the first error
@@ -253,12 +254,12 @@ func (p replyParser) geminiArray(data []byte) error {
 			return nil
 		}
 		var top [4][]byte
-		if err := p.fields(ptrIndex("", i), v, geminiKeys, top[:]); err != nil {
+		if err := p.fields(ptr("").index(i), v, geminiKeys, top[:]); err != nil {
 			found = err
 			return err
 		}
 		if top[2] != nil && top[2][0] == '{' {
-			found = p.errorObject(ptrIndex("", i)+"/error", top[2], &geminiErrorKeys)
+			found = p.errorObject(ptr("").index(i).key("/error"), top[2], &geminiErrorKeys)
 			return found
 		}
 		return nil
@@ -266,7 +267,7 @@ func (p replyParser) geminiArray(data []byte) error {
 	if found != nil {
 		return found
 	}
-	return p.fail("", ErrReplyShape, "expected one response, got an array (a stream: parse each response)")
+	return p.fail(ptr(""), ErrReplyShape, "expected one response, got an array (a stream: parse each response)")
 }
 
 // GeminiResults renders the results of calls as the one user content that

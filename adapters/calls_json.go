@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -42,11 +43,11 @@ type pathSeg struct {
 }
 
 // keyRef is a key of an object: data[start:end], or unesc[start:end] when
-// the key held escapes.
-type keyRef struct {
-	start, end int
-	unesc      bool
-}
+// the key held escapes (end has the bit unescBit set). Eight bytes a key:
+// replies are shorter than 2 GiB.
+type keyRef struct{ start, end uint32 }
+
+const unescBit = 1 << 31
 
 var keySeed = maphash.MakeSeed()
 
@@ -317,11 +318,14 @@ func (c *jsonChecker) object(depth int) *jsonError {
 		if err != nil {
 			return err
 		}
-		k := keyRef{start: start + 1, end: c.pos - 1}
+		k := keyRef{start: uint32(start + 1), end: uint32(c.pos - 1)}
 		if escaped {
 			from := len(c.unesc)
 			c.unesc = appendUnquoted(c.unesc, c.data[start:c.pos])
-			k = keyRef{start: from, end: len(c.unesc), unesc: true}
+			k = keyRef{start: uint32(from), end: uint32(len(c.unesc)) | unescBit}
+		}
+		if len(c.keys) == cap(c.keys) { // double: append's slower growth allocates more in all
+			c.keys = append(make([]keyRef, 0, 2*cap(c.keys)+16), c.keys...)
 		}
 		c.keys = append(c.keys, k)
 		c.stack[len(c.stack)-1].key = c.keyBytes(k)
@@ -360,8 +364,8 @@ func (c *jsonChecker) object(depth int) *jsonError {
 }
 
 func (c *jsonChecker) keyBytes(k keyRef) []byte {
-	if k.unesc {
-		return c.unesc[k.start:k.end]
+	if k.end&unescBit != 0 {
+		return c.unesc[k.start : k.end&^unescBit]
 	}
 	return c.data[k.start:k.end]
 }
@@ -616,12 +620,60 @@ func jText(raw []byte) (string, bool) {
 		return "", false
 	}
 	inner := raw[1 : len(raw)-1]
-	for _, b := range inner {
-		if b == '\\' {
-			return string(appendUnquoted(nil, raw)), true
-		}
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		return string(appendUnquoted(make([]byte, 0, len(inner)), raw)), true
 	}
 	return string(inner), true
+}
+
+// jCount counts the elements of the checked array arr that are objects
+// with the key key; when want is not "", its value must be the string want
+// as sent (without escapes). It sizes slices before they are filled.
+func jCount(arr []byte, key, want string) int {
+	n := 0
+	_ = jElems(arr, func(_ int, v []byte) error {
+		if key == "" {
+			n++
+			return nil
+		}
+		f := jField(v, key)
+		if f != nil && f[0] != 'n' && (want == "" || len(f) == len(want)+2 && string(f[1:len(f)-1]) == want) {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// textJoin joins text parts, copying nothing when there is one.
+type textJoin struct {
+	first string
+	b     strings.Builder
+	n     int
+}
+
+// WriteString adds a part.
+func (t *textJoin) WriteString(s string) {
+	switch {
+	case s == "":
+		return
+	case t.n == 0:
+		t.first = s
+	case t.n == 1:
+		t.b.WriteString(t.first)
+		t.b.WriteString(s)
+	default:
+		t.b.WriteString(s)
+	}
+	t.n++
+}
+
+// String returns the parts joined.
+func (t *textJoin) String() string {
+	if t.n <= 1 {
+		return t.first
+	}
+	return t.b.String()
 }
 
 // jCompact returns the checked value raw without insignificant space,

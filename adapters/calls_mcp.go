@@ -62,14 +62,16 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	var turn Turn
 	switch data[0] {
 	case '[':
-		var ids callIDs
+		n := jCount(data, "", "")
+		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
+		ids := make(callIDs, n)
 		err := jElems(data, func(i int, raw []byte) error {
-			at := ptrIndex("", i)
+			at := ptr("").index(i)
 			c, err := p.mcpRequest(at, raw)
 			if err != nil {
 				return err
 			}
-			if err := p.uniqueKey(&ids, at+"/id", mcpIDKey(c.ID), c.ID); err != nil {
+			if err := p.uniqueKey(&ids, at.key("/id"), mcpIDKey(c.ID), c.ID); err != nil {
 				return err
 			}
 			turn.Calls = append(turn.Calls, c)
@@ -80,18 +82,18 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			return Turn{}, err
 		}
 		if len(turn.Calls) == 0 {
-			return Turn{}, p.fail("", ErrReplyShape, "empty batch")
+			return Turn{}, p.fail(ptr(""), ErrReplyShape, "empty batch")
 		}
 	case '{':
 		var r [5][]byte
-		if err := p.fields("", data, mcpRequestKeys, r[:]); err != nil {
+		if err := p.fields(ptr(""), data, mcpRequestKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
 		var c Call
 		if r[2] != nil || r[4] != nil {
-			c, err = p.mcpRequest("", data)
+			c, err = p.mcpRequest(ptr(""), data)
 		} else {
-			c, err = p.mcpParams("", data)
+			c, err = p.mcpParams(ptr(""), data)
 		}
 		if err != nil {
 			return Turn{}, err
@@ -99,7 +101,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 		turn.Calls = []Call{c}
 		turn.Replay = []any{json.RawMessage(jCompact(data))}
 	default:
-		return Turn{}, p.fail("", ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jKind(data))
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jKind(data))
 	}
 	return turn, nil
 }
@@ -113,45 +115,45 @@ func mcpIDKey(id string) string {
 	return "n" + id
 }
 
-func (p replyParser) mcpRequest(path string, raw []byte) (Call, error) {
+func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
 	var r [5][]byte
 	if err := p.fields(path, raw, mcpRequestKeys, r[:]); err != nil {
 		return Call{}, err
 	}
 	if r[4] != nil && r[4][0] == '{' {
-		return Call{}, p.errorObject(path+"/error", r[4], &mcpErrorKeys)
+		return Call{}, p.errorObject(path.key("/error"), r[4], &mcpErrorKeys)
 	}
-	method, err := p.text(path+"/method", r[2])
+	method, err := p.text(path.key("/method"), r[2])
 	if err != nil {
 		return Call{}, err
 	}
 	if method != "tools/call" {
-		return Call{}, p.fail(path+"/method", ErrReplyShape, "method %s is not tools/call", rtQuote(method))
+		return Call{}, p.fail(path.key("/method"), ErrReplyShape, "method %s is not tools/call", rtQuote(method))
 	}
 	if k := jKind(r[1]); k != "a string" && k != "a number" {
-		return Call{}, p.fail(path+"/id", ErrReplyShape, "expected a string or number id, got %s", k)
+		return Call{}, p.fail(path.key("/id"), ErrReplyShape, "expected a string or number id, got %s", k)
 	}
 	if r[3] == nil {
-		return Call{}, p.fail(path+"/params", ErrReplyShape, "missing params")
+		return Call{}, p.fail(path.key("/params"), ErrReplyShape, "missing params")
 	}
-	c, err := p.mcpParams(path+"/params", r[3])
+	c, err := p.mcpParams(path.key("/params"), r[3])
 	c.ID = string(r[1])
 	return c, err
 }
 
-func (p replyParser) mcpParams(path string, raw []byte) (Call, error) {
+func (p replyParser) mcpParams(path loc, raw []byte) (Call, error) {
 	var w [2][]byte
 	if err := p.fields(path, raw, mcpParamsKeys, w[:]); err != nil {
 		return Call{}, err
 	}
-	name, err := p.text(path+"/name", w[0])
+	name, err := p.text(path.key("/name"), w[0])
 	if err != nil {
 		return Call{}, err
 	}
 	if name == "" {
-		return Call{}, p.fail(path+"/name", ErrReplyShape, "missing name")
+		return Call{}, p.fail(path.key("/name"), ErrReplyShape, "missing name")
 	}
-	args, err := p.argsObject(path+"/arguments", w[1])
+	args, err := p.argsObject(path.key("/arguments"), w[1])
 	if err != nil {
 		return Call{}, err
 	}

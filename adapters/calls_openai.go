@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -136,17 +135,17 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var top [2][]byte
-	if err := p.fields("", data, openAICompletionKeys, top[:]); err != nil {
+	if err := p.fields(ptr(""), data, openAICompletionKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if top[1] != nil && top[1][0] == '{' {
-		return Turn{}, p.errorObject("/error", top[1], &openAIErrorKeys)
+		return Turn{}, p.errorObject(ptr("/error"), top[1], &openAIErrorKeys)
 	}
 	var turn Turn
-	msg, path := data, ""
+	msg, path := data, ptr("")
 	if top[0] != nil {
 		if top[0][0] != '[' {
-			return Turn{}, p.fail("/choices", ErrReplyShape, "expected an array, got %s", jKind(top[0]))
+			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
 		}
 		var first []byte
 		_ = jElems(top[0], func(i int, v []byte) error {
@@ -156,44 +155,44 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 			return nil
 		})
 		if first == nil {
-			return Turn{}, p.fail("/choices", ErrReplyShape, "no choices")
+			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "no choices")
 		}
 		var ch [2][]byte
-		if err := p.fields("/choices/0", first, openAIChoiceKeys, ch[:]); err != nil {
+		if err := p.fields(ptr("/choices/0"), first, openAIChoiceKeys, ch[:]); err != nil {
 			return Turn{}, err
 		}
 		if ch[0] == nil || ch[0][0] == 'n' {
-			return Turn{}, p.fail("/choices/0", ErrReplyShape, "no message")
+			return Turn{}, p.fail(ptr("/choices/0"), ErrReplyShape, "no message")
 		}
-		if turn.Stop, err = p.text("/choices/0/finish_reason", ch[1]); err != nil {
+		if turn.Stop, err = p.text(ptr("/choices/0/finish_reason"), ch[1]); err != nil {
 			return Turn{}, err
 		}
-		msg, path = ch[0], "/choices/0/message"
+		msg, path = ch[0], ptr("/choices/0/message")
 	}
 	var m [3][]byte
 	if err := p.fields(path, msg, openAIMessageKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
-	role, err := p.text(path+"/role", m[0])
+	role, err := p.text(path.key("/role"), m[0])
 	if err != nil {
 		return Turn{}, err
 	}
 	if role != "" && role != "assistant" {
-		return Turn{}, p.fail(path+"/role", ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
 	}
-	if err := p.array(path+"/tool_calls", m[2]); err != nil {
+	if err := p.array(path.key("/tool_calls"), m[2]); err != nil {
 		return Turn{}, err
 	}
 	replay := OpenAIAssistantMessage{Role: "assistant", Content: json.RawMessage("null")}
 	if m[1] != nil {
 		replay.Content = jCompact(m[1])
-		if turn.Text, err = openAIText(p, path+"/content", m[1]); err != nil {
+		if turn.Text, err = openAIText(p, path.key("/content"), m[1]); err != nil {
 			return Turn{}, err
 		}
 	}
 	replay.Extra = jExtra(msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
 	if m[2] != nil && m[2][0] == '[' {
-		if err := p.openAIToolCalls(path+"/tool_calls", m[2], &turn, &replay); err != nil {
+		if err := p.openAIToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
 		}
 	}
@@ -201,46 +200,48 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	return turn, nil
 }
 
-func (p replyParser) openAIToolCalls(path string, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {
-	var ids callIDs
+func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {
+	n := jCount(list, "", "")
+	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
+	ids := make(callIDs, n)
 	missing := false // a call came without an id
 	err := jElems(list, func(i int, raw []byte) error {
-		at := ptrIndex(path, i)
+		at := path.index(i)
 		var tc [3][]byte
 		if err := p.fields(at, raw, openAIToolCallKeys, tc[:]); err != nil {
 			return err
 		}
-		id, err := p.text(at+"/id", tc[0])
+		id, err := p.text(at.key("/id"), tc[0])
 		if err != nil {
 			return err
 		}
-		typ, err := p.text(at+"/type", tc[1])
+		typ, err := p.text(at.key("/type"), tc[1])
 		if err != nil {
 			return err
 		}
 		if typ != "" && typ != "function" {
-			return p.fail(at+"/type", ErrReplyShape, "tool call type %s is not supported (only function)", rtQuote(typ))
+			return p.fail(at.key("/type"), ErrReplyShape, "tool call type %s is not supported (only function)", rtQuote(typ))
 		}
 		if tc[2] == nil {
 			return p.fail(at, ErrReplyShape, "no function")
 		}
 		var fn [2][]byte
-		if err := p.fields(at+"/function", tc[2], openAIFunctionKeys, fn[:]); err != nil {
+		if err := p.fields(at.key("/function"), tc[2], openAIFunctionKeys, fn[:]); err != nil {
 			return err
 		}
-		name, err := p.text(at+"/function/name", fn[0])
+		name, err := p.text(at.key("/function/name"), fn[0])
 		if err != nil {
 			return err
 		}
 		if name == "" {
-			return p.fail(at+"/function/name", ErrReplyShape, "missing name")
+			return p.fail(at.key("/function/name"), ErrReplyShape, "missing name")
 		}
-		args, text, err := p.argsText(at+"/function/arguments", fn[1])
+		args, text, err := p.argsText(at.key("/function/arguments"), fn[1])
 		if err != nil {
 			return err
 		}
 		missing = missing || id == ""
-		if err := p.uniqueID(&ids, at+"/id", id); err != nil {
+		if err := p.uniqueID(&ids, at.key("/id"), id); err != nil {
 			return err
 		}
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
@@ -322,7 +323,7 @@ func jKeyIn(key []byte, names []string) bool {
 
 // openAIText returns the text of a message's content: a string, null, or
 // an array of parts whose text parts are joined.
-func openAIText(p replyParser, path string, content []byte) (string, error) {
+func openAIText(p replyParser, path loc, content []byte) (string, error) {
 	if content[0] == '[' {
 		return joinTextParts(p, path, content, "text")
 	}
@@ -333,23 +334,23 @@ var textPartKeys = []string{"type", "text"}
 
 // joinTextParts joins the text of the parts of type partType in an array
 // of content parts ({"type":..., "text":...}); other parts are skipped.
-func joinTextParts(p replyParser, path string, content []byte, partType string) (string, error) {
+func joinTextParts(p replyParser, path loc, content []byte, partType string) (string, error) {
 	if err := p.array(path, content); err != nil || content == nil || content[0] != '[' {
 		return "", err
 	}
-	var b strings.Builder
+	var b textJoin
 	err := jElems(content, func(i int, part []byte) error {
 		if part[0] != '{' {
 			return nil
 		}
 		var v [2][]byte
-		if err := p.fields(ptrIndex(path, i), part, textPartKeys, v[:]); err != nil {
+		if err := p.fields(path.index(i), part, textPartKeys, v[:]); err != nil {
 			return err
 		}
 		if t, _ := jText(v[0]); t != partType {
 			return nil
 		}
-		text, err := p.text(ptrIndex(path, i)+"/text", v[1])
+		text, err := p.text(path.index(i).key("/text"), v[1])
 		b.WriteString(text)
 		return err
 	})

@@ -3,7 +3,6 @@ package adapters
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -64,69 +63,71 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var turn Turn
-	items, path := data, ""
+	items, path := data, ptr("")
 	switch data[0] {
 	case '[':
 	case '{':
 		var r [3][]byte
-		if err := p.fields("", data, responsesKeys, r[:]); err != nil {
+		if err := p.fields(ptr(""), data, responsesKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
 		if r[2] != nil && r[2][0] == '{' {
-			return Turn{}, p.errorObject("/error", r[2], &openAIErrorKeys)
+			return Turn{}, p.errorObject(ptr("/error"), r[2], &openAIErrorKeys)
 		}
 		if r[1] == nil {
-			return Turn{}, p.fail("", ErrReplyShape, "no output (expected a response object or an array of output items)")
+			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no output (expected a response object or an array of output items)")
 		}
 		if r[1][0] != '[' {
-			return Turn{}, p.fail("/output", ErrReplyShape, "expected an array, got %s", jKind(r[1]))
+			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jKind(r[1]))
 		}
-		if turn.Stop, err = p.text("/status", r[0]); err != nil {
+		if turn.Stop, err = p.text(ptr("/status"), r[0]); err != nil {
 			return Turn{}, err
 		}
-		items, path = r[1], "/output"
+		items, path = r[1], ptr("/output")
 	default:
-		return Turn{}, p.fail("", ErrReplyShape, "expected a response object or an array of output items, got %s", jKind(data))
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jKind(data))
 	}
-	var text strings.Builder
-	var ids callIDs
+	var text textJoin
+	n := jCount(items, "type", "function_call")
+	turn.Calls, turn.Replay = sized[Call](n), sized[any](jCount(items, "", ""))
+	ids := make(callIDs, n)
 	err = jElems(items, func(i int, raw []byte) error {
-		at := ptrIndex(path, i)
+		at := path.index(i)
 		var it [7][]byte
 		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
 			return err
 		}
-		typ, err := p.text(at+"/type", it[0])
+		typ, err := p.text(at.key("/type"), it[0])
 		if err != nil {
 			return err
 		}
-		callID, err := p.text(at+"/call_id", it[1])
+		callID, err := p.text(at.key("/call_id"), it[1])
 		if err != nil {
 			return err
 		}
 		turn.Replay = append(turn.Replay, json.RawMessage(jCompact(raw)))
 		switch {
 		case typ == "":
-			return p.fail(at+"/type", ErrReplyShape, "missing type")
+			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
 		case typ == "message":
-			s, err := joinTextParts(p, at+"/content", it[4], "output_text")
+			s, err := joinTextParts(p, at.key("/content"), it[4], "output_text")
 			text.WriteString(s)
 			return err
 		case typ == "function_call":
 			if callID == "" {
-				return p.fail(at+"/call_id", ErrReplyShape, "missing call_id (results are paired by it)")
+				return p.fail(at.key("/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
 			}
-			if err := p.uniqueID(&ids, at+"/call_id", callID); err != nil {
+			if err := p.uniqueID(&ids, at.key("/call_id"), callID); err != nil {
 				return err
 			}
-			name, err := p.text(at+"/name", it[2])
+			name, err := p.text(at.key("/name"), it[2])
 			if err != nil {
 				return err
 			}
 			if name == "" {
-				return p.fail(at+"/name", ErrReplyShape, "missing name")
+				return p.fail(at.key("/name"), ErrReplyShape, "missing name")
 			}
-			args, _, err := p.argsText(at+"/arguments", it[3])
+			args, _, err := p.argsText(at.key("/arguments"), it[3])
 			if err != nil {
 				return err
 			}
