@@ -13,20 +13,40 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
-// FuzzParseReply feeds every parser the same bytes: none may panic; an
-// error is a *ReplyError with a sentinel; a success gives calls whose Args
-// are JSON objects, a replay that marshals and that encoding/json reads the
-// same calls from, and results that render.
-func FuzzParseReply(f *testing.F) {
-	for _, r := range replyFixtures {
-		f.Add([]byte(r.reply))
+// FuzzParseReply feeds every parser the same bytes; the FuzzParseX
+// targets feed one parser, seeded with its own provider's replies. For
+// each: none may panic; an error is a *ReplyError with a sentinel; a
+// success gives calls whose Args are JSON objects, a replay that marshals
+// and that encoding/json reads the same calls from, and results that
+// render.
+func FuzzParseReply(f *testing.F) { fuzzParsers(f, "") }
+
+func FuzzParseOpenAI(f *testing.F)    { fuzzParsers(f, "openai") }
+func FuzzParseResponses(f *testing.F) { fuzzParsers(f, "openai-responses") }
+func FuzzParseAnthropic(f *testing.F) { fuzzParsers(f, "anthropic") }
+func FuzzParseGemini(f *testing.F)    { fuzzParsers(f, "gemini") }
+func FuzzParseBedrock(f *testing.F)   { fuzzParsers(f, "bedrock") }
+func FuzzParseMCP(f *testing.F)       { fuzzParsers(f, "mcp") }
+
+// fuzzParsers fuzzes the parser of provider, or every parser for "".
+func fuzzParsers(f *testing.F, provider string) {
+	dir := provider
+	if dir == "" {
+		dir = "*"
 	}
-	for _, s := range exampleReplies {
-		for _, r := range s.replies {
-			f.Add([]byte(r))
+	for _, r := range replyFixtures {
+		if provider == "" || r.provider == provider {
+			f.Add([]byte(r.reply))
 		}
 	}
-	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "golden", "calls", "*", "replies", "*.json"))
+	for _, s := range exampleReplies {
+		if provider == "" || s.provider.Name() == provider {
+			for _, r := range s.replies {
+				f.Add([]byte(r))
+			}
+		}
+	}
+	seeds, _ := filepath.Glob(filepath.Join("..", "testdata", "golden", "calls", dir, "replies", "*.json"))
 	for _, file := range seeds {
 		if data, err := os.ReadFile(file); err == nil {
 			f.Add(data)
@@ -36,6 +56,9 @@ func FuzzParseReply(f *testing.F) {
 	f.Add([]byte(`[{"type":"function_call","call_id":"c","name":"f","arguments":" "}]`))
 	f.Fuzz(func(t *testing.T, reply []byte) {
 		for name, parse := range parsers {
+			if provider != "" && name != provider {
+				continue
+			}
 			turn, err := parse(reply)
 			if err != nil {
 				var re *adapters.ReplyError
