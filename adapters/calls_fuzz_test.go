@@ -77,7 +77,7 @@ func fuzzParsers(f *testing.F, provider string) {
 					t.Fatalf("%s: calls[%d] = %+v: want a name and a JSON object", name, i, c)
 				}
 			}
-			if diff := cmp.Diff(turn.Calls, callsFromReplay(t, name, turn.Replay)); diff != "" {
+			if diff := cmp.Diff(turn.Calls, callsFromReplay(t, name, turn.Replay), jsonValues); diff != "" {
 				t.Fatalf("%s: calls and replay disagree (-calls +replay):\n%s", name, diff)
 			}
 			rendered, err := resultRenderers[name](turn.Calls, make([]define.Result, len(turn.Calls)))
