@@ -13,7 +13,8 @@ import (
 // the next request's messages: the model's content and its tool_calls, each
 // call's arguments text exactly as the model sent it, and the message's
 // other members byte for byte (Extra). Response-only members are left out:
-// annotations, and refusal, audio and function_call when null.
+// annotations, function_call (null: a legacy function_call is an error),
+// and refusal and audio when null.
 type OpenAIAssistantMessage struct {
 	Role      string           `json:"role"`                 // "assistant"
 	Content   json.RawMessage  `json:"content"`              // as the model sent it; null when it sent none
@@ -92,14 +93,14 @@ func marshalWithExtra(v any, extra json.RawMessage) ([]byte, error) {
 var (
 	openAICompletionKeys = []string{"choices", "error"}
 	openAIChoiceKeys     = []string{"message", "finish_reason"}
-	openAIMessageKeys    = []string{"role", "content", "tool_calls"}
+	openAIMessageKeys    = []string{"role", "content", "tool_calls", "function_call"}
 	openAIToolCallKeys   = []string{"id", "type", "function"}
 	openAIFunctionKeys   = []string{"name", "arguments"}
 	openAIErrorKeys      = [4]string{"message", "type", "code", "param"}
 	// openAIDropped are response-only members of a message that the replay
 	// leaves out (the null ones only where the value is given).
 	openAIDropped     = []string{"annotations"}
-	openAIDroppedNull = []string{"refusal", "audio", "function_call"}
+	openAIDroppedNull = []string{"refusal", "audio"}
 	// openAIToolCallDropped: a tool call's index is its place in a
 	// streamed reply, meaningless in a request.
 	openAIToolCallDropped = []string{"index"}
@@ -169,9 +170,12 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 		}
 		msg, path = ch[0], ptr("/choices/0/message")
 	}
-	var m [3][]byte
+	var m [4][]byte
 	if err := p.fields(path, msg, openAIMessageKeys, m[:]); err != nil {
 		return Turn{}, err
+	}
+	if m[3] != nil && m[3][0] != 'n' {
+		return Turn{}, p.fail(path.key("/function_call"), ErrReplyShape, "a legacy function_call is not supported (send tools, not functions)")
 	}
 	role, err := p.text(path.key("/role"), m[0])
 	if err != nil {

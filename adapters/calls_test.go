@@ -247,6 +247,7 @@ func TestParseMalformed(t *testing.T) {
 		{"openai tool call not object", "openai", `{"role":"assistant","tool_calls":[42]}`, adapters.ErrReplyShape, "/tool_calls/0"},
 		{"openai user role", "openai", `{"role":"user","content":"hi"}`, adapters.ErrReplyShape, "/role"},
 		{"openai missing name", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"arguments":"{}"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function/name"},
+		{"openai legacy function_call", "openai", `{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}}`, adapters.ErrReplyShape, "/function_call"},
 		{"openai custom tool call", "openai", `{"tool_calls":[{"id":"c1","type":"custom","custom":{"name":"f","input":"x"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/type"},
 		{"openai name not string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":7}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function/name"},
 		{"responses number", "openai-responses", `42`, adapters.ErrReplyShape, ""},
