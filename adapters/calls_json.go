@@ -279,22 +279,30 @@ func (c *jsonChecker) array(depth int) *jsonError {
 		if err := c.value(depth); err != nil {
 			return err
 		}
-		c.space()
-		if c.pos == len(c.data) {
-			return c.eof()
-		}
-		switch c.data[c.pos] {
-		case ',':
-			c.pos++
-			c.space()
-		case ']':
-			c.pos++
-			c.stack = c.stack[:len(c.stack)-1]
-			return nil
-		default:
-			return c.syntaxErr("expected , or ] in an array, got " + quoteByte(c.data[c.pos]))
+		if done, err := c.after(']', "an array"); err != nil || done {
+			return err
 		}
 	}
+}
+
+// after reads what follows an element or a member: a comma, or the closing
+// byte end, which ends the container (done) and pops its path segment.
+func (c *jsonChecker) after(end byte, container string) (done bool, err *jsonError) {
+	c.space()
+	if c.pos == len(c.data) {
+		return false, c.eof()
+	}
+	switch c.data[c.pos] {
+	case ',':
+		c.pos++
+		c.space()
+		return false, nil
+	case end:
+		c.pos++
+		c.stack = c.stack[:len(c.stack)-1]
+		return true, nil
+	}
+	return false, c.syntaxErr("expected , or " + string(end) + " in " + container + ", got " + quoteByte(c.data[c.pos]))
 }
 
 func (c *jsonChecker) object(depth int) *jsonError {
@@ -341,24 +349,16 @@ func (c *jsonChecker) object(depth int) *jsonError {
 		if err := c.value(depth); err != nil {
 			return err
 		}
-		c.space()
-		if c.pos == len(c.data) {
-			return c.eof()
+		done, err := c.after('}', "an object")
+		if err != nil {
+			return err
 		}
-		switch c.data[c.pos] {
-		case ',':
-			c.pos++
-			c.space()
-		case '}':
-			c.pos++
-			c.stack = c.stack[:len(c.stack)-1]
+		if done {
 			if dup, ok := c.duplicate(c.keys[base:]); ok {
 				return &jsonError{path: c.path(), problem: "duplicate key " + rtQuote(string(c.keyBytes(dup)))}
 			}
 			c.keys, c.unesc = c.keys[:base], c.unesc[:unescBase]
 			return nil
-		default:
-			return c.syntaxErr("expected , or } in an object, got " + quoteByte(c.data[c.pos]))
 		}
 	}
 }
