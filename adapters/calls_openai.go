@@ -60,6 +60,17 @@ func (c OpenAIToolCall) MarshalJSON() ([]byte, error) {
 type OpenAIFunctionCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"` // JSON text, as the model sent it
+
+	// Extra is a JSON object of the function's other members as sent,
+	// written after the members above. Nil when there are none; it must
+	// not repeat name or arguments.
+	Extra json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes name and arguments, then Extra's members.
+func (f OpenAIFunctionCall) MarshalJSON() ([]byte, error) {
+	type plain OpenAIFunctionCall
+	return marshalWithExtra(plain(f), f.Extra)
 }
 
 // OpenAIToolMessage is the OpenAI Chat message that carries one call's
@@ -123,9 +134,8 @@ func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOp
 // wrapping [ErrArguments]. A tool call whose type is not "function" is an
 // error wrapping [ErrReplyShape], since its result could not be rendered.
 // A call sent with an empty or no id (some OpenAI-compatible servers, and
-// Ollama, do) gets
-// one made from its index, name and arguments ("call_0_1a2b3c4d"), used by
-// the replay and by the results alike.
+// Ollama, do) gets one made from its index, name and arguments
+// ("call_0_1a2b3c4d"), used by the replay and by the results alike.
 //
 // Turn.Replay holds one [OpenAIAssistantMessage]; Turn.Text is the
 // message's content; Turn.Stop is the choice's finish_reason.
@@ -250,8 +260,9 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 		}
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
 		replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{
-			ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: text},
-			Extra: jExtra(raw, openAIToolCallKeys, openAIToolCallDropped, nil),
+			ID: id, Type: "function",
+			Function: OpenAIFunctionCall{Name: name, Arguments: text, Extra: jExtra(tc[2], openAIFunctionKeys, nil, nil)},
+			Extra:    jExtra(raw, openAIToolCallKeys, openAIToolCallDropped, nil),
 		})
 		return nil
 	})

@@ -608,7 +608,7 @@ func TestOpenAIMadeIDs(t *testing.T) {
 
 func TestOpenAIReplayExtra(t *testing.T) {
 	reply := []byte(`{"role":"assistant","content":null,"refusal":null,"annotations":[],"audio":null,"reasoning_content":"think",` +
-		`"x_vendor": {"a" : [1, 2]},"tool_calls":[{"id":"c1","type":"function","index":0,"function":{"name":"f","arguments":"{}"},` +
+		`"x_vendor": {"a" : [1, 2]},"tool_calls":[{"id":"c1","type":"function","index":0,"function":{"name":"f","arguments":"{}","x_fn":true},` +
 		`"extra_content":{"google":{"thought_signature":"sig=="}}}]}`)
 	turn, err := adapters.ParseOpenAIReply(reply)
 	if err != nil {
@@ -618,7 +618,7 @@ func TestOpenAIReplayExtra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `[{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"},` +
+	want := `[{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}","x_fn":true},` +
 		`"extra_content":{"google":{"thought_signature":"sig=="}}}],"reasoning_content":"think","x_vendor":{"a":[1,2]}}]`
 	if diff := cmp.Diff(want, string(data)); diff != "" {
 		t.Errorf("replay mismatch (-want +got):\n%s", diff)
