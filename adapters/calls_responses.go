@@ -3,6 +3,7 @@ package adapters
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -47,7 +48,8 @@ func ParseResponsesReply(reply []byte) (Turn, error) {
 // calls) make no calls. An item that asks the client to act and is not a
 // function_call (local_shell_call, shell_call, apply_patch_call,
 // computer_call, custom_tool_call, mcp_approval_request, a tool_search_call
-// with "execution": "client", or any other item with a call_id) is an error
+// with "execution": "client", or any other "..._call" item with a call_id)
+// is an error
 // wrapping [ErrReplyShape] that names its type and call id: dropping it
 // would leave the model waiting for an answer.
 //
@@ -132,8 +134,9 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 				return err
 			}
 			turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
-		case slices.Contains(responsesClientItems, typ) || callID != "" ||
-			typ == "tool_search_call" && string(it[6]) == `"client"`:
+		case slices.Contains(responsesClientItems, typ) ||
+			typ == "tool_search_call" && string(it[6]) == `"client"` ||
+			typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
 			id := callID
 			if id == "" {
 				id, _ = jText(it[5])

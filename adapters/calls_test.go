@@ -640,6 +640,7 @@ func TestParseMoreClasses(t *testing.T) {
 	}{
 		{"responses server tool_search", "openai-responses", `[{"type":"tool_search_call","id":"ts","execution":"server","status":"completed"}]`, nil, ""},
 		{"responses unknown item with call_id", "openai-responses", `[{"type":"future_call","id":"x","call_id":"c9"}]`, adapters.ErrReplyShape, "/0"},
+		{"responses tool_search_output with call_id", "openai-responses", `[{"type":"tool_search_call","id":"ts","call_id":"c1","execution":"server"},{"type":"tool_search_output","id":"to","call_id":"c1","execution":"server","tools":[]}]`, nil, ""},
 		{"responses unknown item without call_id", "openai-responses", `[{"type":"future_server_item","id":"x"}]`, nil, ""},
 		{"responses duplicate call_id", "openai-responses", `[{"type":"function_call","call_id":"c","name":"f","arguments":""},{"type":"function_call","call_id":"c","name":"g","arguments":""}]`, adapters.ErrReplyShape, "/1/call_id"},
 		{"bedrock unknown toolUse type", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","type":"other","input":{}}}]}`, adapters.ErrReplyShape, "/content/0/toolUse/type"},
