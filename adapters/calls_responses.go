@@ -49,9 +49,8 @@ func ParseResponsesReply(reply []byte) (Turn, error) {
 // function_call (local_shell_call, shell_call, apply_patch_call,
 // computer_call, custom_tool_call, mcp_approval_request, a tool_search_call
 // with "execution": "client", or any other "..._call" item with a call_id)
-// is an error
-// wrapping [ErrReplyShape] that names its type and call id: dropping it
-// would leave the model waiting for an answer.
+// is an error wrapping [ErrReplyShape] that names its type and call id:
+// dropping it would leave the model waiting for an answer.
 //
 // Turn.Replay holds every output item as a [json.RawMessage], verbatim and
 // in order, so that reasoning items stay next to the function calls they
