@@ -18,7 +18,8 @@ import (
 // provider's XResults function, passing the same calls in the same order.
 type Call struct {
 	// ID is the provider's id for the call, which its result must echo:
-	// OpenAI Chat tool_calls[].id, OpenAI Responses call_id (not the item's
+	// OpenAI Chat tool_calls[].id (or the id [ParseOpenAIReply] made for a
+	// call sent without one), OpenAI Responses call_id (not the item's
 	// fc_ id), Anthropic tool_use id, Bedrock toolUseId, Gemini
 	// functionCall.id ("" when the model sent none: Gemini then pairs
 	// results by name and order). For MCP it is the JSON-RPC request id as
