@@ -507,16 +507,24 @@ func jEnd(data []byte, i int) int {
 	}
 }
 
+// jStringEnd returns the end of the checked string that starts at data[i]:
+// past the first quote not escaped by an odd run of backslashes.
 func jStringEnd(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+	for i++; ; {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return len(data)
+		}
+		i += q
+		n := 0
+		for j := i - 1; data[j] == '\\'; j-- {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
 		}
 	}
-	return i
 }
 
 // jMember is one member of a checked object: its key (quotes included, as
