@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -13,13 +12,14 @@ import (
 
 // Call is one tool call the model asked for, the same for every provider.
 //
-// Make calls with the ParseXCalls / ParseXReply functions of this package
-// (or a [Provider]'s Parse), run them (toolnexus.Toolkit.Run, or
+// Make calls with the ParseXReply functions of this package (or a
+// [Provider]'s Parse), run them (toolnexus.Toolkit.Run, or
 // [define.Tool.ExecuteJSON] with Args), and render the results with the
 // provider's XResults function, passing the same calls in the same order.
 type Call struct {
 	// ID is the provider's id for the call, which its result must echo:
-	// OpenAI Chat tool_calls[].id, OpenAI Responses call_id (not the item's
+	// OpenAI Chat tool_calls[].id (or the id [ParseOpenAIReply] made for a
+	// call sent without one), OpenAI Responses call_id (not the item's
 	// fc_ id), Anthropic tool_use id, Bedrock toolUseId, Gemini
 	// functionCall.id ("" when the model sent none: Gemini then pairs
 	// results by name and order). For MCP it is the JSON-RPC request id as
@@ -76,15 +76,22 @@ type Turn struct {
 // Errors callers can test for with errors.Is on the error of a ParseX or
 // XResults function.
 var (
-	// ErrNotJSON: the reply is not valid JSON.
+	// ErrNotJSON: the reply is not valid JSON (RFC 8259, in UTF-8).
 	ErrNotJSON = errors.New("not valid JSON")
 	// ErrReplyShape: the reply is JSON but not the provider's shape: a
-	// missing or mistyped field, a call without a name or id, an
-	// unsupported kind of call.
+	// missing or mistyped field, a key given twice, a call without a name
+	// or id, two calls with one id, an unsupported kind of call, or a reply
+	// without content (a blocked Gemini candidate).
 	ErrReplyShape = errors.New("not the provider's reply shape")
 	// ErrArguments: a call's arguments are not one JSON object (arguments
 	// text that is not JSON, or is an array, a string, a number).
 	ErrArguments = errors.New("arguments are not a JSON object")
+	// ErrProviderError: the reply is the provider's error body (an API
+	// error, a JSON-RPC error response); the [ReplyError] quotes it.
+	ErrProviderError = errors.New("the provider returned an error")
+	// ErrReplyLimit: the reply is larger or nested deeper than its
+	// [ReplyLimits] allow.
+	ErrReplyLimit = errors.New("reply exceeds a limit")
 	// ErrResultCount: results and calls are not one to one.
 	ErrResultCount = errors.New("results do not match calls one to one")
 	// ErrCallID: a call has no id, and its provider pairs results by id.
@@ -92,16 +99,27 @@ var (
 )
 
 // ReplyError reports what was wrong with a model reply and where. Err is
-// [ErrNotJSON], [ErrReplyShape] or [ErrArguments].
+// [ErrNotJSON], [ErrReplyShape], [ErrArguments], [ErrProviderError] or
+// [ErrReplyLimit].
+//
+// Path is a JSON Pointer (RFC 6901) into the reply, the notation the
+// library uses for argument paths too: "/choices/0/message/tool_calls/1/id".
+// A path into an OpenAI arguments text ends at the string that holds it.
 type ReplyError struct {
 	Provider string // the provider's name, as [Provider.Name] returns it
-	Path     string // where in the reply, e.g. choices[0].message.tool_calls[1].function.arguments; "" for the whole reply
-	Problem  string // what was wrong, e.g. "expected a JSON object, got an array"
+	Path     string // where in the reply, as a JSON Pointer; "" for the whole reply
+	Problem  string // what was wrong, e.g. "expected an object, got an array"
 	Err      error  // the sentinel
+
+	// For ErrProviderError, what the provider's error body said, as sent
+	// (each "" when absent): its message; its type or status
+	// ("invalid_request_error", "INVALID_ARGUMENT", "ValidationException");
+	// its code, as JSON text for a number ("400", "-32602").
+	Message, Type, Code string
 }
 
 // Error reports the provider, the path and the problem:
-// "adapters: openai reply: tool_calls[0].function.arguments: ...".
+// "adapters: openai reply: /choices/0/message/tool_calls/0/function/arguments: ...".
 func (e *ReplyError) Error() string {
 	if e.Path == "" {
 		return "adapters: " + e.Provider + " reply: " + e.Problem
@@ -122,86 +140,328 @@ const (
 	NameMCP             = "mcp"
 )
 
-// replyParser decodes one provider's reply, building ReplyErrors with paths.
-type replyParser struct{ provider string }
+// Default reply limits; see [ReplyLimits].
+const (
+	// DefaultMaxReplyBytes is the largest reply a parser reads: 32 MiB.
+	DefaultMaxReplyBytes = 32 << 20
+	// DefaultMaxReplyDepth is the deepest nesting of arrays and objects a
+	// parser reads, in the reply and in an OpenAI arguments text: 512
+	// levels, the limit [define.Tool] applies to arguments.
+	DefaultMaxReplyDepth = 512
+	// maxReplyBytesCap bounds a MaxBytes set by a user: the check keeps
+	// offsets in 31 bits.
+	maxReplyBytesCap = 1<<31 - 1
+	// maxReplyDepthCap bounds a MaxDepth set by a user: the check recurses
+	// once per level.
+	maxReplyDepthCap = 100_000
+)
 
-func (p replyParser) fail(path string, sentinel error, format string, args ...any) error {
-	return &ReplyError{Provider: p.provider, Path: path, Problem: fmt.Sprintf(format, args...), Err: sentinel}
+// ReplyLimits bounds what the reply parsers read, so that a hostile or
+// broken server cannot make a parse cost more than the limits allow. Work
+// and memory are linear in the reply's size within them. The zero value
+// means the defaults; the package's ParseXReply functions use it.
+//
+//	limits := adapters.ReplyLimits{MaxBytes: 64 << 20}
+//	turn, err := limits.ParseOpenAIReply(body)
+//
+// A reply beyond a limit is a [ReplyError] wrapping [ErrReplyLimit].
+type ReplyLimits struct {
+	// MaxBytes is the largest reply, in bytes; 0 or less means
+	// [DefaultMaxReplyBytes]. Values above 2 GiB - 1 count as 2 GiB - 1.
+	MaxBytes int
+	// MaxDepth is the deepest nesting of arrays and objects, counted from
+	// the reply's top (and from the top of an OpenAI arguments text); 0 or
+	// less means [DefaultMaxReplyDepth]. Values above 100,000 count as
+	// 100,000.
+	MaxDepth int
 }
 
-// whole checks that the reply is one JSON value and returns it trimmed.
-func (p replyParser) whole(reply []byte) ([]byte, error) {
-	data := bytes.TrimSpace(reply)
-	if len(data) == 0 {
-		return nil, p.fail("", ErrNotJSON, "empty reply")
+func (l ReplyLimits) parser(provider string) replyParser {
+	p := replyParser{provider: provider, maxBytes: l.MaxBytes, maxDepth: l.MaxDepth}
+	if p.maxBytes <= 0 {
+		p.maxBytes = DefaultMaxReplyBytes
 	}
-	if !json.Valid(data) {
-		var v any
-		err := json.Unmarshal(data, &v)
-		return nil, p.fail("", ErrNotJSON, "not valid JSON: %v", err)
+	if p.maxDepth <= 0 {
+		p.maxDepth = DefaultMaxReplyDepth
+	}
+	p.maxDepth = min(p.maxDepth, maxReplyDepthCap)
+	p.maxBytes = min(p.maxBytes, maxReplyBytesCap)
+	return p
+}
+
+// replyParser reads one provider's reply, building ReplyErrors with paths.
+type replyParser struct {
+	provider string
+	maxBytes int
+	maxDepth int
+}
+
+func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
+	return &ReplyError{Provider: p.provider, Path: l.String(), Problem: fmt.Sprintf(format, args...), Err: sentinel}
+}
+
+// loc is where a value sits in a reply, a JSON Pointer made into a string
+// only when an error needs it, so that reading a reply allocates no paths:
+// base, then the index i when i >= 0, then the keys sub and sub2.
+type loc struct {
+	base      string
+	i         int
+	sub, sub2 string
+}
+
+// ptr is the loc of the JSON Pointer path.
+func ptr(path string) loc { return loc{base: path, i: -1} }
+
+// index is the loc of element i of the array at l.
+func (l loc) index(i int) loc {
+	if l.i >= 0 || l.sub != "" {
+		l = ptr(l.String())
+	}
+	l.i = i
+	return l
+}
+
+// key is the loc of l's member (or members) k, a JSON Pointer suffix such
+// as "/name" or "/function/name".
+func (l loc) key(k string) loc {
+	switch {
+	case l.sub == "":
+		l.sub = k
+	case l.sub2 == "":
+		l.sub2 = k
+	default:
+		l.sub2 += k
+	}
+	return l
+}
+
+// String returns the JSON Pointer.
+func (l loc) String() string {
+	if l.i < 0 {
+		return l.base + l.sub + l.sub2
+	}
+	return l.base + "/" + strconv.Itoa(l.i) + l.sub + l.sub2
+}
+
+// check checks that data is one JSON value within the limits, with no
+// duplicate keys, and returns it trimmed. path is where data sits (an
+// arguments text: the string that holds it).
+func (p replyParser) check(path loc, data []byte, sentinel error) ([]byte, error) {
+	if len(data) > p.maxBytes {
+		return nil, p.fail(path, ErrReplyLimit, "%d bytes, more than the limit of %d", len(data), p.maxBytes)
+	}
+	if e := checkJSON(data, p.maxDepth); e != nil {
+		switch {
+		case e.limit:
+			sentinel = ErrReplyLimit
+		case !e.syntax && sentinel == ErrNotJSON:
+			sentinel = ErrReplyShape
+		}
+		switch {
+		case e.syntax || e.path == "":
+			return nil, p.fail(path, sentinel, "%s", e.problem)
+		case path.String() != "": // inside an arguments text: no pointer reaches there
+			return nil, p.fail(path, sentinel, "at %s: %s", e.path, e.problem)
+		}
+		return nil, p.fail(ptr(e.path), sentinel, "%s", e.problem)
+	}
+	return bytes.TrimSpace(data), nil
+}
+
+// whole checks a whole reply.
+func (p replyParser) whole(reply []byte) ([]byte, error) {
+	data, err := p.check(ptr(""), reply, ErrNotJSON)
+	if err != nil {
+		var re *ReplyError
+		if errors.As(err, &re) && re.Err == ErrNotJSON && len(bytes.TrimSpace(reply)) == 0 {
+			re.Problem = "empty reply"
+		}
+		return nil, err
 	}
 	return data, nil
 }
 
-// decode unmarshals raw (valid JSON) into v, a pointer to a struct or a
-// slice, turning a type mismatch into a ReplyError at path.
-func (p replyParser) decode(path string, raw json.RawMessage, v any) error {
-	err := json.Unmarshal(raw, v)
-	if err == nil {
-		return nil
+// object checks that raw is a JSON object.
+func (p replyParser) object(path loc, raw []byte) error {
+	if k := jKind(raw); k != "an object" {
+		return p.fail(path, ErrReplyShape, "expected an object, got %s", k)
 	}
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		at := rtJoin(path, te.Field)
-		return p.fail(at, ErrReplyShape, "expected %s, got %s", rtKindOfType(te.Type), rtArticle(te.Value))
-	}
-	return p.fail(path, ErrReplyShape, "%v", err)
+	return nil
 }
 
-// object checks that raw is a JSON object.
-func (p replyParser) object(path string, raw json.RawMessage) error {
-	if k := rtKindOf(raw); k != "an object" {
-		return p.fail(path, ErrReplyShape, "expected an object, got %s", k)
+// array checks that raw, when present and not null, is a JSON array.
+func (p replyParser) array(path loc, raw []byte) error {
+	if raw == nil || raw[0] == 'n' || raw[0] == '[' {
+		return nil
+	}
+	return p.fail(path, ErrReplyShape, "expected an array, got %s", jKind(raw))
+}
+
+// text returns the string raw: "" when it is absent or null.
+func (p replyParser) text(path loc, raw []byte) (string, error) {
+	if raw == nil || raw[0] == 'n' {
+		return "", nil
+	}
+	s, ok := jText(raw)
+	if !ok {
+		return "", p.fail(path, ErrReplyShape, "expected a string, got %s", jKind(raw))
+	}
+	return s, nil
+}
+
+// fields reads the keys names of the object raw at path.
+func (p replyParser) fields(path loc, raw []byte, names []string, vals [][]byte) error {
+	if err := p.object(path, raw); err != nil {
+		return err
+	}
+	if key := jFields(raw, names, vals); key != nil {
+		return p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
 	}
 	return nil
 }
 
 // argsObject normalises arguments sent as a JSON object (Anthropic input,
 // Gemini args, Bedrock input, MCP arguments): absent or null mean {}.
-func (p replyParser) argsObject(path string, raw json.RawMessage) (json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
+func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
+	if raw == nil || raw[0] == 'n' {
 		return json.RawMessage("{}"), nil
 	}
-	if k := rtKindOf(raw); k != "an object" {
+	if k := jKind(raw); k != "an object" {
 		return nil, p.fail(path, ErrArguments, "expected a JSON object, got %s", k)
 	}
-	return rtCompact(raw), nil
+	return jCompact(raw), nil
 }
 
 // argsText normalises arguments sent as JSON text in a string (OpenAI Chat
 // and Responses): "" and "null" mean {}. An object sent in place of the
 // string (Ollama's native API, some compatible servers) is accepted too.
-func (p replyParser) argsText(path string, raw json.RawMessage) (json.RawMessage, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '"' {
-		return p.argsObject(path, raw)
+// It returns the arguments and the text as sent (the object's text for an
+// object).
+func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, string, error) {
+	if raw == nil || raw[0] != '"' {
+		args, err := p.argsObject(path, raw)
+		return args, string(args), err
 	}
-	var text string
-	if err := json.Unmarshal(raw, &text); err != nil {
-		return nil, p.fail(path, ErrReplyShape, "%v", err)
-	}
+	text, _ := jText(raw)
 	inner := bytes.TrimSpace([]byte(text))
 	if len(inner) == 0 || string(inner) == "null" {
-		return json.RawMessage("{}"), nil
+		return json.RawMessage("{}"), text, nil
 	}
-	if !json.Valid(inner) {
-		return nil, p.fail(path, ErrArguments, "arguments text is not valid JSON: %s", rtQuote(text))
+	inner, err := p.check(path, inner, ErrArguments)
+	if err != nil {
+		var re *ReplyError
+		if errors.As(err, &re) && re.Err == ErrArguments {
+			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + rtQuote(text)
+		}
+		return nil, "", err
 	}
-	if k := rtKindOf(inner); k != "an object" {
-		return nil, p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
+	if k := jKind(inner); k != "an object" {
+		return nil, "", p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
 	}
-	return rtCompact(inner), nil
+	return jCompact(inner), text, nil
+}
+
+// providerError is the error for a provider's error body at path.
+func (p replyParser) providerError(path loc, message, typ, code, param string) error {
+	e := &ReplyError{Provider: p.provider, Path: path.String(), Err: ErrProviderError, Message: message, Type: typ, Code: code}
+	b := []byte("provider error")
+	if message != "" {
+		b = append(append(b, ": "...), rtQuoteN(message, 1000)...)
+	}
+	sep := " ("
+	for _, f := range [...]struct{ name, v string }{{"type", typ}, {"code", code}, {"param", param}} {
+		if f.v != "" {
+			b = append(append(append(append(b, sep...), f.name...), ' '), rtQuoteN(f.v, 200)...)
+			sep = ", "
+		}
+	}
+	if sep == ", " {
+		b = append(b, ')')
+	}
+	e.Problem = string(b)
+	return e
+}
+
+// errorObject reads an error object ({"message","type","code",...}) at path
+// as a provider error. keys names the fields: message, type, code, and the
+// optional param; code may be a string or a number.
+func (p replyParser) errorObject(path loc, raw []byte, keys *[4]string) error {
+	var v [4][]byte
+	if err := p.fields(path, raw, keys[:], v[:]); err != nil {
+		return err
+	}
+	var s [4]string
+	for i, r := range v {
+		if r == nil {
+			continue
+		}
+		if t, ok := jText(r); ok {
+			s[i] = t
+		} else if r[0] != 'n' {
+			s[i] = string(jCompact(r))
+		}
+	}
+	return p.providerError(path, s[0], s[1], s[2], s[3])
+}
+
+// namedCall reads a call's id (required, unique in the reply) and name
+// (required) at path, for the providers that pair results by id.
+func (p replyParser) namedCall(path loc, rawID, rawName []byte, ids *callIDs) (Call, error) {
+	return p.namedCallKeys(path, "/id", rawID, rawName, ids)
+}
+
+// namedCallKeys is namedCall with the id under idKey ("/toolUseId").
+func (p replyParser) namedCallKeys(path loc, idKey string, rawID, rawName []byte, ids *callIDs) (Call, error) {
+	id, err := p.text(path.key(idKey), rawID)
+	if err != nil {
+		return Call{}, err
+	}
+	if id == "" {
+		return Call{}, p.fail(path.key(idKey), ErrReplyShape, "missing %s (results are paired by it)", idKey[1:])
+	}
+	if err := p.uniqueID(ids, path.key(idKey), id); err != nil {
+		return Call{}, err
+	}
+	name, err := p.text(path.key("/name"), rawName)
+	if err != nil {
+		return Call{}, err
+	}
+	if name == "" {
+		return Call{}, p.fail(path.key("/name"), ErrReplyShape, "missing name")
+	}
+	return Call{ID: id, Name: name}, nil
+}
+
+// sized returns an empty slice with room for n elements, nil for none.
+func sized[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
+}
+
+// callIDs rejects a call id given twice in one reply: results are paired by
+// id, so two calls with one id would make the pairing ambiguous.
+type callIDs map[string]struct{}
+
+func (p replyParser) uniqueID(seen *callIDs, path loc, id string) error {
+	return p.uniqueKey(seen, path, id, id)
+}
+
+// uniqueKey is uniqueID for an id whose identity (key) differs from its
+// text (MCP's JSON-RPC ids).
+func (p replyParser) uniqueKey(seen *callIDs, path loc, key, id string) error {
+	if key == "" {
+		return nil
+	}
+	if *seen == nil {
+		*seen = callIDs{}
+	}
+	if _, dup := (*seen)[key]; dup {
+		return p.fail(path, ErrReplyShape, "call id %s is used by an earlier call", rtQuote(id))
+	}
+	(*seen)[key] = struct{}{}
+	return nil
 }
 
 // checkResultPairs checks what every XResults function needs: one result per
@@ -239,118 +499,16 @@ func resultJSON(r define.Result, arrays bool) (json.RawMessage, bool) {
 	if !json.Valid(out) {
 		return nil, false
 	}
-	return rtCompact(out), true
+	return jCompact(out), true
 }
-
-// compact returns valid JSON without insignificant space, reusing data when
-// there is none.
-func rtCompact(data []byte) json.RawMessage {
-	if !rtHasSpace(data) {
-		return json.RawMessage(data)
-	}
-	var b bytes.Buffer
-	if err := json.Compact(&b, data); err != nil {
-		return json.RawMessage(data)
-	}
-	return json.RawMessage(b.Bytes())
-}
-
-func rtHasSpace(data []byte) bool {
-	for _, c := range data {
-		if c == ' ' || c == '\n' || c == '\t' || c == '\r' {
-			return true
-		}
-	}
-	return false
-}
-
-// rtRawText returns raw as a Go string when it is a JSON string.
-func rtRawText(raw json.RawMessage) (string, bool) {
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-func rtKindOf(raw []byte) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return "nothing"
-	}
-	switch raw[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
-}
-
-func rtKindOfType(t reflect.Type) string {
-	if t == nil {
-		return "another type"
-	}
-	switch t.Kind() {
-	case reflect.Struct, reflect.Map:
-		return "an object"
-	case reflect.Slice, reflect.Array:
-		if t == reflect.TypeOf(json.RawMessage(nil)) {
-			return "a JSON value"
-		}
-		return "an array"
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	default:
-		return "a number"
-	}
-}
-
-// article turns encoding/json's value words ("array", "string", "number 5")
-// into the phrasing of our messages.
-func rtArticle(v string) string {
-	switch v {
-	case "array", "object":
-		return "an " + v
-	case "bool":
-		return "a boolean"
-	case "null", "":
-		return "null"
-	}
-	if len(v) > 6 && v[:6] == "number" {
-		return "a number"
-	}
-	return "a " + v
-}
-
-func rtJoin(base, field string) string {
-	switch {
-	case field == "":
-		return base
-	case base == "":
-		return field
-	}
-	return base + "." + field
-}
-
-func rtIndex(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // rtQuote quotes s for an error message, cut to 60 bytes.
-func rtQuote(s string) string {
-	if len(s) > 60 {
-		return strconv.Quote(s[:60]) + "..."
+func rtQuote(s string) string { return rtQuoteN(s, 60) }
+
+// rtQuoteN quotes s for an error message, cut to n bytes.
+func rtQuoteN(s string, n int) string {
+	if len(s) > n {
+		return strconv.Quote(s[:n]) + "..."
 	}
 	return strconv.Quote(s)
 }

@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -30,94 +29,106 @@ type AnthropicToolResult struct {
 	IsError   bool   `json:"is_error"`
 }
 
-type anthropicMessageWire struct {
-	Type       string            `json:"type"`
-	Role       string            `json:"role"`
-	Content    []json.RawMessage `json:"content"`
-	StopReason string            `json:"stop_reason"`
-}
-
-type anthropicBlockWire struct {
-	Type  string          `json:"type"`
-	ID    string          `json:"id"`
-	Name  string          `json:"name"`
-	Input json.RawMessage `json:"input"`
-	Text  string          `json:"text"`
-}
-
-// ParseAnthropicCalls returns the tool calls of an Anthropic Messages
-// reply; see [ParseAnthropicReply].
-func ParseAnthropicCalls(reply []byte) ([]Call, error) {
-	t, err := ParseAnthropicReply(reply)
-	return t.Calls, err
-}
+var (
+	anthropicKeys      = []string{"type", "role", "content", "stop_reason", "error"}
+	anthropicBlockKeys = []string{"type", "id", "name", "input", "text"}
+	anthropicErrorKeys = [4]string{"message", "type", "code", "param"}
+)
 
 // ParseAnthropicReply parses an Anthropic Messages API reply (the message
-// object the API returns). Every tool_use block becomes a [Call]; its input
-// object is the arguments (absent or null input means {}; any other
-// non-object is an error wrapping [ErrArguments]). Blocks of tools the
-// server runs itself (server_tool_use, web search results) make no calls.
+// object the API returns). It is [ReplyLimits.ParseAnthropicReply] with
+// the default limits.
+func ParseAnthropicReply(reply []byte) (Turn, error) {
+	return ReplyLimits{}.ParseAnthropicReply(reply)
+}
+
+// ParseAnthropicReply parses an Anthropic Messages API reply within l.
+//
+// An error body ({"type":"error","error":{"type","message"}}) is a
+// [ReplyError] wrapping [ErrProviderError] that quotes it.
+//
+// Every tool_use block becomes a [Call]; its input object is the arguments
+// (absent or null input means {}; any other non-object is an error
+// wrapping [ErrArguments]). Blocks of tools the server runs itself
+// (server_tool_use, web search results) make no calls.
 //
 // Turn.Replay holds one [AnthropicMessage] with the content as sent;
 // Turn.Text joins the text blocks; Turn.Stop is stop_reason.
-func ParseAnthropicReply(reply []byte) (Turn, error) {
-	p := replyParser{NameAnthropic}
+func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
+	p := l.parser(NameAnthropic)
 	data, err := p.whole(reply)
 	if err != nil {
 		return Turn{}, err
 	}
-	if err := p.object("", data); err != nil {
+	var m [5][]byte
+	if err := p.fields(ptr(""), data, anthropicKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
-	var m anthropicMessageWire
-	if err := p.decode("", data, &m); err != nil {
+	typ, err := p.text(ptr("/type"), m[0])
+	if err != nil {
 		return Turn{}, err
 	}
-	if m.Type == "error" {
-		return Turn{}, p.fail("", ErrReplyShape, "the reply is an error object, not a message")
+	if m[4] != nil && m[4][0] == '{' && (typ == "error" || m[2] == nil) {
+		return Turn{}, p.errorObject(ptr("/error"), m[4], &anthropicErrorKeys)
 	}
-	if m.Content == nil {
-		return Turn{}, p.fail("content", ErrReplyShape, "missing content")
+	if typ == "error" {
+		return Turn{}, p.providerError(ptr(""), "", "error", "", "")
 	}
-	if m.Role != "" && m.Role != "assistant" {
-		return Turn{}, p.fail("role", ErrReplyShape, "role is %q, not assistant", m.Role)
+	if m[2] == nil {
+		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "missing content")
 	}
-	turn := Turn{Stop: m.StopReason}
-	var text strings.Builder
-	for i, raw := range m.Content {
-		at := rtIndex("content", i)
-		if err := p.object(at, raw); err != nil {
-			return Turn{}, err
+	if m[2][0] != '[' {
+		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[2]))
+	}
+	role, err := p.text(ptr("/role"), m[1])
+	if err != nil {
+		return Turn{}, err
+	}
+	if role != "" && role != "assistant" {
+		return Turn{}, p.fail(ptr("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+	}
+	turn := Turn{}
+	if turn.Stop, err = p.text(ptr("/stop_reason"), m[3]); err != nil {
+		return Turn{}, err
+	}
+	var text textJoin
+	n := jCount(m[2], "type", "tool_use")
+	turn.Calls = sized[Call](n)
+	ids := make(callIDs, n)
+	err = jElems(m[2], func(i int, raw []byte) error {
+		at := ptr("/content").index(i)
+		var b [5][]byte
+		if err := p.fields(at, raw, anthropicBlockKeys, b[:]); err != nil {
+			return err
 		}
-		var b anthropicBlockWire
-		if err := p.decode(at, raw, &b); err != nil {
-			return Turn{}, err
+		typ, err := p.text(at.key("/type"), b[0])
+		if err != nil {
+			return err
 		}
-		switch b.Type {
+		switch typ {
 		case "text":
-			text.WriteString(b.Text)
+			s, err := p.text(at.key("/text"), b[4])
+			text.WriteString(s)
+			return err
 		case "tool_use":
-			if b.ID == "" {
-				return Turn{}, p.fail(at+".id", ErrReplyShape, "missing id (results are paired by it)")
-			}
-			if b.Name == "" {
-				return Turn{}, p.fail(at+".name", ErrReplyShape, "missing name")
-			}
-			args, err := p.argsObject(at+".input", b.Input)
+			c, err := p.namedCall(at, b[1], b[2], &ids)
 			if err != nil {
-				return Turn{}, err
+				return err
 			}
-			turn.Calls = append(turn.Calls, Call{ID: b.ID, Name: b.Name, Args: args})
+			if c.Args, err = p.argsObject(at.key("/input"), b[3]); err != nil {
+				return err
+			}
+			turn.Calls = append(turn.Calls, c)
 		case "":
-			return Turn{}, p.fail(at+".type", ErrReplyShape, "missing type")
+			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
 		}
+		return nil
+	})
+	if err != nil {
+		return Turn{}, err
 	}
 	turn.Text = text.String()
-	content, err := json.Marshal(m.Content)
-	if err != nil {
-		return Turn{}, p.fail("content", ErrReplyShape, "%v", err)
-	}
-	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: content}}
+	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: jCompact(m[2])}}
 	return turn, nil
 }
 

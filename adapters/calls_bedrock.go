@@ -39,119 +39,142 @@ type BedrockToolResultContent struct {
 // is empty, since a toolResult's content must not be empty.
 const BedrockEmptyOutput = "(no output)"
 
-type bedrockResponseWire struct {
-	Output *struct {
-		Message json.RawMessage `json:"message"`
-	} `json:"output"`
-	StopReason string `json:"stopReason"`
-}
-
-type bedrockMessageWire struct {
-	Role    string            `json:"role"`
-	Content []json.RawMessage `json:"content"`
-}
-
-type bedrockBlockWire struct {
-	Text    *string         `json:"text"`
-	ToolUse json.RawMessage `json:"toolUse"`
-}
-
-type bedrockToolUseWire struct {
-	ToolUseID string          `json:"toolUseId"`
-	Name      string          `json:"name"`
-	Input     json.RawMessage `json:"input"`
-}
-
-// ParseBedrockCalls returns the tool calls of a Bedrock Converse reply; see
-// [ParseBedrockReply].
-func ParseBedrockCalls(reply []byte) ([]Call, error) {
-	t, err := ParseBedrockReply(reply)
-	return t.Calls, err
-}
+var (
+	bedrockKeys        = []string{"output", "stopReason", "message", "Message", "__type", "role", "content"}
+	bedrockOutputKeys  = []string{"message"}
+	bedrockMessageKeys = []string{"role", "content"}
+	bedrockBlockKeys   = []string{"text", "toolUse"}
+	bedrockToolUseKeys = []string{"toolUseId", "name", "input", "type"}
+)
 
 // ParseBedrockReply parses a Bedrock Converse reply: the whole response
-// (its output.message is read) or the assistant message alone. Every
-// toolUse block becomes a [Call] with its toolUseId and input object
-// (absent input means {}).
+// (its output.message is read) or the assistant message alone. It is
+// [ReplyLimits.ParseBedrockReply] with the default limits.
+func ParseBedrockReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseBedrockReply(reply) }
+
+// ParseBedrockReply parses a Bedrock Converse reply within l.
+//
+// An error body ({"message":"..."}, with the exception type in "__type"
+// when the body carries it; AWS also sends it in the X-Amzn-ErrorType
+// header, which the caller has) is a [ReplyError] wrapping
+// [ErrProviderError] that quotes it.
+//
+// Every toolUse block becomes a [Call] with its toolUseId and input object
+// (absent input means {}). A toolUse block of type "server_tool_use" (a
+// tool the server ran, such as Nova's code interpreter, whose result
+// follows in the same message) makes no call; it stays in the replay.
 //
 // Turn.Replay holds the assistant message as a [json.RawMessage],
 // verbatim (reasoning blocks and their signatures included). Turn.Text
 // joins the text blocks; Turn.Stop is stopReason.
-func ParseBedrockReply(reply []byte) (Turn, error) {
-	p := replyParser{NameBedrock}
+func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
+	p := l.parser(NameBedrock)
 	data, err := p.whole(reply)
 	if err != nil {
 		return Turn{}, err
 	}
-	if err := p.object("", data); err != nil {
+	var top [7][]byte
+	if err := p.fields(ptr(""), data, bedrockKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
-	var probe map[string]json.RawMessage
-	if err := p.decode("", data, &probe); err != nil {
-		return Turn{}, err
+	if top[0] == nil && top[5] == nil && top[6] == nil {
+		msg := top[2]
+		if msg == nil {
+			msg = top[3] // some AWS services capitalise it
+		}
+		if msg != nil && msg[0] == '"' {
+			m, _ := jText(msg)
+			typ, _ := jText(top[4])
+			if i := strings.LastIndexByte(typ, '#'); i >= 0 {
+				typ = typ[i+1:]
+			}
+			if i := strings.IndexByte(typ, ':'); i >= 0 {
+				typ = typ[:i]
+			}
+			return Turn{}, p.providerError(ptr(""), m, typ, "", "")
+		}
 	}
 	var turn Turn
-	msg, path := json.RawMessage(data), ""
-	if _, ok := probe["output"]; ok {
-		var r bedrockResponseWire
-		if err := p.decode("", data, &r); err != nil {
+	msg, path := data, ptr("")
+	if top[0] != nil {
+		var out [1][]byte
+		if err := p.fields(ptr("/output"), top[0], bedrockOutputKeys, out[:]); err != nil {
 			return Turn{}, err
 		}
-		if r.Output == nil || r.Output.Message == nil || string(r.Output.Message) == "null" {
-			return Turn{}, p.fail("output", ErrReplyShape, "no message")
+		if out[0] == nil || out[0][0] == 'n' {
+			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "no message")
 		}
-		msg, path, turn.Stop = r.Output.Message, "output.message", r.StopReason
+		if turn.Stop, err = p.text(ptr("/stopReason"), top[1]); err != nil {
+			return Turn{}, err
+		}
+		msg, path = out[0], ptr("/output/message")
 	}
-	if err := p.object(path, msg); err != nil {
+	var m [2][]byte
+	if err := p.fields(path, msg, bedrockMessageKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
-	var m bedrockMessageWire
-	if err := p.decode(path, msg, &m); err != nil {
+	if m[1] == nil {
+		return Turn{}, p.fail(path.key("/content"), ErrReplyShape, "missing content")
+	}
+	if m[1][0] != '[' {
+		return Turn{}, p.fail(path.key("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[1]))
+	}
+	role, err := p.text(path.key("/role"), m[0])
+	if err != nil {
 		return Turn{}, err
 	}
-	if m.Content == nil {
-		return Turn{}, p.fail(rtJoin(path, "content"), ErrReplyShape, "missing content")
+	if role != "" && role != "assistant" {
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
 	}
-	if m.Role != "" && m.Role != "assistant" {
-		return Turn{}, p.fail(rtJoin(path, "role"), ErrReplyShape, "role is %q, not assistant", m.Role)
-	}
-	var text strings.Builder
-	for i, raw := range m.Content {
-		at := rtIndex(rtJoin(path, "content"), i)
-		if err := p.object(at, raw); err != nil {
-			return Turn{}, err
+	var text textJoin
+	n := jCount(m[1], "toolUse", "")
+	turn.Calls = sized[Call](n)
+	ids := make(callIDs, n)
+	err = jElems(m[1], func(i int, raw []byte) error {
+		at := path.key("/content").index(i)
+		var b [2][]byte
+		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
+			return err
 		}
-		var b bedrockBlockWire
-		if err := p.decode(at, raw, &b); err != nil {
-			return Turn{}, err
-		}
-		if b.Text != nil {
-			text.WriteString(*b.Text)
-		}
-		if b.ToolUse == nil || string(b.ToolUse) == "null" {
-			continue
-		}
-		if err := p.object(at+".toolUse", b.ToolUse); err != nil {
-			return Turn{}, err
-		}
-		var tu bedrockToolUseWire
-		if err := p.decode(at+".toolUse", b.ToolUse, &tu); err != nil {
-			return Turn{}, err
-		}
-		if tu.ToolUseID == "" {
-			return Turn{}, p.fail(at+".toolUse.toolUseId", ErrReplyShape, "missing toolUseId (results are paired by it)")
-		}
-		if tu.Name == "" {
-			return Turn{}, p.fail(at+".toolUse.name", ErrReplyShape, "missing name")
-		}
-		args, err := p.argsObject(at+".toolUse.input", tu.Input)
+		s, err := p.text(at.key("/text"), b[0])
 		if err != nil {
-			return Turn{}, err
+			return err
 		}
-		turn.Calls = append(turn.Calls, Call{ID: tu.ToolUseID, Name: tu.Name, Args: args})
+		text.WriteString(s)
+		if b[1] == nil || b[1][0] == 'n' {
+			return nil
+		}
+		at = at.key("/toolUse")
+		var tu [4][]byte
+		if err := p.fields(at, b[1], bedrockToolUseKeys, tu[:]); err != nil {
+			return err
+		}
+		typ, err := p.text(at.key("/type"), tu[3])
+		if err != nil {
+			return err
+		}
+		switch typ {
+		case "server_tool_use":
+			return nil
+		case "", "tool_use":
+		default:
+			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", rtQuote(typ))
+		}
+		c, err := p.namedCallKeys(at, "/toolUseId", tu[0], tu[1], &ids)
+		if err != nil {
+			return err
+		}
+		if c.Args, err = p.argsObject(at.key("/input"), tu[2]); err != nil {
+			return err
+		}
+		turn.Calls = append(turn.Calls, c)
+		return nil
+	})
+	if err != nil {
+		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{rtCompact(append(json.RawMessage(nil), msg...))}
+	turn.Replay = []any{json.RawMessage(jCompact(msg))}
 	return turn, nil
 }
 

@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -36,43 +35,28 @@ type GeminiResponse struct {
 	Error string `json:"error,omitempty"`
 }
 
-type geminiResponseWire struct {
-	Candidates []json.RawMessage `json:"candidates"`
-}
-
-type geminiCandidateWire struct {
-	Content      json.RawMessage `json:"content"`
-	FinishReason string          `json:"finishReason"`
-}
-
-type geminiContentWire struct {
-	Role  string            `json:"role"`
-	Parts []json.RawMessage `json:"parts"`
-}
-
-type geminiPartWire struct {
-	Text             *string         `json:"text"`
-	Thought          bool            `json:"thought"`
-	ThoughtSignature string          `json:"thoughtSignature"`
-	FunctionCall     json.RawMessage `json:"functionCall"`
-}
-
-type geminiFunctionCallWire struct {
-	ID   string          `json:"id"`
-	Name string          `json:"name"`
-	Args json.RawMessage `json:"args"`
-}
-
-// ParseGeminiCalls returns the function calls of a Gemini reply; see
-// [ParseGeminiReply].
-func ParseGeminiCalls(reply []byte) ([]Call, error) {
-	t, err := ParseGeminiReply(reply)
-	return t.Calls, err
-}
+var (
+	geminiKeys          = []string{"candidates", "promptFeedback", "error", "parts"}
+	geminiCandidateKeys = []string{"content", "finishReason", "finishMessage"}
+	geminiContentKeys   = []string{"role", "parts"}
+	geminiPartKeys      = []string{"text", "thought", "thoughtSignature", "functionCall"}
+	geminiCallKeys      = []string{"id", "name", "args"}
+	geminiFeedbackKeys  = []string{"blockReason", "blockReasonMessage"}
+	geminiErrorKeys     = [4]string{"message", "status", "code"}
+)
 
 // ParseGeminiReply parses a Gemini (or Vertex AI) generateContent reply:
 // the whole response (candidates[0].content is read) or the model content
-// alone ({"role":"model","parts":[...]}).
+// alone ({"role":"model","parts":[...]}). It is
+// [ReplyLimits.ParseGeminiReply] with the default limits.
+func ParseGeminiReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseGeminiReply(reply) }
+
+// ParseGeminiReply parses a Gemini (or Vertex AI) generateContent reply
+// within l.
+//
+// An error body ({"error":{"code","message","status"}}, or a JSON array
+// holding one, as Vertex streams send) is a [ReplyError] wrapping
+// [ErrProviderError] that quotes it.
 //
 // Every functionCall part becomes a [Call]: its args object is the
 // arguments (absent means {}), its id is kept when present, and the part's
@@ -82,90 +66,208 @@ func ParseGeminiCalls(reply []byte) ([]Call, error) {
 // the thought signatures stay on the parts that carried them (Gemini 3
 // rejects a replayed functionCall turn without them). Turn.Text joins the
 // text parts that are not thoughts; Turn.Stop is the candidate's
-// finishReason. A candidate without content (a blocked reply) is an error
-// wrapping [ErrReplyShape] that names the finishReason.
-func ParseGeminiReply(reply []byte) (Turn, error) {
-	p := replyParser{NameGemini}
+// finishReason.
+//
+// A candidate without content, or whose content has no parts (a blocked or
+// empty reply: finishReason SAFETY, RECITATION, PROHIBITED_CONTENT,
+// BLOCKLIST, SPII, MALFORMED_FUNCTION_CALL, ...), and a response without
+// candidates because the prompt was blocked, are errors wrapping
+// [ErrReplyShape] that name the finishReason (or the promptFeedback's
+// blockReason): Gemini rejects a replayed content without parts.
+func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
+	p := l.parser(NameGemini)
 	data, err := p.whole(reply)
 	if err != nil {
 		return Turn{}, err
 	}
-	if err := p.object("", data); err != nil {
+	if data[0] == '[' {
+		return Turn{}, p.geminiArray(data)
+	}
+	var top [4][]byte
+	if err := p.fields(ptr(""), data, geminiKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
-	var probe map[string]json.RawMessage
-	if err := p.decode("", data, &probe); err != nil {
-		return Turn{}, err
+	if top[2] != nil && top[2][0] == '{' {
+		return Turn{}, p.errorObject(ptr("/error"), top[2], &geminiErrorKeys)
 	}
 	var turn Turn
-	content, path := json.RawMessage(data), ""
-	if _, ok := probe["candidates"]; ok {
-		var r geminiResponseWire
-		if err := p.decode("", data, &r); err != nil {
+	content, path := data, ptr("")
+	switch {
+	case top[0] != nil && top[0][0] != 'n':
+		if content, err = p.geminiCandidate(top[0], &turn); err != nil {
 			return Turn{}, err
 		}
-		if len(r.Candidates) == 0 {
-			return Turn{}, p.fail("candidates", ErrReplyShape, "no candidates")
-		}
-		if err := p.object("candidates[0]", r.Candidates[0]); err != nil {
-			return Turn{}, err
-		}
-		var c geminiCandidateWire
-		if err := p.decode("candidates[0]", r.Candidates[0], &c); err != nil {
-			return Turn{}, err
-		}
-		if c.Content == nil || string(c.Content) == "null" {
-			return Turn{}, p.fail("candidates[0]", ErrReplyShape, "no content (finishReason %q)", c.FinishReason)
-		}
-		content, path, turn.Stop = c.Content, "candidates[0].content", c.FinishReason
-	} else if _, ok := probe["parts"]; !ok {
-		return Turn{}, p.fail("", ErrReplyShape, "expected a response with candidates or a content with parts")
+		path = ptr("/candidates/0/content")
+	case top[1] != nil:
+		return Turn{}, p.geminiBlocked(top[1])
+	case top[3] == nil:
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response with candidates or a content with parts")
 	}
-	if err := p.object(path, content); err != nil {
+	var m [2][]byte
+	if err := p.fields(path, content, geminiContentKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
-	var m geminiContentWire
-	if err := p.decode(path, content, &m); err != nil {
+	role, err := p.text(path.key("/role"), m[0])
+	if err != nil {
 		return Turn{}, err
 	}
-	if m.Role != "" && m.Role != "model" {
-		return Turn{}, p.fail(rtJoin(path, "role"), ErrReplyShape, "role is %q, not model", m.Role)
+	if role != "" && role != "model" {
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", rtQuote(role))
 	}
-	var text strings.Builder
-	for i, raw := range m.Parts {
-		at := rtIndex(rtJoin(path, "parts"), i)
-		if err := p.object(at, raw); err != nil {
-			return Turn{}, err
+	if err := p.array(path.key("/parts"), m[1]); err != nil {
+		return Turn{}, err
+	}
+	if geminiNoParts(m[1]) {
+		return Turn{}, p.fail(ptr("/parts"), ErrReplyShape, "no parts")
+	}
+	var text textJoin
+	n := jCount(m[1], "functionCall", "")
+	turn.Calls = sized[Call](n)
+	var ids callIDs
+	err = jElems(m[1], func(i int, raw []byte) error {
+		at := path.key("/parts").index(i)
+		var part [4][]byte
+		if err := p.fields(at, raw, geminiPartKeys, part[:]); err != nil {
+			return err
 		}
-		var part geminiPartWire
-		if err := p.decode(at, raw, &part); err != nil {
-			return Turn{}, err
-		}
-		if part.Text != nil && !part.Thought {
-			text.WriteString(*part.Text)
-		}
-		if part.FunctionCall == nil || string(part.FunctionCall) == "null" {
-			continue
-		}
-		if err := p.object(at+".functionCall", part.FunctionCall); err != nil {
-			return Turn{}, err
-		}
-		var fc geminiFunctionCallWire
-		if err := p.decode(at+".functionCall", part.FunctionCall, &fc); err != nil {
-			return Turn{}, err
-		}
-		if fc.Name == "" {
-			return Turn{}, p.fail(at+".functionCall.name", ErrReplyShape, "missing name")
-		}
-		args, err := p.argsObject(at+".functionCall.args", fc.Args)
+		s, err := p.text(at.key("/text"), part[0])
 		if err != nil {
-			return Turn{}, err
+			return err
 		}
-		turn.Calls = append(turn.Calls, Call{ID: fc.ID, Name: fc.Name, Args: args, ThoughtSignature: part.ThoughtSignature})
+		if string(part[1]) != "true" {
+			text.WriteString(s)
+		}
+		if part[3] == nil || part[3][0] == 'n' {
+			return nil
+		}
+		at = at.key("/functionCall")
+		var fc [3][]byte
+		if err := p.fields(at, part[3], geminiCallKeys, fc[:]); err != nil {
+			return err
+		}
+		var c Call
+		if c.ID, err = p.text(at.key("/id"), fc[0]); err != nil {
+			return err
+		}
+		if err := p.uniqueID(&ids, at.key("/id"), c.ID); err != nil {
+			return err
+		}
+		if c.Name, err = p.text(at.key("/name"), fc[1]); err != nil {
+			return err
+		}
+		if c.Name == "" {
+			return p.fail(at.key("/name"), ErrReplyShape, "missing name")
+		}
+		if c.Args, err = p.argsObject(at.key("/args"), fc[2]); err != nil {
+			return err
+		}
+		if c.ThoughtSignature, err = p.text(path.key("/parts").index(i).key("/thoughtSignature"), part[2]); err != nil {
+			return err
+		}
+		turn.Calls = append(turn.Calls, c)
+		return nil
+	})
+	if err != nil {
+		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{rtCompact(append(json.RawMessage(nil), content...))}
+	turn.Replay = []any{json.RawMessage(jCompact(content))}
 	return turn, nil
+}
+
+// geminiCandidate returns the content of the first candidate, setting
+// turn.Stop; a candidate without content is an error naming its
+// finishReason.
+func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
+	if list[0] != '[' {
+		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(list))
+	}
+	var first []byte
+	_ = jElems(list, func(i int, v []byte) error {
+		if i == 0 {
+			first = v
+		}
+		return nil
+	})
+	if first == nil {
+		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "no candidates")
+	}
+	var c [3][]byte
+	if err := p.fields(ptr("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
+		return nil, err
+	}
+	var err error
+	if turn.Stop, err = p.text(ptr("/candidates/0/finishReason"), c[1]); err != nil {
+		return nil, err
+	}
+	if c[0] != nil && c[0][0] != 'n' {
+		if err := p.object(ptr("/candidates/0/content"), c[0]); err != nil {
+			return nil, err
+		}
+	}
+	parts := jField(c[0], "parts")
+	if err := p.array(ptr("/candidates/0/content/parts"), parts); err != nil {
+		return nil, err
+	}
+	if geminiNoParts(parts) {
+		msg, _ := jText(c[2])
+		if msg != "" {
+			return nil, p.fail(ptr("/candidates/0"), ErrReplyShape, "no content (finishReason %s: %s)", rtQuote(turn.Stop), rtQuoteN(msg, 200))
+		}
+		return nil, p.fail(ptr("/candidates/0"), ErrReplyShape, "no content (finishReason %s)", rtQuote(turn.Stop))
+	}
+	return c[0], nil
+}
+
+// geminiNoParts reports whether parts is absent, null or an empty array.
+func geminiNoParts(parts []byte) bool {
+	return parts == nil || parts[0] == 'n' || parts[0] == '[' && jSkipSpace(parts, 1) == len(parts)-1
+}
+
+// geminiBlocked is the error for a response without candidates: the
+// prompt was blocked when promptFeedback says why.
+func (p replyParser) geminiBlocked(feedback []byte) error {
+	var f [2][]byte
+	if err := p.fields(ptr("/promptFeedback"), feedback, geminiFeedbackKeys, f[:]); err != nil {
+		return err
+	}
+	reason, err := p.text(ptr("/promptFeedback/blockReason"), f[0])
+	if err != nil {
+		return err
+	}
+	if reason == "" {
+		return p.fail(ptr(""), ErrReplyShape, "no candidates")
+	}
+	if msg, _ := jText(f[1]); msg != "" {
+		return p.fail(ptr("/promptFeedback/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", rtQuote(reason), rtQuoteN(msg, 200))
+	}
+	return p.fail(ptr("/promptFeedback/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", rtQuote(reason))
+}
+
+// geminiArray is the error for a reply that is an array: the first error
+// body in it (Vertex streams send errors as [{"error":{...}}]), or a
+// shape error.
+func (p replyParser) geminiArray(data []byte) error {
+	var found error
+	_ = jElems(data, func(i int, v []byte) error {
+		if v[0] != '{' {
+			return nil
+		}
+		var top [4][]byte
+		if err := p.fields(ptr("").index(i), v, geminiKeys, top[:]); err != nil {
+			found = err
+			return err
+		}
+		if top[2] != nil && top[2][0] == '{' {
+			found = p.errorObject(ptr("").index(i).key("/error"), top[2], &geminiErrorKeys)
+			return found
+		}
+		return nil
+	})
+	if found != nil {
+		return found
+	}
+	return p.fail(ptr(""), ErrReplyShape, "expected one response, got an array (a stream: parse each response)")
 }
 
 // GeminiResults renders the results of calls as the one user content that

@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -33,36 +32,29 @@ type MCPResponse struct {
 	Result  MCPCallToolResult `json:"result"`
 }
 
-type mcpRequestWire struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-}
+var (
+	mcpRequestKeys = []string{"jsonrpc", "id", "method", "params", "error"}
+	mcpParamsKeys  = []string{"name", "arguments"}
+	mcpErrorKeys   = [4]string{"message", "", "code"}
+)
 
-type mcpParamsWire struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-}
+// ParseMCPReply parses what an MCP client sends to call tools; it is
+// [ReplyLimits.ParseMCPReply] with the default limits.
+func ParseMCPReply(msg []byte) (Turn, error) { return ReplyLimits{}.ParseMCPReply(msg) }
 
-// ParseMCPCalls returns the calls in an MCP tools/call message; see
-// [ParseMCPReply].
-func ParseMCPCalls(msg []byte) ([]Call, error) {
-	t, err := ParseMCPReply(msg)
-	return t.Calls, err
-}
-
-// ParseMCPReply parses what an MCP client sends to call tools: a tools/call
-// request's params ({"name":...,"arguments":{...}}), the whole JSON-RPC
-// request, or a JSON-RPC batch (an array) of tools/call requests. Each
-// becomes a [Call] whose ID is the request's id as JSON text ("" for bare
-// params); absent arguments mean {}. A request for another method is an
-// error wrapping [ErrReplyShape].
+// ParseMCPReply parses what an MCP client sends to call tools, within l: a
+// tools/call request's params ({"name":...,"arguments":{...}}), the whole
+// JSON-RPC request, or a JSON-RPC batch (an array) of tools/call requests.
+// Each becomes a [Call] whose ID is the request's id as JSON text ("" for
+// bare params); absent arguments mean {}. A request for another method, and
+// two requests with one id, are errors wrapping [ErrReplyShape]; a JSON-RPC
+// error response ({"jsonrpc":"2.0","id":1,"error":{"code","message"}}) is a
+// [ReplyError] wrapping [ErrProviderError] that quotes it.
 //
 // MCP has no conversation to replay: Turn.Replay holds the requests as
 // [json.RawMessage] values, for logging, and Turn.Text is empty.
-func ParseMCPReply(msg []byte) (Turn, error) {
-	p := replyParser{NameMCP}
+func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
+	p := l.parser(NameMCP)
 	data, err := p.whole(msg)
 	if err != nil {
 		return Turn{}, err
@@ -70,82 +62,102 @@ func ParseMCPReply(msg []byte) (Turn, error) {
 	var turn Turn
 	switch data[0] {
 	case '[':
-		var batch []json.RawMessage
-		if err := p.decode("", data, &batch); err != nil {
-			return Turn{}, err
-		}
-		if len(batch) == 0 {
-			return Turn{}, p.fail("", ErrReplyShape, "empty batch")
-		}
-		for i, raw := range batch {
-			c, err := p.mcpRequest(rtIndex("", i), raw)
+		n := jCount(data, "", "")
+		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
+		ids := make(callIDs, n)
+		err := jElems(data, func(i int, raw []byte) error {
+			at := ptr("").index(i)
+			c, err := p.mcpRequest(at, raw)
 			if err != nil {
-				return Turn{}, err
+				return err
+			}
+			if err := p.uniqueKey(&ids, at.key("/id"), mcpIDKey(c.ID), c.ID); err != nil {
+				return err
 			}
 			turn.Calls = append(turn.Calls, c)
-			turn.Replay = append(turn.Replay, rtCompact(raw))
+			turn.Replay = append(turn.Replay, json.RawMessage(jCompact(raw)))
+			return nil
+		})
+		if err != nil {
+			return Turn{}, err
+		}
+		if len(turn.Calls) == 0 {
+			return Turn{}, p.fail(ptr(""), ErrReplyShape, "empty batch")
 		}
 	case '{':
-		var probe map[string]json.RawMessage
-		if err := p.decode("", data, &probe); err != nil {
+		var r [5][]byte
+		if err := p.fields(ptr(""), data, mcpRequestKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
 		var c Call
-		if _, ok := probe["method"]; ok {
-			c, err = p.mcpRequest("", data)
+		if r[2] != nil || r[4] != nil {
+			c, err = p.mcpRequest(ptr(""), data)
 		} else {
-			c, err = p.mcpParams("", data)
+			c, err = p.mcpParams(ptr(""), data)
 		}
 		if err != nil {
 			return Turn{}, err
 		}
 		turn.Calls = []Call{c}
-		turn.Replay = []any{rtCompact(append(json.RawMessage(nil), data...))}
+		turn.Replay = []any{json.RawMessage(jCompact(data))}
 	default:
-		return Turn{}, p.fail("", ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", rtKindOf(data))
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jKind(data))
 	}
 	return turn, nil
 }
 
-func (p replyParser) mcpRequest(path string, raw json.RawMessage) (Call, error) {
-	if err := p.object(path, raw); err != nil {
-		return Call{}, err
+// mcpIDKey is the key under which a JSON-RPC id is unique: a string id by
+// its text (escapes undone), a number by its JSON text.
+func mcpIDKey(id string) string {
+	if s, ok := jText([]byte(id)); ok {
+		return "s" + s
 	}
-	var r mcpRequestWire
-	if err := p.decode(path, raw, &r); err != nil {
-		return Call{}, err
-	}
-	if r.Method != "tools/call" {
-		return Call{}, p.fail(rtJoin(path, "method"), ErrReplyShape, "method %q is not tools/call", r.Method)
-	}
-	id := bytes.TrimSpace(r.ID)
-	if k := rtKindOf(id); k != "a string" && k != "a number" {
-		return Call{}, p.fail(rtJoin(path, "id"), ErrReplyShape, "expected a string or number id, got %s", k)
-	}
-	if r.Params == nil {
-		return Call{}, p.fail(rtJoin(path, "params"), ErrReplyShape, "missing params")
-	}
-	c, err := p.mcpParams(rtJoin(path, "params"), r.Params)
-	c.ID = string(id)
-	return c, err
+	return "n" + id
 }
 
-func (p replyParser) mcpParams(path string, raw json.RawMessage) (Call, error) {
-	if err := p.object(path, raw); err != nil {
+func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
+	var r [5][]byte
+	if err := p.fields(path, raw, mcpRequestKeys, r[:]); err != nil {
 		return Call{}, err
 	}
-	var w mcpParamsWire
-	if err := p.decode(path, raw, &w); err != nil {
-		return Call{}, err
+	if r[4] != nil && r[4][0] == '{' {
+		return Call{}, p.errorObject(path.key("/error"), r[4], &mcpErrorKeys)
 	}
-	if w.Name == "" {
-		return Call{}, p.fail(rtJoin(path, "name"), ErrReplyShape, "missing name")
-	}
-	args, err := p.argsObject(rtJoin(path, "arguments"), w.Arguments)
+	method, err := p.text(path.key("/method"), r[2])
 	if err != nil {
 		return Call{}, err
 	}
-	return Call{Name: w.Name, Args: args}, nil
+	if method != "tools/call" {
+		return Call{}, p.fail(path.key("/method"), ErrReplyShape, "method %s is not tools/call", rtQuote(method))
+	}
+	if k := jKind(r[1]); k != "a string" && k != "a number" {
+		return Call{}, p.fail(path.key("/id"), ErrReplyShape, "expected a string or number id, got %s", k)
+	}
+	if r[3] == nil {
+		return Call{}, p.fail(path.key("/params"), ErrReplyShape, "missing params")
+	}
+	c, err := p.mcpParams(path.key("/params"), r[3])
+	c.ID = string(r[1])
+	return c, err
+}
+
+func (p replyParser) mcpParams(path loc, raw []byte) (Call, error) {
+	var w [2][]byte
+	if err := p.fields(path, raw, mcpParamsKeys, w[:]); err != nil {
+		return Call{}, err
+	}
+	name, err := p.text(path.key("/name"), w[0])
+	if err != nil {
+		return Call{}, err
+	}
+	if name == "" {
+		return Call{}, p.fail(path.key("/name"), ErrReplyShape, "missing name")
+	}
+	args, err := p.argsObject(path.key("/arguments"), w[1])
+	if err != nil {
+		return Call{}, err
+	}
+	return Call{Name: name, Args: args}, nil
 }
 
 // MCPResults renders the results of calls as MCP CallToolResults, one per

@@ -1,34 +1,76 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
-	"strings"
+	"errors"
+	"strconv"
 
 	"github.com/toolnexus/toolnexus/define"
 )
 
 // OpenAIAssistantMessage is an OpenAI Chat assistant message to replay in
 // the next request's messages: the model's content and its tool_calls, each
-// call's arguments text exactly as the model sent it. Other fields of the
-// reply (refusal, annotations, reasoning_content, ...) are left out, as
-// some OpenAI-compatible servers reject them in requests.
+// call's arguments text exactly as the model sent it, and the message's
+// other members byte for byte (Extra). Response-only members are left out:
+// annotations, function_call (null: a legacy function_call is an error),
+// and refusal and audio when null.
 type OpenAIAssistantMessage struct {
 	Role      string           `json:"role"`                 // "assistant"
 	Content   json.RawMessage  `json:"content"`              // as the model sent it; null when it sent none
 	ToolCalls []OpenAIToolCall `json:"tool_calls,omitempty"` // omitted when there are none
+
+	// Extra is a JSON object of the message's other members as the model
+	// sent them (reasoning_content, a non-null refusal, a server's own
+	// fields), in order; they follow the members above when the message is
+	// marshalled. Nil when there are none. It must not repeat role,
+	// content or tool_calls.
+	Extra json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes role, content and tool_calls, then Extra's members.
+func (m OpenAIAssistantMessage) MarshalJSON() ([]byte, error) {
+	type plain OpenAIAssistantMessage
+	return marshalWithExtra(plain(m), m.Extra)
 }
 
 // OpenAIToolCall is one entry of an assistant message's tool_calls.
 type OpenAIToolCall struct {
+	// ID is the call's id as sent, or the id [ParseOpenAIReply] made for a
+	// call sent with an empty one.
 	ID       string             `json:"id"`
 	Type     string             `json:"type"` // "function"
 	Function OpenAIFunctionCall `json:"function"`
+
+	// Extra is a JSON object of the call's other members as sent (such as
+	// extra_content, which carries Gemini's thought signature over its
+	// OpenAI-compatible endpoint), written after the members above; the
+	// streaming index is left out. Nil when there are none; it must not
+	// repeat id, type or function.
+	Extra json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes id, type and function, then Extra's members.
+func (c OpenAIToolCall) MarshalJSON() ([]byte, error) {
+	type plain OpenAIToolCall
+	return marshalWithExtra(plain(c), c.Extra)
 }
 
 // OpenAIFunctionCall is the function of an [OpenAIToolCall].
 type OpenAIFunctionCall struct {
 	Name      string `json:"name"`
 	Arguments string `json:"arguments"` // JSON text, as the model sent it
+
+	// Extra is a JSON object of the function's other members as sent,
+	// written after the members above. Nil when there are none; it must
+	// not repeat name or arguments.
+	Extra json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes name and arguments, then Extra's members.
+func (f OpenAIFunctionCall) MarshalJSON() ([]byte, error) {
+	type plain OpenAIFunctionCall
+	return marshalWithExtra(plain(f), f.Extra)
 }
 
 // OpenAIToolMessage is the OpenAI Chat message that carries one call's
@@ -39,174 +81,295 @@ type OpenAIToolMessage struct {
 	Content    string `json:"content"`
 }
 
-// wire shapes of a chat completion, decoded level by level for error paths.
-type openAICompletionWire struct {
-	Choices []json.RawMessage `json:"choices"`
+// marshalWithExtra marshals v, a struct, and appends the members of the
+// JSON object extra.
+func marshalWithExtra(v any, extra json.RawMessage) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || len(extra) == 0 {
+		return b, err
+	}
+	extra = bytes.TrimSpace(extra)
+	if len(extra) < 2 || extra[0] != '{' || !json.Valid(extra) {
+		return nil, errors.New("adapters: Extra is not a JSON object")
+	}
+	inner := bytes.TrimSpace(extra[1 : len(extra)-1])
+	if len(inner) == 0 {
+		return b, nil
+	}
+	b = append(b[:len(b)-1], ',')
+	b = append(b, inner...)
+	return append(b, '}'), nil
 }
 
-type openAIChoiceWire struct {
-	Message      json.RawMessage `json:"message"`
-	FinishReason string          `json:"finish_reason"`
-}
-
-type openAIMessageWire struct {
-	Role      string            `json:"role"`
-	Content   json.RawMessage   `json:"content"`
-	ToolCalls []json.RawMessage `json:"tool_calls"`
-}
-
-type openAIToolCallWire struct {
-	ID       string          `json:"id"`
-	Type     string          `json:"type"`
-	Function json.RawMessage `json:"function"`
-}
-
-type openAIFunctionWire struct {
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-}
-
-// ParseOpenAICalls returns the tool calls of an OpenAI Chat Completions
-// reply; see [ParseOpenAIReply].
-func ParseOpenAICalls(reply []byte) ([]Call, error) {
-	t, err := ParseOpenAIReply(reply)
-	return t.Calls, err
-}
+var (
+	openAICompletionKeys = []string{"choices", "error"}
+	openAIChoiceKeys     = []string{"message", "finish_reason"}
+	openAIMessageKeys    = []string{"role", "content", "tool_calls", "function_call"}
+	openAIToolCallKeys   = []string{"id", "type", "function"}
+	openAIFunctionKeys   = []string{"name", "arguments"}
+	openAIErrorKeys      = [4]string{"message", "type", "code", "param"}
+	// openAIDropped are response-only members of a message that the replay
+	// leaves out (the null ones only where the value is given).
+	openAIDropped     = []string{"annotations"}
+	openAIDroppedNull = []string{"refusal", "audio"}
+	// openAIToolCallDropped: a tool call's index is its place in a
+	// streamed reply, meaningless in a request.
+	openAIToolCallDropped = []string{"index"}
+)
 
 // ParseOpenAIReply parses an OpenAI Chat Completions reply: the whole chat
 // completion (its choices[0].message is read) or the assistant message
 // alone. Mistral, Cohere v2 and other OpenAI-compatible servers send the
-// same shape.
+// same shape. It is [ReplyLimits.ParseOpenAIReply] with the default limits.
+func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOpenAIReply(reply) }
+
+// ParseOpenAIReply parses an OpenAI Chat Completions reply within l.
+//
+// An error body ({"error":{"message","type","param","code"}}) is a
+// [ReplyError] wrapping [ErrProviderError] that quotes it.
 //
 // Each call's arguments text is parsed into [Call.Args]: "" and "null" mean
 // {} (strict no-argument tools send ""), an object in place of the text is
 // accepted, and anything else that is not one JSON object is an error
 // wrapping [ErrArguments]. A tool call whose type is not "function" is an
 // error wrapping [ErrReplyShape], since its result could not be rendered.
+// A call sent with an empty or no id (some OpenAI-compatible servers, and
+// Ollama, do) gets one made from its index, name and arguments
+// ("call_0_1a2b3c4d"), used by the replay and by the results alike.
 //
 // Turn.Replay holds one [OpenAIAssistantMessage]; Turn.Text is the
 // message's content; Turn.Stop is the choice's finish_reason.
-func ParseOpenAIReply(reply []byte) (Turn, error) {
-	p := replyParser{NameOpenAI}
+func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
+	p := l.parser(NameOpenAI)
 	data, err := p.whole(reply)
 	if err != nil {
 		return Turn{}, err
 	}
-	if err := p.object("", data); err != nil {
+	var top [2][]byte
+	if err := p.fields(ptr(""), data, openAICompletionKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
-	var probe map[string]json.RawMessage
-	if err := p.decode("", data, &probe); err != nil {
-		return Turn{}, err
+	if top[1] != nil && top[1][0] == '{' {
+		return Turn{}, p.errorObject(ptr("/error"), top[1], &openAIErrorKeys)
 	}
 	var turn Turn
-	msg, path := json.RawMessage(data), ""
-	if _, ok := probe["choices"]; ok {
-		var c openAICompletionWire
-		if err := p.decode("", data, &c); err != nil {
-			return Turn{}, err
+	msg, path := data, ptr("")
+	if top[0] != nil {
+		if top[0][0] != '[' {
+			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
 		}
-		if len(c.Choices) == 0 {
-			return Turn{}, p.fail("choices", ErrReplyShape, "no choices")
-		}
-		if err := p.object("choices[0]", c.Choices[0]); err != nil {
-			return Turn{}, err
-		}
-		var ch openAIChoiceWire
-		if err := p.decode("choices[0]", c.Choices[0], &ch); err != nil {
-			return Turn{}, err
-		}
-		if ch.Message == nil {
-			return Turn{}, p.fail("choices[0]", ErrReplyShape, "no message")
-		}
-		msg, path, turn.Stop = ch.Message, "choices[0].message", ch.FinishReason
-	}
-	if err := p.object(path, msg); err != nil {
-		return Turn{}, err
-	}
-	var m openAIMessageWire
-	if err := p.decode(path, msg, &m); err != nil {
-		return Turn{}, err
-	}
-	if m.Role != "" && m.Role != "assistant" {
-		return Turn{}, p.fail(rtJoin(path, "role"), ErrReplyShape, "role is %q, not assistant", m.Role)
-	}
-	turn.Text = openAIText(m.Content)
-	replay := OpenAIAssistantMessage{Role: "assistant", Content: m.Content}
-	if replay.Content == nil {
-		replay.Content = json.RawMessage("null")
-	}
-	for i, raw := range m.ToolCalls {
-		at := rtIndex(rtJoin(path, "tool_calls"), i)
-		if err := p.object(at, raw); err != nil {
-			return Turn{}, err
-		}
-		var tc openAIToolCallWire
-		if err := p.decode(at, raw, &tc); err != nil {
-			return Turn{}, err
-		}
-		if tc.Type != "" && tc.Type != "function" {
-			return Turn{}, p.fail(at+".type", ErrReplyShape, "tool call type %q is not supported (only function)", tc.Type)
-		}
-		if tc.ID == "" {
-			return Turn{}, p.fail(at+".id", ErrReplyShape, "missing id (results are paired by it)")
-		}
-		if tc.Function == nil {
-			return Turn{}, p.fail(at, ErrReplyShape, "no function")
-		}
-		if err := p.object(at+".function", tc.Function); err != nil {
-			return Turn{}, err
-		}
-		var fn openAIFunctionWire
-		if err := p.decode(at+".function", tc.Function, &fn); err != nil {
-			return Turn{}, err
-		}
-		if fn.Name == "" {
-			return Turn{}, p.fail(at+".function.name", ErrReplyShape, "missing name")
-		}
-		args, err := p.argsText(at+".function.arguments", fn.Arguments)
-		if err != nil {
-			return Turn{}, err
-		}
-		turn.Calls = append(turn.Calls, Call{ID: tc.ID, Name: fn.Name, Args: args})
-		text, ok := rtRawText(fn.Arguments)
-		if !ok {
-			text = string(args) // an object sent in place of the text
-		}
-		replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{
-			ID: tc.ID, Type: "function", Function: OpenAIFunctionCall{Name: fn.Name, Arguments: text},
+		var first []byte
+		_ = jElems(top[0], func(i int, v []byte) error {
+			if i == 0 {
+				first = v
+			}
+			return nil
 		})
+		if first == nil {
+			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "no choices")
+		}
+		var ch [2][]byte
+		if err := p.fields(ptr("/choices/0"), first, openAIChoiceKeys, ch[:]); err != nil {
+			return Turn{}, err
+		}
+		if ch[0] == nil || ch[0][0] == 'n' {
+			return Turn{}, p.fail(ptr("/choices/0"), ErrReplyShape, "no message")
+		}
+		if turn.Stop, err = p.text(ptr("/choices/0/finish_reason"), ch[1]); err != nil {
+			return Turn{}, err
+		}
+		msg, path = ch[0], ptr("/choices/0/message")
+	}
+	var m [4][]byte
+	if err := p.fields(path, msg, openAIMessageKeys, m[:]); err != nil {
+		return Turn{}, err
+	}
+	if m[3] != nil && m[3][0] != 'n' {
+		return Turn{}, p.fail(path.key("/function_call"), ErrReplyShape, "a legacy function_call is not supported (send tools, not functions)")
+	}
+	role, err := p.text(path.key("/role"), m[0])
+	if err != nil {
+		return Turn{}, err
+	}
+	if role != "" && role != "assistant" {
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+	}
+	if err := p.array(path.key("/tool_calls"), m[2]); err != nil {
+		return Turn{}, err
+	}
+	replay := OpenAIAssistantMessage{Role: "assistant", Content: json.RawMessage("null")}
+	if m[1] != nil {
+		replay.Content = jCompact(m[1])
+		if turn.Text, err = openAIText(p, path.key("/content"), m[1]); err != nil {
+			return Turn{}, err
+		}
+	}
+	replay.Extra = jExtra(msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
+	if m[2] != nil && m[2][0] == '[' {
+		if err := p.openAIToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
+			return Turn{}, err
+		}
 	}
 	turn.Replay = []any{replay}
 	return turn, nil
 }
 
-// openAIText returns the text of a message's content: a string, or an
-// array of parts whose text parts are joined.
-func openAIText(content json.RawMessage) string {
-	if s, ok := rtRawText(content); ok {
-		return s
+func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {
+	n := jCount(list, "", "")
+	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
+	ids := make(callIDs, n)
+	missing := false // a call came without an id
+	err := jElems(list, func(i int, raw []byte) error {
+		at := path.index(i)
+		var tc [3][]byte
+		if err := p.fields(at, raw, openAIToolCallKeys, tc[:]); err != nil {
+			return err
+		}
+		id, err := p.text(at.key("/id"), tc[0])
+		if err != nil {
+			return err
+		}
+		typ, err := p.text(at.key("/type"), tc[1])
+		if err != nil {
+			return err
+		}
+		if typ != "" && typ != "function" {
+			return p.fail(at.key("/type"), ErrReplyShape, "tool call type %s is not supported (only function)", rtQuote(typ))
+		}
+		if tc[2] == nil {
+			return p.fail(at, ErrReplyShape, "no function")
+		}
+		var fn [2][]byte
+		if err := p.fields(at.key("/function"), tc[2], openAIFunctionKeys, fn[:]); err != nil {
+			return err
+		}
+		name, err := p.text(at.key("/function/name"), fn[0])
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			return p.fail(at.key("/function/name"), ErrReplyShape, "missing name")
+		}
+		args, text, err := p.argsText(at.key("/function/arguments"), fn[1])
+		if err != nil {
+			return err
+		}
+		missing = missing || id == ""
+		if err := p.uniqueID(&ids, at.key("/id"), id); err != nil {
+			return err
+		}
+		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
+		replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{
+			ID: id, Type: "function",
+			Function: OpenAIFunctionCall{Name: name, Arguments: text, Extra: jExtra(tc[2], openAIFunctionKeys, nil, nil)},
+			Extra:    jExtra(raw, openAIToolCallKeys, openAIToolCallDropped, nil),
+		})
+		return nil
+	})
+	if err != nil || !missing {
+		return err
 	}
-	return joinTextParts(content, "text")
+	// Calls sent without an id get an id made from the reply, unique in it.
+	for i := range turn.Calls {
+		c := &turn.Calls[i]
+		if c.ID != "" {
+			continue
+		}
+		id := madeCallID(i, c.Name, c.Args)
+		for hasID(ids, id) {
+			id += "_"
+		}
+		if ids == nil {
+			ids = callIDs{}
+		}
+		ids[id] = struct{}{}
+		c.ID, replay.ToolCalls[i].ID = id, id
+	}
+	return nil
 }
+
+func hasID(ids callIDs, id string) bool { _, ok := ids[id]; return ok }
+
+// madeCallID is the id given to a call sent with an empty one: its index and
+// an FNV-1a hash of its name and arguments, so that the same reply always
+// gets the same ids.
+func madeCallID(i int, name string, args []byte) string {
+	h := uint32(2166136261)
+	for _, s := range [...][]byte{[]byte(name), {0}, args} {
+		for _, b := range s {
+			h = (h ^ uint32(b)) * 16777619
+		}
+	}
+	return "call_" + strconv.Itoa(i) + "_" + strconv.FormatUint(uint64(h), 16)
+}
+
+// jExtra returns a JSON object of the members of the checked object obj
+// whose keys are not in known, leaving out the keys in dropped and, when
+// null, in droppedNull; nil when none is left. Each member is copied as
+// sent, without insignificant space.
+func jExtra(obj []byte, known, dropped, droppedNull []string) json.RawMessage {
+	var out []byte
+	_ = jMembers(obj, func(m jMember) error {
+		if jKeyIn(m.key, known) || jKeyIn(m.key, dropped) || (m.val[0] == 'n' && jKeyIn(m.key, droppedNull)) {
+			return nil
+		}
+		if out == nil {
+			out = append(out, '{')
+		} else {
+			out = append(out, ',')
+		}
+		out = append(out, jCompact(m.whole)...)
+		return nil
+	})
+	if out == nil {
+		return nil
+	}
+	return append(out, '}')
+}
+
+func jKeyIn(key []byte, names []string) bool {
+	for _, n := range names {
+		if jKeyIs(key, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// openAIText returns the text of a message's content: a string, null, or
+// an array of parts whose text parts are joined.
+func openAIText(p replyParser, path loc, content []byte) (string, error) {
+	if content[0] == '[' {
+		return joinTextParts(p, path, content, "text")
+	}
+	return p.text(path, content)
+}
+
+var textPartKeys = []string{"type", "text"}
 
 // joinTextParts joins the text of the parts of type partType in an array
 // of content parts ({"type":..., "text":...}); other parts are skipped.
-func joinTextParts(content json.RawMessage, partType string) string {
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+func joinTextParts(p replyParser, path loc, content []byte, partType string) (string, error) {
+	if err := p.array(path, content); err != nil || content == nil || content[0] != '[' {
+		return "", err
 	}
-	if json.Unmarshal(content, &parts) != nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, part := range parts {
-		if part.Type == partType {
-			b.WriteString(part.Text)
+	var b textJoin
+	err := jElems(content, func(i int, part []byte) error {
+		if part[0] != '{' {
+			return nil
 		}
-	}
-	return b.String()
+		var v [2][]byte
+		if err := p.fields(path.index(i), part, textPartKeys, v[:]); err != nil {
+			return err
+		}
+		if t, _ := jText(v[0]); t != partType {
+			return nil
+		}
+		text, err := p.text(path.index(i).key("/text"), v[1])
+		b.WriteString(text)
+		return err
+	})
+	return b.String(), err
 }
 
 // OpenAIResults renders the results of calls as OpenAI Chat tool messages,

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -16,102 +17,139 @@ type ResponsesFunctionCallOutput struct {
 	Output string `json:"output"`
 }
 
-type responsesWire struct {
-	Status string            `json:"status"`
-	Output []json.RawMessage `json:"output"`
-}
+var (
+	responsesKeys     = []string{"status", "output", "error"}
+	responsesItemKeys = []string{"type", "call_id", "name", "arguments", "content", "id", "execution"}
+)
 
-type responsesItemWire struct {
-	Type      string          `json:"type"`
-	CallID    string          `json:"call_id"`
-	Name      string          `json:"name"`
-	Arguments json.RawMessage `json:"arguments"`
-	Content   json.RawMessage `json:"content"`
-}
-
-// ParseResponsesCalls returns the function calls of an OpenAI Responses
-// reply; see [ParseResponsesReply].
-func ParseResponsesCalls(reply []byte) ([]Call, error) {
-	t, err := ParseResponsesReply(reply)
-	return t.Calls, err
+// responsesClientItems are the output item types, other than function_call,
+// that ask the client to act; this package cannot answer them.
+var responsesClientItems = []string{
+	"local_shell_call", "shell_call", "apply_patch_call", "computer_call",
+	"custom_tool_call", "mcp_approval_request",
 }
 
 // ParseResponsesReply parses an OpenAI Responses API reply: the whole
 // response object (its output is read) or the output array of items alone.
+// It is [ReplyLimits.ParseResponsesReply] with the default limits.
+func ParseResponsesReply(reply []byte) (Turn, error) {
+	return ReplyLimits{}.ParseResponsesReply(reply)
+}
+
+// ParseResponsesReply parses an OpenAI Responses API reply within l.
+//
+// An error body, or a response whose error is set (status "failed"), is a
+// [ReplyError] wrapping [ErrProviderError] that quotes it.
 //
 // Every function_call item becomes a [Call] whose ID is the item's call_id
 // (results are paired by call_id, not by the item's fc_ id). Its arguments
-// text is parsed as for [ParseOpenAIReply]: "" means {}. Other items
-// (reasoning, message, built-in tool calls the server ran) make no calls.
+// text is parsed as for [ParseOpenAIReply]: "" means {}. Items the server
+// handled (reasoning, message, web_search_call and the other built-in tool
+// calls) make no calls. An item that asks the client to act and is not a
+// function_call (local_shell_call, shell_call, apply_patch_call,
+// computer_call, custom_tool_call, mcp_approval_request, a tool_search_call
+// with "execution": "client", or any other "..._call" item with a call_id)
+// is an error wrapping [ErrReplyShape] that names its type and call id:
+// dropping it would leave the model waiting for an answer.
 //
 // Turn.Replay holds every output item as a [json.RawMessage], verbatim and
 // in order, so that reasoning items stay next to the function calls they
 // preceded (the API rejects a replayed function_call without its reasoning
 // item). Turn.Text joins the output_text parts of message items; Turn.Stop
 // is the response's status.
-func ParseResponsesReply(reply []byte) (Turn, error) {
-	p := replyParser{NameOpenAIResponses}
+func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
+	p := l.parser(NameOpenAIResponses)
 	data, err := p.whole(reply)
 	if err != nil {
 		return Turn{}, err
 	}
 	var turn Turn
-	items, path := []json.RawMessage(nil), "output"
+	items, path := data, ptr("")
 	switch data[0] {
 	case '[':
-		path = ""
-		if err := p.decode("", data, &items); err != nil {
-			return Turn{}, err
-		}
 	case '{':
-		var r responsesWire
-		if err := p.decode("", data, &r); err != nil {
+		var r [3][]byte
+		if err := p.fields(ptr(""), data, responsesKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
-		if r.Output == nil {
-			return Turn{}, p.fail("", ErrReplyShape, "no output (expected a response object or an array of output items)")
+		if r[2] != nil && r[2][0] == '{' {
+			return Turn{}, p.errorObject(ptr("/error"), r[2], &openAIErrorKeys)
 		}
-		items, turn.Stop = r.Output, r.Status
+		if r[1] == nil {
+			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no output (expected a response object or an array of output items)")
+		}
+		if r[1][0] != '[' {
+			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jKind(r[1]))
+		}
+		if turn.Stop, err = p.text(ptr("/status"), r[0]); err != nil {
+			return Turn{}, err
+		}
+		items, path = r[1], ptr("/output")
 	default:
-		return Turn{}, p.fail("", ErrReplyShape, "expected a response object or an array of output items, got %s", rtKindOf(data))
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jKind(data))
 	}
-	var text strings.Builder
-	for i, raw := range items {
-		at := rtIndex(path, i)
-		if err := p.object(at, raw); err != nil {
-			return Turn{}, err
+	var text textJoin
+	n := jCount(items, "type", "function_call")
+	turn.Calls, turn.Replay = sized[Call](n), sized[any](jCount(items, "", ""))
+	ids := make(callIDs, n)
+	err = jElems(items, func(i int, raw []byte) error {
+		at := path.index(i)
+		var it [7][]byte
+		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
+			return err
 		}
-		var it responsesItemWire
-		if err := p.decode(at, raw, &it); err != nil {
-			return Turn{}, err
+		typ, err := p.text(at.key("/type"), it[0])
+		if err != nil {
+			return err
 		}
-		turn.Replay = append(turn.Replay, rtCompact(raw))
-		switch it.Type {
-		case "message":
-			text.WriteString(responsesText(it.Content))
-		case "function_call":
-			if it.CallID == "" {
-				return Turn{}, p.fail(at+".call_id", ErrReplyShape, "missing call_id (results are paired by it)")
+		callID, err := p.text(at.key("/call_id"), it[1])
+		if err != nil {
+			return err
+		}
+		turn.Replay = append(turn.Replay, json.RawMessage(jCompact(raw)))
+		switch {
+		case typ == "":
+			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
+		case typ == "message":
+			s, err := joinTextParts(p, at.key("/content"), it[4], "output_text")
+			text.WriteString(s)
+			return err
+		case typ == "function_call":
+			if callID == "" {
+				return p.fail(at.key("/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
 			}
-			if it.Name == "" {
-				return Turn{}, p.fail(at+".name", ErrReplyShape, "missing name")
+			if err := p.uniqueID(&ids, at.key("/call_id"), callID); err != nil {
+				return err
 			}
-			args, err := p.argsText(at+".arguments", it.Arguments)
+			name, err := p.text(at.key("/name"), it[2])
 			if err != nil {
-				return Turn{}, err
+				return err
 			}
-			turn.Calls = append(turn.Calls, Call{ID: it.CallID, Name: it.Name, Args: args})
-		case "":
-			return Turn{}, p.fail(at+".type", ErrReplyShape, "missing type")
+			if name == "" {
+				return p.fail(at.key("/name"), ErrReplyShape, "missing name")
+			}
+			args, _, err := p.argsText(at.key("/arguments"), it[3])
+			if err != nil {
+				return err
+			}
+			turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
+		case slices.Contains(responsesClientItems, typ) ||
+			typ == "tool_search_call" && string(it[6]) == `"client"` ||
+			typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
+			id := callID
+			if id == "" {
+				id, _ = jText(it[5])
+			}
+			return p.fail(at, ErrReplyShape, "output item type %s (id %s) asks the client to act, and only function_call is supported",
+				rtQuote(typ), rtQuote(id))
 		}
+		return nil
+	})
+	if err != nil {
+		return Turn{}, err
 	}
 	turn.Text = text.String()
 	return turn, nil
-}
-
-// responsesText joins the output_text parts of a message item's content.
-func responsesText(content json.RawMessage) string {
-	return joinTextParts(content, "output_text")
 }
 
 // ResponsesResults renders the results of calls as OpenAI Responses

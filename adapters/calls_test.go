@@ -240,47 +240,47 @@ func TestParseMalformed(t *testing.T) {
 
 		// Wrong shape.
 		{"openai array", "openai", `[1,2]`, adapters.ErrReplyShape, ""},
-		{"openai choices not array", "openai", `{"choices":{"message":{}}}`, adapters.ErrReplyShape, "choices"},
-		{"openai no choices", "openai", `{"choices":[]}`, adapters.ErrReplyShape, "choices"},
-		{"openai no message", "openai", `{"choices":[{"finish_reason":"stop"}]}`, adapters.ErrReplyShape, "choices[0]"},
-		{"openai tool_calls string", "openai", `{"role":"assistant","tool_calls":"f"}`, adapters.ErrReplyShape, "tool_calls"},
-		{"openai tool call not object", "openai", `{"role":"assistant","tool_calls":[42]}`, adapters.ErrReplyShape, "tool_calls[0]"},
-		{"openai user role", "openai", `{"role":"user","content":"hi"}`, adapters.ErrReplyShape, "role"},
-		{"openai missing id", "openai", `{"choices":[{"message":{"tool_calls":[{"type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`, adapters.ErrReplyShape, "choices[0].message.tool_calls[0].id"},
-		{"openai missing name", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"arguments":"{}"}}]}`, adapters.ErrReplyShape, "tool_calls[0].function.name"},
-		{"openai custom tool call", "openai", `{"tool_calls":[{"id":"c1","type":"custom","custom":{"name":"f","input":"x"}}]}`, adapters.ErrReplyShape, "tool_calls[0].type"},
-		{"openai name not string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":7}}]}`, adapters.ErrReplyShape, "tool_calls[0].function.name"},
+		{"openai choices not array", "openai", `{"choices":{"message":{}}}`, adapters.ErrReplyShape, "/choices"},
+		{"openai no choices", "openai", `{"choices":[]}`, adapters.ErrReplyShape, "/choices"},
+		{"openai no message", "openai", `{"choices":[{"finish_reason":"stop"}]}`, adapters.ErrReplyShape, "/choices/0"},
+		{"openai tool_calls string", "openai", `{"role":"assistant","tool_calls":"f"}`, adapters.ErrReplyShape, "/tool_calls"},
+		{"openai tool call not object", "openai", `{"role":"assistant","tool_calls":[42]}`, adapters.ErrReplyShape, "/tool_calls/0"},
+		{"openai user role", "openai", `{"role":"user","content":"hi"}`, adapters.ErrReplyShape, "/role"},
+		{"openai missing name", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"arguments":"{}"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function/name"},
+		{"openai legacy function_call", "openai", `{"role":"assistant","content":null,"function_call":{"name":"f","arguments":"{}"}}`, adapters.ErrReplyShape, "/function_call"},
+		{"openai custom tool call", "openai", `{"tool_calls":[{"id":"c1","type":"custom","custom":{"name":"f","input":"x"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/type"},
+		{"openai name not string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":7}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function/name"},
 		{"responses number", "openai-responses", `42`, adapters.ErrReplyShape, ""},
 		{"responses no output", "openai-responses", `{"id":"resp_1","status":"failed"}`, adapters.ErrReplyShape, ""},
-		{"responses missing call_id", "openai-responses", `{"output":[{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}]}`, adapters.ErrReplyShape, "output[0].call_id"},
-		{"responses item without type", "openai-responses", `[{"call_id":"c"}]`, adapters.ErrReplyShape, "[0].type"},
-		{"anthropic error object", "anthropic", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, adapters.ErrReplyShape, ""},
-		{"anthropic content missing", "anthropic", `{"role":"assistant"}`, adapters.ErrReplyShape, "content"},
-		{"anthropic content string", "anthropic", `{"role":"assistant","content":"hi"}`, adapters.ErrReplyShape, "content"},
-		{"anthropic tool_use without id", "anthropic", `{"content":[{"type":"tool_use","name":"f","input":{}}]}`, adapters.ErrReplyShape, "content[0].id"},
-		{"gemini neither candidates nor parts", "gemini", `{"error":{"code":400}}`, adapters.ErrReplyShape, ""},
-		{"gemini blocked", "gemini", `{"candidates":[{"finishReason":"SAFETY"}]}`, adapters.ErrReplyShape, "candidates[0]"},
-		{"gemini parts not array", "gemini", `{"role":"model","parts":{}}`, adapters.ErrReplyShape, "parts"},
-		{"gemini functionCall without name", "gemini", `{"role":"model","parts":[{"functionCall":{"args":{}}}]}`, adapters.ErrReplyShape, "parts[0].functionCall.name"},
-		{"bedrock no message", "bedrock", `{"output":{},"stopReason":"end_turn"}`, adapters.ErrReplyShape, "output"},
-		{"bedrock toolUse without id", "bedrock", `{"role":"assistant","content":[{"toolUse":{"name":"f","input":{}}}]}`, adapters.ErrReplyShape, "content[0].toolUse.toolUseId"},
-		{"mcp other method", "mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, adapters.ErrReplyShape, "method"},
-		{"mcp notification", "mcp", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"f"}}`, adapters.ErrReplyShape, "id"},
+		{"responses missing call_id", "openai-responses", `{"output":[{"type":"function_call","id":"fc_1","name":"f","arguments":"{}"}]}`, adapters.ErrReplyShape, "/output/0/call_id"},
+		{"responses item without type", "openai-responses", `[{"call_id":"c"}]`, adapters.ErrReplyShape, "/0/type"},
+		{"anthropic error object", "anthropic", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, adapters.ErrProviderError, "/error"},
+		{"anthropic content missing", "anthropic", `{"role":"assistant"}`, adapters.ErrReplyShape, "/content"},
+		{"anthropic content string", "anthropic", `{"role":"assistant","content":"hi"}`, adapters.ErrReplyShape, "/content"},
+		{"anthropic tool_use without id", "anthropic", `{"content":[{"type":"tool_use","name":"f","input":{}}]}`, adapters.ErrReplyShape, "/content/0/id"},
+		{"gemini neither candidates nor parts", "gemini", `{"usageMetadata":{"promptTokenCount":4}}`, adapters.ErrReplyShape, ""},
+		{"gemini blocked", "gemini", `{"candidates":[{"finishReason":"SAFETY"}]}`, adapters.ErrReplyShape, "/candidates/0"},
+		{"gemini parts not array", "gemini", `{"role":"model","parts":{}}`, adapters.ErrReplyShape, "/parts"},
+		{"gemini functionCall without name", "gemini", `{"role":"model","parts":[{"functionCall":{"args":{}}}]}`, adapters.ErrReplyShape, "/parts/0/functionCall/name"},
+		{"bedrock no message", "bedrock", `{"output":{},"stopReason":"end_turn"}`, adapters.ErrReplyShape, "/output"},
+		{"bedrock toolUse without id", "bedrock", `{"role":"assistant","content":[{"toolUse":{"name":"f","input":{}}}]}`, adapters.ErrReplyShape, "/content/0/toolUse/toolUseId"},
+		{"mcp other method", "mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, adapters.ErrReplyShape, "/method"},
+		{"mcp notification", "mcp", `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"f"}}`, adapters.ErrReplyShape, "/id"},
 		{"mcp empty batch", "mcp", `[]`, adapters.ErrReplyShape, ""},
-		{"mcp batch bad entry", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"method":"tools/call"}]`, adapters.ErrReplyShape, "[1].params"},
-		{"mcp params without name", "mcp", `{"arguments":{}}`, adapters.ErrReplyShape, "name"},
+		{"mcp batch bad entry", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"method":"tools/call"}]`, adapters.ErrReplyShape, "/1/params"},
+		{"mcp params without name", "mcp", `{"arguments":{}}`, adapters.ErrReplyShape, "/name"},
 
 		// Arguments that are not one JSON object.
-		{"openai arguments not JSON", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"city\": \"Par"}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai arguments text is array", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"[1]"}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai arguments text is string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"\"Paris\""}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai arguments number", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":3}}]}`, adapters.ErrArguments, "tool_calls[0].function.arguments"},
-		{"openai second call bad", "openai", `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}},{"id":"b","function":{"name":"g","arguments":"{} {}"}}]}}]}`, adapters.ErrArguments, "choices[0].message.tool_calls[1].function.arguments"},
-		{"responses arguments not JSON", "openai-responses", `{"output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{oops}"}]}`, adapters.ErrArguments, "output[0].arguments"},
-		{"anthropic input string", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f","input":"{\"a\":1}"}]}`, adapters.ErrArguments, "content[0].input"},
-		{"gemini args array", "gemini", `{"role":"model","parts":[{"functionCall":{"name":"f","args":[1]}}]}`, adapters.ErrArguments, "parts[0].functionCall.args"},
-		{"bedrock input number", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":1}}]}`, adapters.ErrArguments, "content[0].toolUse.input"},
-		{"mcp arguments string", "mcp", `{"name":"f","arguments":"a=1"}`, adapters.ErrArguments, "arguments"},
+		{"openai arguments not JSON", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{\"city\": \"Par"}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai arguments text is array", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"[1]"}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai arguments text is string", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"\"Paris\""}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai arguments number", "openai", `{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":3}}]}`, adapters.ErrArguments, "/tool_calls/0/function/arguments"},
+		{"openai second call bad", "openai", `{"choices":[{"message":{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{}"}},{"id":"b","function":{"name":"g","arguments":"{} {}"}}]}}]}`, adapters.ErrArguments, "/choices/0/message/tool_calls/1/function/arguments"},
+		{"responses arguments not JSON", "openai-responses", `{"output":[{"type":"function_call","call_id":"c","name":"f","arguments":"{oops}"}]}`, adapters.ErrArguments, "/output/0/arguments"},
+		{"anthropic input string", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f","input":"{\"a\":1}"}]}`, adapters.ErrArguments, "/content/0/input"},
+		{"gemini args array", "gemini", `{"role":"model","parts":[{"functionCall":{"name":"f","args":[1]}}]}`, adapters.ErrArguments, "/parts/0/functionCall/args"},
+		{"bedrock input number", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","input":1}}]}`, adapters.ErrArguments, "/content/0/toolUse/input"},
+		{"mcp arguments string", "mcp", `{"name":"f","arguments":"a=1"}`, adapters.ErrArguments, "/arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -452,7 +452,7 @@ func TestResultEdgeCases(t *testing.T) {
 }
 
 func TestMCPResponsesEchoID(t *testing.T) {
-	calls, err := adapters.ParseMCPCalls([]byte(`[{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"seven","method":"tools/call","params":{"name":"f"}}]`))
+	calls, err := parseCalls(adapters.ParseMCPReply, []byte(`[{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"seven","method":"tools/call","params":{"name":"f"}}]`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -518,3 +518,162 @@ func TestReplayKeepsWhatMustSurvive(t *testing.T) {
 }
 
 func jsonContains(data []byte, s string) bool { return strings.Contains(string(data), s) }
+
+// parseCalls returns the calls of a parsed reply.
+func parseCalls(parse func([]byte) (adapters.Turn, error), reply []byte) ([]adapters.Call, error) {
+	t, err := parse(reply)
+	return t.Calls, err
+}
+
+func TestReplyLimits(t *testing.T) {
+	deep := strings.Repeat(`[`, 600) + strings.Repeat(`]`, 600)
+	deepArgs := `{"role":"assistant","tool_calls":[{"id":"c","function":{"name":"f","arguments":"{\"a\":` + strings.Repeat(`[`, 600) + strings.Repeat(`]`, 600) + `}"}}]}`
+	big := `{"role":"assistant","content":"` + strings.Repeat("x", 2000) + `"}`
+	tests := []struct {
+		name   string
+		limits adapters.ReplyLimits
+		reply  string
+		path   string
+	}{
+		{"default depth", adapters.ReplyLimits{}, `{"role":"model","parts":[{"functionCall":{"name":"f","args":{"a":` + deep + `}}}]}`, "/parts/0/functionCall/args/a/0/0" + strings.Repeat("/0", 241) + "/..."},
+		{"depth inside an arguments text", adapters.ReplyLimits{}, deepArgs, "/tool_calls/0/function/arguments"},
+		{"set depth", adapters.ReplyLimits{MaxDepth: 3}, `{"role":"assistant","content":[{"type":"text","text":"a","x":{}}]}`, "/content/0/x"},
+		{"set size", adapters.ReplyLimits{MaxBytes: 1000}, big, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parse := tt.limits.ParseOpenAIReply
+			if strings.Contains(tt.reply, `"model"`) {
+				parse = tt.limits.ParseGeminiReply
+			}
+			_, err := parse([]byte(tt.reply))
+			var re *adapters.ReplyError
+			if !errors.Is(err, adapters.ErrReplyLimit) || !errors.As(err, &re) {
+				t.Fatalf("error = %v, want ErrReplyLimit", err)
+			}
+			if re.Path != tt.path {
+				t.Errorf("Path = %q, want %q (%v)", re.Path, tt.path, err)
+			}
+		})
+	}
+	// Within the limits, the same replies parse.
+	if _, err := (adapters.ReplyLimits{MaxBytes: 4000}).ParseOpenAIReply([]byte(big)); err != nil {
+		t.Errorf("a 2 KB reply under MaxBytes 4000: %v", err)
+	}
+	if _, err := (adapters.ReplyLimits{MaxDepth: 700}).ParseOpenAIReply([]byte(deepArgs)); err != nil {
+		t.Errorf("600-deep arguments under MaxDepth 700: %v", err)
+	}
+}
+
+// TestOpenAIMadeIDs: calls sent without ids get ids made from the reply:
+// the same for the same reply, unique in it, different from the ids sent,
+// and the same in the calls, the replay and the results.
+func TestOpenAIMadeIDs(t *testing.T) {
+	reply := []byte(`{"role":"assistant","tool_calls":[
+		{"id":"","type":"function","function":{"name":"f","arguments":"{}"}},
+		{"type":"function","function":{"name":"f","arguments":"{}"}},
+		{"id":"call_2_5bc6d3e2","type":"function","function":{"name":"g","arguments":"{}"}}]}`)
+	first, err := adapters.ParseOpenAIReply(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := adapters.ParseOpenAIReply(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first.Calls, again.Calls); diff != "" {
+		t.Errorf("ids differ between two parses (-first +again):\n%s", diff)
+	}
+	seen := map[string]bool{}
+	for _, c := range first.Calls {
+		if c.ID == "" || seen[c.ID] {
+			t.Errorf("call id %q is empty or repeated in %+v", c.ID, first.Calls)
+		}
+		seen[c.ID] = true
+	}
+	replay := first.Replay[0].(adapters.OpenAIAssistantMessage)
+	results, err := adapters.OpenAIResults(first.Calls, []define.Result{{Output: "a"}, {Output: "b"}, {Output: "c"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range first.Calls {
+		if replay.ToolCalls[i].ID != c.ID || results[i].ToolCallID != c.ID {
+			t.Errorf("call %d: id %q, replay %q, result %q", i, c.ID, replay.ToolCalls[i].ID, results[i].ToolCallID)
+		}
+	}
+	if first.Calls[2].ID != "call_2_5bc6d3e2" {
+		t.Errorf("a sent id was changed: %q", first.Calls[2].ID)
+	}
+}
+
+func TestOpenAIReplayExtra(t *testing.T) {
+	reply := []byte(`{"role":"assistant","content":null,"refusal":null,"annotations":[],"audio":null,"reasoning_content":"think",` +
+		`"x_vendor": {"a" : [1, 2]},"tool_calls":[{"id":"c1","type":"function","index":0,"function":{"name":"f","arguments":"{}","x_fn":true},` +
+		`"extra_content":{"google":{"thought_signature":"sig=="}}}]}`)
+	turn, err := adapters.ParseOpenAIReply(reply)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(turn.Replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"role":"assistant","content":null,"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}","x_fn":true},` +
+		`"extra_content":{"google":{"thought_signature":"sig=="}}}],"reasoning_content":"think","x_vendor":{"a":[1,2]}}]`
+	if diff := cmp.Diff(want, string(data)); diff != "" {
+		t.Errorf("replay mismatch (-want +got):\n%s", diff)
+	}
+	// Extra set by hand must be an object.
+	bad := adapters.OpenAIAssistantMessage{Role: "assistant", Content: rawJSON("null"), Extra: rawJSON(`[1]`)}
+	if _, err := json.Marshal(bad); err == nil {
+		t.Errorf("Marshal with Extra [1]: no error")
+	}
+}
+
+func TestParseMoreClasses(t *testing.T) {
+	tests := []struct {
+		name     string
+		provider string
+		reply    string
+		want     error // nil: parses
+		path     string
+	}{
+		{"responses server tool_search", "openai-responses", `[{"type":"tool_search_call","id":"ts","execution":"server","status":"completed"}]`, nil, ""},
+		{"responses unknown item with call_id", "openai-responses", `[{"type":"future_call","id":"x","call_id":"c9"}]`, adapters.ErrReplyShape, "/0"},
+		{"responses tool_search_output with call_id", "openai-responses", `[{"type":"tool_search_call","id":"ts","call_id":"c1","execution":"server"},{"type":"tool_search_output","id":"to","call_id":"c1","execution":"server","tools":[]}]`, nil, ""},
+		{"responses unknown item without call_id", "openai-responses", `[{"type":"future_server_item","id":"x"}]`, nil, ""},
+		{"responses duplicate call_id", "openai-responses", `[{"type":"function_call","call_id":"c","name":"f","arguments":""},{"type":"function_call","call_id":"c","name":"g","arguments":""}]`, adapters.ErrReplyShape, "/1/call_id"},
+		{"bedrock unknown toolUse type", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f","type":"other","input":{}}}]}`, adapters.ErrReplyShape, "/content/0/toolUse/type"},
+		{"bedrock duplicate toolUseId", "bedrock", `{"role":"assistant","content":[{"toolUse":{"toolUseId":"t","name":"f"}},{"toolUse":{"toolUseId":"t","name":"g"}}]}`, adapters.ErrReplyShape, "/content/1/toolUse/toolUseId"},
+		{"anthropic duplicate id", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f"},{"type":"tool_use","id":"t","name":"g"}]}`, adapters.ErrReplyShape, "/content/1/id"},
+		{"anthropic error without error object", "anthropic", `{"type":"error"}`, adapters.ErrProviderError, ""},
+		{"gemini content alone without parts", "gemini", `{"role":"model","parts":[]}`, adapters.ErrReplyShape, "/parts"},
+		{"gemini stream of replies", "gemini", `[{"candidates":[]}]`, adapters.ErrReplyShape, ""},
+		{"gemini content not object", "gemini", `{"candidates":[{"content":"x"}]}`, adapters.ErrReplyShape, "/candidates/0/content"},
+		{"mcp error in batch", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}]`, adapters.ErrProviderError, "/1/error"},
+		{"mcp string and number ids differ", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"f"}}]`, nil, ""},
+		{"mcp escaped string ids are equal", "mcp", `[{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"\u0061","method":"tools/call","params":{"name":"f"}}]`, adapters.ErrReplyShape, "/1/id"},
+		{"escaped key is the key", "openai", `{"role":"assistant","tool_calls":[{"id":"c","function":{"n\u0061me":"f","name":"g"}}]}`, adapters.ErrReplyShape, "/tool_calls/0/function"},
+		{"long s folds to s as in encoding/json", "anthropic", `{"content":[],"\u017ftop_reason":"end_turn"}`, adapters.ErrReplyShape, ""},
+		{"an unrelated key is kept", "anthropic", `{"content":[],"stop_sequence":null,"Kind":1}`, nil, ""},
+		{"invalid UTF-8", "anthropic", "{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}", adapters.ErrNotJSON, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parsers[tt.provider]([]byte(tt.reply))
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("parse: %v", err)
+				}
+				return
+			}
+			var re *adapters.ReplyError
+			if !errors.Is(err, tt.want) || !errors.As(err, &re) {
+				t.Fatalf("error = %v, want %v", err, tt.want)
+			}
+			if re.Path != tt.path {
+				t.Errorf("Path = %q, want %q (%v)", re.Path, tt.path, err)
+			}
+		})
+	}
+}

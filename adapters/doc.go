@@ -46,6 +46,30 @@
 // property that would recurse further is left out, with a note in the
 // enclosing object's description.
 //
+// # Replies
+//
+// [ParseOpenAIReply], [ParseResponsesReply], [ParseAnthropicReply],
+// [ParseGeminiReply], [ParseBedrockReply] and [ParseMCPReply] (or a
+// [Provider]'s Parse) turn a reply into a [Turn]: the calls, the text, and
+// the entries that replay the model's turn. A reply is read strictly, once:
+// keys match exactly, a key given twice, a key that differs from an
+// expected one only in case, and two calls with one id are errors, so the
+// calls and the replay never disagree with each other or with another
+// reader of the same bytes. The provider's error bodies become a
+// [*ReplyError] wrapping [ErrProviderError] that quotes the provider's
+// message, type and code:
+//
+//	turn, err := adapters.ParseOpenAIReply(body)
+//	var re *adapters.ReplyError
+//	if errors.As(err, &re) && errors.Is(err, adapters.ErrProviderError) {
+//		log.Printf("openai said %s (%s, %s)", re.Message, re.Type, re.Code)
+//	}
+//
+// Error paths are JSON Pointers into the reply ("/choices/0/message"). A
+// reply larger than 32 MiB or nested deeper than 512 levels is an error
+// wrapping [ErrReplyLimit]; [ReplyLimits] and [WithReplyLimits] change the
+// limits.
+//
 // # Caching
 //
 // A tool is rendered once per provider and option set and cached on the

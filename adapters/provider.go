@@ -1,6 +1,8 @@
 package adapters
 
 import (
+	"fmt"
+
 	"github.com/toolnexus/toolnexus/define"
 )
 
@@ -60,7 +62,7 @@ func ForOpenAI(opts ...Option) Provider {
 	return roundTrip{
 		name:  NameOpenAI,
 		tools: func(t []define.Tool) (any, error) { return ToOpenAI(t, opts...) },
-		parse: ParseOpenAIReply,
+		parse: ReplyLimits.ParseOpenAIReply,
 		results: func(c []Call, r []define.Result) ([]any, error) {
 			m, err := OpenAIResults(c, r)
 			return asEntries(m, err)
@@ -78,7 +80,7 @@ func ForOpenAIResponses(opts ...Option) Provider {
 	return roundTrip{
 		name:  NameOpenAIResponses,
 		tools: func(t []define.Tool) (any, error) { return ToOpenAIResponses(t, opts...) },
-		parse: ParseResponsesReply,
+		parse: ReplyLimits.ParseResponsesReply,
 		results: func(c []Call, r []define.Result) ([]any, error) {
 			m, err := ResponsesResults(c, r)
 			return asEntries(m, err)
@@ -96,7 +98,7 @@ func ForAnthropic(opts ...Option) Provider {
 	return roundTrip{
 		name:  NameAnthropic,
 		tools: func(t []define.Tool) (any, error) { return ToAnthropic(t, opts...) },
-		parse: ParseAnthropicReply,
+		parse: ReplyLimits.ParseAnthropicReply,
 		results: func(c []Call, r []define.Result) ([]any, error) {
 			m, err := AnthropicResults(c, r)
 			return asEntries([]AnthropicToolResultMessage{m}, err)
@@ -115,7 +117,7 @@ func ForGemini(opts ...Option) Provider {
 	return roundTrip{
 		name:  NameGemini,
 		tools: func(t []define.Tool) (any, error) { return ToGemini(t, opts...) },
-		parse: ParseGeminiReply,
+		parse: ReplyLimits.ParseGeminiReply,
 		results: func(c []Call, r []define.Result) ([]any, error) {
 			m, err := GeminiResults(c, r)
 			return asEntries([]GeminiFunctionResponses{m}, err)
@@ -136,7 +138,7 @@ func ForBedrock(opts ...Option) Provider {
 	return roundTrip{
 		name:  NameBedrock,
 		tools: func(t []define.Tool) (any, error) { return ToBedrock(t, opts...) },
-		parse: ParseBedrockReply,
+		parse: ReplyLimits.ParseBedrockReply,
 		results: func(c []Call, r []define.Result) ([]any, error) {
 			m, err := BedrockResults(c, r)
 			return asEntries([]BedrockToolResultMessage{m}, err)
@@ -156,7 +158,7 @@ func ForMCP(opts ...Option) Provider {
 	return roundTrip{
 		name:  NameMCP,
 		tools: func(t []define.Tool) (any, error) { return ToMCP(t, opts...) },
-		parse: ParseMCPReply,
+		parse: ReplyLimits.ParseMCPReply,
 		results: func(c []Call, r []define.Result) ([]any, error) {
 			m, err := MCPResponses(c, r)
 			return asEntries(m, err)
@@ -165,23 +167,63 @@ func ForMCP(opts ...Option) Provider {
 	}
 }
 
+// WithReplyLimits returns p with its Parse and Calls reading replies
+// within l (see [ReplyLimits]; the providers of this package use the
+// defaults). For a Provider from elsewhere, the returned Provider checks
+// l.MaxBytes before calling p's own Parse and Calls.
+func WithReplyLimits(p Provider, l ReplyLimits) Provider {
+	if rt, ok := p.(roundTrip); ok {
+		rt.limits = l
+		return rt
+	}
+	return limitedProvider{p, l.parser("")}
+}
+
 // roundTrip implements Provider from one provider's functions.
 type roundTrip struct {
 	name    string
 	tools   func([]define.Tool) (any, error)
-	parse   func([]byte) (Turn, error)
+	parse   func(ReplyLimits, []byte) (Turn, error)
 	results func([]Call, []define.Result) ([]any, error)
 	prompt  func(string) []any
+	limits  ReplyLimits
 }
 
 func (r roundTrip) Name() string                           { return r.name }
 func (r roundTrip) Tools(tools []define.Tool) (any, error) { return r.tools(tools) }
 func (r roundTrip) Prompt(text string) []any               { return r.prompt(text) }
-func (r roundTrip) Parse(reply []byte) (Turn, error)       { return r.parse(reply) }
+func (r roundTrip) Parse(reply []byte) (Turn, error)       { return r.parse(r.limits, reply) }
 
 func (r roundTrip) Calls(reply []byte) ([]Call, error) {
-	t, err := r.parse(reply)
+	t, err := r.parse(r.limits, reply)
 	return t.Calls, err
+}
+
+// limitedProvider checks the size of replies for a Provider from elsewhere.
+type limitedProvider struct {
+	Provider
+	p replyParser
+}
+
+func (l limitedProvider) size(reply []byte) error {
+	if len(reply) > l.p.maxBytes {
+		return &ReplyError{Provider: l.Name(), Problem: fmt.Sprintf("%d bytes, more than the limit of %d", len(reply), l.p.maxBytes), Err: ErrReplyLimit}
+	}
+	return nil
+}
+
+func (l limitedProvider) Parse(reply []byte) (Turn, error) {
+	if err := l.size(reply); err != nil {
+		return Turn{}, err
+	}
+	return l.Provider.Parse(reply)
+}
+
+func (l limitedProvider) Calls(reply []byte) ([]Call, error) {
+	if err := l.size(reply); err != nil {
+		return nil, err
+	}
+	return l.Provider.Calls(reply)
 }
 
 func (r roundTrip) Results(calls []Call, results []define.Result) ([]any, error) {

@@ -3,6 +3,7 @@ package adapters_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -258,3 +259,36 @@ func TestProviderToolsOptions(t *testing.T) {
 		t.Errorf("ForBedrock(GeminiJSONSchema()).Tools: no error, want the option rejected")
 	}
 }
+
+func TestWithReplyLimits(t *testing.T) {
+	reply := []byte(`{"choices":[{"message":{"role":"assistant","content":"` + strings.Repeat("x", 100) + `"},"finish_reason":"stop"}]}`)
+	p := adapters.ForOpenAI()
+	if _, err := p.Parse(reply); err != nil {
+		t.Fatalf("default limits: %v", err)
+	}
+	limited := adapters.WithReplyLimits(p, adapters.ReplyLimits{MaxBytes: 64})
+	if limited.Name() != adapters.NameOpenAI {
+		t.Errorf("Name = %q", limited.Name())
+	}
+	if _, err := limited.Parse(reply); !errors.Is(err, adapters.ErrReplyLimit) {
+		t.Errorf("Parse over MaxBytes: error = %v, want ErrReplyLimit", err)
+	}
+	if _, err := limited.Calls(reply); !errors.Is(err, adapters.ErrReplyLimit) {
+		t.Errorf("Calls over MaxBytes: error = %v, want ErrReplyLimit", err)
+	}
+	deep := adapters.WithReplyLimits(p, adapters.ReplyLimits{MaxDepth: 3})
+	if _, err := deep.Parse(reply); !errors.Is(err, adapters.ErrReplyLimit) {
+		t.Errorf("Parse over MaxDepth 3: error = %v, want ErrReplyLimit", err)
+	}
+	// A Provider from elsewhere gets the size check in front of its own.
+	foreign := adapters.WithReplyLimits(otherProvider{p}, adapters.ReplyLimits{MaxBytes: 64})
+	if _, err := foreign.Parse(reply); !errors.Is(err, adapters.ErrReplyLimit) {
+		t.Errorf("foreign Parse over MaxBytes: error = %v, want ErrReplyLimit", err)
+	}
+	if _, err := foreign.Calls(reply[:0]); errors.Is(err, adapters.ErrReplyLimit) {
+		t.Errorf("foreign Calls under MaxBytes: error = %v, want the provider's own", err)
+	}
+}
+
+// otherProvider is a Provider not made by this package.
+type otherProvider struct{ adapters.Provider }

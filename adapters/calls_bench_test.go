@@ -1,0 +1,119 @@
+package adapters_test
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
+)
+
+// BenchmarkParseFixture parses each provider's tool-call reply fixture and
+// renders results for its calls: the per-turn cost of the round trip.
+func BenchmarkParseFixture(b *testing.B) {
+	for _, f := range replyFixtures {
+		reply := []byte(f.reply)
+		b.Run(f.provider, func(b *testing.B) {
+			b.SetBytes(int64(len(reply)))
+			b.ReportAllocs()
+			for b.Loop() {
+				turn, err := parsers[f.provider](reply)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := resultRenderers[f.provider](turn.Calls, resultFixtures); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// hostileReplies builds replies of about size bytes in the shapes that cost
+// a parser the most per byte: many small calls, many unknown keys in one
+// object, many small content blocks, one long text, deep nesting.
+var hostileReplies = []struct {
+	name, provider string
+	build          func(size int) string
+}{
+	{"openai/calls", "openai", func(size int) string {
+		return repeatJoin(`{"role":"assistant","tool_calls":[`, `{"id":"c%d","type":"function","function":{"name":"f","arguments":"{}"}}`, `]}`, size)
+	}},
+	{"openai/keys", "openai", func(size int) string {
+		return repeatJoin(`{"role":"assistant","content":"x",`, `"k%d":0`, `}`, size)
+	}},
+	{"responses/items", "openai-responses", func(size int) string {
+		return repeatJoin(`{"status":"completed","output":[`, `{"type":"function_call","call_id":"c%d","name":"f","arguments":""}`, `]}`, size)
+	}},
+	{"anthropic/blocks", "anthropic", func(size int) string {
+		return repeatJoin(`{"role":"assistant","content":[`, `{"type":"text","text":"%d"}`, `]}`, size)
+	}},
+	{"gemini/parts", "gemini", func(size int) string {
+		return repeatJoin(`{"candidates":[{"content":{"role":"model","parts":[`, `{"functionCall":{"name":"f%d"}}`, `]}}]}`, size)
+	}},
+	{"gemini/args", "gemini", func(size int) string {
+		return repeatJoin(`{"role":"model","parts":[{"functionCall":{"name":"f","args":{"a":[`, `[%d]`, `]}}}]}`, size)
+	}},
+	{"bedrock/text", "bedrock", func(size int) string {
+		return `{"role":"assistant","content":[{"text":"` + strings.Repeat("ab\\n", size/4) + `"}]}`
+	}},
+	{"mcp/batch", "mcp", func(size int) string {
+		return repeatJoin(`[`, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"f"}}`, `]`, size)
+	}},
+	{"anthropic/deep", "anthropic", func(size int) string {
+		// 500 levels of nesting, repeated to fill the size.
+		one := `{"type":"tool_use","id":"t%d","name":"f","input":{"a":` + strings.Repeat(`[`, 500) + strings.Repeat(`]`, 500) + `}}`
+		return repeatJoin(`{"role":"assistant","content":[`, one, `]}`, size)
+	}},
+}
+
+// repeatJoin returns head, then item (with %d the item's index) repeated
+// and comma-joined until about size bytes, then tail.
+func repeatJoin(head, item, tail string, size int) string {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, item, i)
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// BenchmarkParseAmplification measures the bytes a parse allocates per byte
+// of reply (metric "alloc/B") for hostile shapes at 1 MB and 10 MB: the
+// bound is linear memory, at most 10 bytes per input byte.
+func BenchmarkParseAmplification(b *testing.B) {
+	limits := adapters.ReplyLimits{MaxBytes: 16 << 20}
+	parse := map[string]func([]byte) (adapters.Turn, error){
+		"openai":           limits.ParseOpenAIReply,
+		"openai-responses": limits.ParseResponsesReply,
+		"anthropic":        limits.ParseAnthropicReply,
+		"gemini":           limits.ParseGeminiReply,
+		"bedrock":          limits.ParseBedrockReply,
+		"mcp":              limits.ParseMCPReply,
+	}
+	for _, h := range hostileReplies {
+		for _, size := range []int{1 << 20, 10 << 20} {
+			reply := []byte(h.build(size))
+			b.Run(fmt.Sprintf("%s/%dMB", h.name, size>>20), func(b *testing.B) {
+				b.SetBytes(int64(len(reply)))
+				b.ReportAllocs()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				n := 0
+				for b.Loop() {
+					if _, err := parse[h.provider](reply); err != nil {
+						b.Fatal(err)
+					}
+					n++
+				}
+				runtime.ReadMemStats(&after)
+				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n)/float64(len(reply)), "alloc/B")
+			})
+		}
+	}
+}

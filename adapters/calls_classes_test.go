@@ -1,0 +1,256 @@
+package adapters_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/golden"
+)
+
+// replyOutcome is what a reply fixture parses to, as its golden file holds
+// it: the turn, or the error.
+type replyOutcome struct {
+	Turn  *parsedTurn `json:"turn,omitempty"`
+	Error *replyErr   `json:"error,omitempty"`
+}
+
+type replyErr struct {
+	Sentinel string `json:"sentinel"`
+	Path     string `json:"path"`
+	Problem  string `json:"problem"`
+	Message  string `json:"message,omitempty"`
+	Type     string `json:"type,omitempty"`
+	Code     string `json:"code,omitempty"`
+}
+
+var sentinels = map[string]error{
+	"ErrNotJSON":       adapters.ErrNotJSON,
+	"ErrReplyShape":    adapters.ErrReplyShape,
+	"ErrArguments":     adapters.ErrArguments,
+	"ErrProviderError": adapters.ErrProviderError,
+	"ErrReplyLimit":    adapters.ErrReplyLimit,
+}
+
+func sentinelName(err error) string {
+	for name, s := range sentinels {
+		if errors.Is(err, s) {
+			return name
+		}
+	}
+	return ""
+}
+
+// TestReplyClasses parses the recorded-style replies in
+// testdata/golden/calls/<provider>/replies (error bodies, blocked replies,
+// items the client must answer, server-side tools, ids to make, hostile
+// keys) against the goldens in .../parsed. A fixture named error_* must be
+// the provider's error quoted; one named duplicate_* or case_variant_* must
+// be rejected; any that parses must give calls its replay agrees with.
+func TestReplyClasses(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "golden", "calls", "*", "replies", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 30 {
+		t.Fatalf("found %d reply fixtures, want at least 30", len(files))
+	}
+	for _, file := range files {
+		provider := filepath.Base(filepath.Dir(filepath.Dir(file)))
+		name := strings.TrimSuffix(filepath.Base(file), ".json")
+		t.Run(provider+"/"+name, func(t *testing.T) {
+			reply, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			turn, err := parsers[provider](reply)
+			var out replyOutcome
+			if err != nil {
+				var re *adapters.ReplyError
+				if !errors.As(err, &re) {
+					t.Fatalf("error %T %v is not a *ReplyError", err, err)
+				}
+				out.Error = &replyErr{sentinelName(err), re.Path, re.Problem, re.Message, re.Type, re.Code}
+			} else {
+				out.Turn = &parsedTurn{turn.Calls, turn.Text, turn.Stop, turn.Replay}
+				if diff := cmp.Diff(turn.Calls, callsFromReplay(t, provider, turn.Replay), jsonValues); diff != "" {
+					t.Errorf("calls and replay disagree (-calls +replay):\n%s", diff)
+				}
+			}
+			golden.JSON(t, filepath.Join(filepath.Dir(filepath.Dir(file)), "parsed", name+".json"), out)
+
+			switch {
+			case strings.HasPrefix(name, "error_"):
+				if !errors.Is(err, adapters.ErrProviderError) {
+					t.Fatalf("error = %v, want ErrProviderError", err)
+				}
+				// The provider's own message is quoted, whole.
+				var re *adapters.ReplyError
+				errors.As(err, &re)
+				quoted, _ := json.Marshal(re.Message)
+				if re.Message == "" || !bytes.Contains(reply, quoted[1:len(quoted)-1]) || !strings.Contains(err.Error(), strconv.Quote(re.Message)) {
+					t.Errorf("error %q does not quote the provider's message %q", err, re.Message)
+				}
+			case strings.HasPrefix(name, "duplicate_"), strings.HasPrefix(name, "case_variant_"):
+				if !errors.Is(err, adapters.ErrReplyShape) {
+					t.Errorf("error = %v, want ErrReplyShape", err)
+				}
+			}
+		})
+	}
+}
+
+// callsFromReplay reads the calls back out of a replay with encoding/json,
+// the way another layer (a logger, a policy check, the provider itself)
+// would: they must be the calls the parser returned.
+func callsFromReplay(t *testing.T, provider string, replay []any) []adapters.Call {
+	t.Helper()
+	data, err := json.Marshal(replay)
+	if err != nil {
+		t.Fatalf("replay does not marshal: %v", err)
+	}
+	var calls []adapters.Call
+	add := func(id, name string, args json.RawMessage, sig string) {
+		calls = append(calls, adapters.Call{ID: id, Name: name, Args: compactArgs(t, args), ThoughtSignature: sig})
+	}
+	switch provider {
+	case "openai":
+		var msgs []struct {
+			ToolCalls []struct {
+				ID       string
+				Function struct{ Name, Arguments string }
+			} `json:"tool_calls"`
+		}
+		mustUnmarshal(t, data, &msgs)
+		for _, m := range msgs {
+			for _, c := range m.ToolCalls {
+				add(c.ID, c.Function.Name, json.RawMessage(c.Function.Arguments), "")
+			}
+		}
+	case "openai-responses":
+		var items []struct {
+			Type, Name, Arguments string
+			CallID                string `json:"call_id"`
+		}
+		mustUnmarshal(t, data, &items)
+		for _, it := range items {
+			if it.Type == "function_call" {
+				add(it.CallID, it.Name, json.RawMessage(it.Arguments), "")
+			}
+		}
+	case "anthropic":
+		var msgs []struct {
+			Content []struct {
+				Type, ID, Name string
+				Input          json.RawMessage
+			}
+		}
+		mustUnmarshal(t, data, &msgs)
+		for _, m := range msgs {
+			for _, b := range m.Content {
+				if b.Type == "tool_use" {
+					add(b.ID, b.Name, b.Input, "")
+				}
+			}
+		}
+	case "gemini":
+		var contents []struct {
+			Parts []struct {
+				ThoughtSignature string
+				FunctionCall     *struct {
+					ID, Name string
+					Args     json.RawMessage
+				}
+			}
+		}
+		mustUnmarshal(t, data, &contents)
+		for _, c := range contents {
+			for _, p := range c.Parts {
+				if p.FunctionCall != nil {
+					add(p.FunctionCall.ID, p.FunctionCall.Name, p.FunctionCall.Args, p.ThoughtSignature)
+				}
+			}
+		}
+	case "bedrock":
+		var msgs []struct {
+			Content []struct {
+				ToolUse *struct {
+					ToolUseID, Name, Type string
+					Input                 json.RawMessage
+				}
+			}
+		}
+		mustUnmarshal(t, data, &msgs)
+		for _, m := range msgs {
+			for _, b := range m.Content {
+				if b.ToolUse != nil && b.ToolUse.Type != "server_tool_use" {
+					add(b.ToolUse.ToolUseID, b.ToolUse.Name, b.ToolUse.Input, "")
+				}
+			}
+		}
+	case "mcp":
+		var reqs []struct {
+			ID     json.RawMessage
+			Method string
+			Params json.RawMessage
+		}
+		mustUnmarshal(t, data, &reqs)
+		for _, r := range reqs {
+			params := r.Params
+			if r.Method == "" {
+				params = nil
+			}
+			var p struct {
+				Name      string
+				Arguments json.RawMessage
+			}
+			if params == nil {
+				mustUnmarshal(t, data[bytes.IndexByte(data, '{'):len(data)-1], &p)
+			} else {
+				mustUnmarshal(t, params, &p)
+			}
+			add(string(r.ID), p.Name, p.Arguments, "")
+		}
+	}
+	return calls
+}
+
+// jsonValues compares JSON texts by value: the replay marshals with
+// encoding/json, which writes "&" as "\u0026".
+var jsonValues = cmp.Transformer("jsonValue", func(r json.RawMessage) any {
+	var v any
+	dec := json.NewDecoder(bytes.NewReader(r))
+	dec.UseNumber()
+	if dec.Decode(&v) != nil {
+		return string(r)
+	}
+	return v
+})
+
+func mustUnmarshal(t *testing.T, data []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("replay %s: %v", data, err)
+	}
+}
+
+// compactArgs is how the parsers normalise arguments: absent, null and
+// blank are {}; an object is compacted.
+func compactArgs(t *testing.T, args json.RawMessage) json.RawMessage {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || string(args) == "null" {
+		return json.RawMessage("{}")
+	}
+	var b bytes.Buffer
+	if err := json.Compact(&b, args); err != nil {
+		t.Fatalf("replayed arguments %s: %v", args, err)
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,736 @@
+package adapters
+
+import (
+	"bytes"
+	"hash/maphash"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// The reply reader: one strict pass over a reply checks it (RFC 8259 syntax,
+// UTF-8, no lone surrogates, nesting depth, no two equal keys in one object),
+// and the parsers then read the checked bytes in place, matching keys
+// exactly. Every value the parsers keep (arguments, replayed content) is a
+// slice of the same checked bytes, so the calls and the replay are read the
+// same way by anyone. Work and memory are linear in the reply's size.
+
+// jsonError is a problem found by the check: where (a JSON Pointer) and what.
+type jsonError struct {
+	path    string
+	problem string
+	syntax  bool // true: not JSON (ErrNotJSON), path unset; false: a limit or a duplicate key
+	limit   bool // true: the depth limit (ErrReplyLimit)
+}
+
+// jsonChecker checks one JSON text.
+type jsonChecker struct {
+	data     []byte
+	pos      int
+	maxDepth int
+	stack    []pathSeg // the path to the value being checked, for errors
+	keys     []keyRef  // keys of the open objects, innermost last
+	unesc    []byte    // unescaped keys that held escapes
+	table    []int32   // scratch hash set for objects with many keys
+}
+
+// pathSeg is one step of a path: a key (unescaped) or an array index.
+type pathSeg struct {
+	key   []byte
+	index int
+	isKey bool
+}
+
+// keyRef is a key of an object: data[start:end], or unesc[start:end] when
+// the key held escapes (end has the bit unescBit set). Eight bytes a key:
+// replies are shorter than 2 GiB.
+type keyRef struct{ start, end uint32 }
+
+const unescBit = 1 << 31
+
+var keySeed = maphash.MakeSeed()
+
+// checkJSON checks that data is exactly one JSON value (surrounding space
+// allowed) within maxDepth levels of nesting, with no duplicate keys.
+func checkJSON(data []byte, maxDepth int) *jsonError {
+	c := jsonChecker{data: data, maxDepth: maxDepth}
+	c.space()
+	if c.pos == len(c.data) {
+		return &jsonError{problem: "empty", syntax: true}
+	}
+	if err := c.value(0); err != nil {
+		return err
+	}
+	c.space()
+	if c.pos != len(c.data) {
+		return c.syntaxErr("unexpected " + quoteByte(c.data[c.pos]) + " after the value")
+	}
+	return nil
+}
+
+func (c *jsonChecker) space() {
+	for c.pos < len(c.data) {
+		switch c.data[c.pos] {
+		case ' ', '\t', '\n', '\r':
+			c.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (c *jsonChecker) syntaxErr(problem string) *jsonError {
+	return &jsonError{problem: problem + " at byte " + strconv.Itoa(c.pos), syntax: true}
+}
+
+func (c *jsonChecker) eof() *jsonError {
+	return &jsonError{problem: "unexpected end of input", syntax: true}
+}
+
+// maxPathBytes bounds the paths in error messages: a hostile reply could
+// nest long keys deep.
+const maxPathBytes = 512
+
+// path returns the JSON Pointer of the value being checked, cut to about
+// maxPathBytes with a trailing "/..." when longer.
+func (c *jsonChecker) path() string {
+	var b []byte
+	for _, s := range c.stack {
+		if len(b) > maxPathBytes {
+			return string(append(b, "/..."...))
+		}
+		b = append(b, '/')
+		if s.isKey {
+			key := s.key
+			if len(key) > 64 {
+				key = append(key[:64:64], "..."...)
+			}
+			b = append(b, pointerEscape(string(key))...)
+		} else {
+			b = strconv.AppendInt(b, int64(s.index), 10)
+		}
+	}
+	return string(b)
+}
+
+func (c *jsonChecker) value(depth int) *jsonError {
+	if c.pos == len(c.data) {
+		return c.eof()
+	}
+	switch b := c.data[c.pos]; {
+	case b == '{' || b == '[':
+		if depth >= c.maxDepth {
+			return &jsonError{path: c.path(), problem: "nested deeper than " + strconv.Itoa(c.maxDepth) + " levels", limit: true}
+		}
+		if b == '{' {
+			return c.object(depth + 1)
+		}
+		return c.array(depth + 1)
+	case b == '"':
+		_, err := c.str()
+		return err
+	case b == 't':
+		return c.literal("true")
+	case b == 'f':
+		return c.literal("false")
+	case b == 'n':
+		return c.literal("null")
+	case b == '-' || b >= '0' && b <= '9':
+		return c.number()
+	default:
+		return c.syntaxErr("unexpected " + quoteByte(b))
+	}
+}
+
+func (c *jsonChecker) literal(lit string) *jsonError {
+	if len(c.data)-c.pos < len(lit) || string(c.data[c.pos:c.pos+len(lit)]) != lit {
+		return c.syntaxErr("invalid literal (expected " + lit + ")")
+	}
+	c.pos += len(lit)
+	return nil
+}
+
+func (c *jsonChecker) digits() bool {
+	start := c.pos
+	for c.pos < len(c.data) && c.data[c.pos] >= '0' && c.data[c.pos] <= '9' {
+		c.pos++
+	}
+	return c.pos > start
+}
+
+func (c *jsonChecker) number() *jsonError {
+	if c.data[c.pos] == '-' {
+		c.pos++
+	}
+	if c.pos < len(c.data) && c.data[c.pos] == '0' {
+		c.pos++
+	} else if !c.digits() {
+		return c.syntaxErr("invalid number")
+	}
+	if c.pos < len(c.data) && c.data[c.pos] == '.' {
+		c.pos++
+		if !c.digits() {
+			return c.syntaxErr("invalid number")
+		}
+	}
+	if c.pos < len(c.data) && (c.data[c.pos] == 'e' || c.data[c.pos] == 'E') {
+		c.pos++
+		if c.pos < len(c.data) && (c.data[c.pos] == '+' || c.data[c.pos] == '-') {
+			c.pos++
+		}
+		if !c.digits() {
+			return c.syntaxErr("invalid number")
+		}
+	}
+	return nil
+}
+
+// str checks the string at c.pos and reports whether it holds escapes.
+func (c *jsonChecker) str() (escaped bool, err *jsonError) {
+	c.pos++ // the opening quote
+	for c.pos < len(c.data) {
+		b := c.data[c.pos]
+		switch {
+		case b == '"':
+			c.pos++
+			return escaped, nil
+		case b == '\\':
+			escaped = true
+			if err := c.escape(); err != nil {
+				return escaped, err
+			}
+		case b < 0x20:
+			return escaped, c.syntaxErr("control character in a string")
+		case b < utf8.RuneSelf:
+			c.pos++
+		default:
+			r, size := utf8.DecodeRune(c.data[c.pos:])
+			if r == utf8.RuneError && size == 1 {
+				return escaped, c.syntaxErr("invalid UTF-8")
+			}
+			c.pos += size
+		}
+	}
+	return escaped, c.eof()
+}
+
+// escape checks one escape sequence at c.pos; a \u escape of a surrogate
+// must be a pair.
+func (c *jsonChecker) escape() *jsonError {
+	if c.pos+1 >= len(c.data) {
+		return c.eof()
+	}
+	switch c.data[c.pos+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		c.pos += 2
+		return nil
+	case 'u':
+		r, ok := hex4(c.data, c.pos+2)
+		if !ok {
+			return c.syntaxErr("invalid \\u escape")
+		}
+		c.pos += 6
+		if !utf16.IsSurrogate(r) {
+			return nil
+		}
+		if r < 0xdc00 && c.pos+1 < len(c.data) && c.data[c.pos] == '\\' && c.data[c.pos+1] == 'u' {
+			if r2, ok := hex4(c.data, c.pos+2); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+				c.pos += 6
+				return nil
+			}
+		}
+		return c.syntaxErr("lone UTF-16 surrogate in a \\u escape")
+	}
+	return c.syntaxErr("invalid escape")
+}
+
+func hex4(data []byte, i int) (rune, bool) {
+	if i+4 > len(data) {
+		return 0, false
+	}
+	var r rune
+	for _, b := range data[i : i+4] {
+		switch {
+		case b >= '0' && b <= '9':
+			b -= '0'
+		case b >= 'a' && b <= 'f':
+			b -= 'a' - 10
+		case b >= 'A' && b <= 'F':
+			b -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(b)
+	}
+	return r, true
+}
+
+func (c *jsonChecker) array(depth int) *jsonError {
+	c.pos++
+	c.space()
+	if c.pos < len(c.data) && c.data[c.pos] == ']' {
+		c.pos++
+		return nil
+	}
+	c.stack = append(c.stack, pathSeg{})
+	for i := 0; ; i++ {
+		c.stack[len(c.stack)-1].index = i
+		if err := c.value(depth); err != nil {
+			return err
+		}
+		if done, err := c.after(']', "an array"); err != nil || done {
+			return err
+		}
+	}
+}
+
+// after reads what follows an element or a member: a comma, or the closing
+// byte end, which ends the container (done) and pops its path segment.
+func (c *jsonChecker) after(end byte, container string) (done bool, err *jsonError) {
+	c.space()
+	if c.pos == len(c.data) {
+		return false, c.eof()
+	}
+	switch c.data[c.pos] {
+	case ',':
+		c.pos++
+		c.space()
+		return false, nil
+	case end:
+		c.pos++
+		c.stack = c.stack[:len(c.stack)-1]
+		return true, nil
+	}
+	return false, c.syntaxErr("expected , or " + string(end) + " in " + container + ", got " + quoteByte(c.data[c.pos]))
+}
+
+func (c *jsonChecker) object(depth int) *jsonError {
+	c.pos++
+	c.space()
+	if c.pos < len(c.data) && c.data[c.pos] == '}' {
+		c.pos++
+		return nil
+	}
+	base, unescBase := len(c.keys), len(c.unesc)
+	c.stack = append(c.stack, pathSeg{isKey: true})
+	for {
+		if c.pos == len(c.data) {
+			return c.eof()
+		}
+		if c.data[c.pos] != '"' {
+			return c.syntaxErr("expected a key in an object, got " + quoteByte(c.data[c.pos]))
+		}
+		start := c.pos
+		escaped, err := c.str()
+		if err != nil {
+			return err
+		}
+		k := keyRef{start: uint32(start + 1), end: uint32(c.pos - 1)}
+		if escaped {
+			from := len(c.unesc)
+			c.unesc = appendUnquoted(c.unesc, c.data[start:c.pos])
+			k = keyRef{start: uint32(from), end: uint32(len(c.unesc)) | unescBit}
+		}
+		if len(c.keys) == cap(c.keys) { // double: append's slower growth allocates more in all
+			c.keys = append(make([]keyRef, 0, 2*cap(c.keys)+16), c.keys...)
+		}
+		c.keys = append(c.keys, k)
+		c.stack[len(c.stack)-1].key = c.keyBytes(k)
+		c.space()
+		if c.pos == len(c.data) {
+			return c.eof()
+		}
+		if c.data[c.pos] != ':' {
+			return c.syntaxErr("expected : after a key, got " + quoteByte(c.data[c.pos]))
+		}
+		c.pos++
+		c.space()
+		if err := c.value(depth); err != nil {
+			return err
+		}
+		done, err := c.after('}', "an object")
+		if err != nil {
+			return err
+		}
+		if done {
+			if dup, ok := c.duplicate(c.keys[base:]); ok {
+				return &jsonError{path: c.path(), problem: "duplicate key " + rtQuote(string(c.keyBytes(dup)))}
+			}
+			c.keys, c.unesc = c.keys[:base], c.unesc[:unescBase]
+			return nil
+		}
+	}
+}
+
+func (c *jsonChecker) keyBytes(k keyRef) []byte {
+	if k.end&unescBit != 0 {
+		return c.unesc[k.start : k.end&^unescBit]
+	}
+	return c.data[k.start:k.end]
+}
+
+// duplicate returns a key that appears twice in keys: by comparing pairs for
+// a few keys, with a hash set beyond, so the check stays linear.
+func (c *jsonChecker) duplicate(keys []keyRef) (keyRef, bool) {
+	if len(keys) <= 8 {
+		for i := 1; i < len(keys); i++ {
+			for j := 0; j < i; j++ {
+				if string(c.keyBytes(keys[i])) == string(c.keyBytes(keys[j])) {
+					return keys[i], true
+				}
+			}
+		}
+		return keyRef{}, false
+	}
+	size := 16
+	for size < 2*len(keys) {
+		size *= 2
+	}
+	if cap(c.table) < size {
+		c.table = make([]int32, size)
+	}
+	table := c.table[:size]
+	clear(table)
+	mask := uint64(size - 1)
+	for i, k := range keys {
+		kb := c.keyBytes(k)
+		h := maphash.Bytes(keySeed, kb) & mask
+		for table[h] != 0 {
+			if string(c.keyBytes(keys[table[h]-1])) == string(kb) {
+				return k, true
+			}
+			h = (h + 1) & mask
+		}
+		table[h] = int32(i + 1)
+	}
+	return keyRef{}, false
+}
+
+func quoteByte(b byte) string {
+	if b < 0x20 || b >= utf8.RuneSelf {
+		return "byte 0x" + strconv.FormatUint(uint64(b), 16)
+	}
+	return strconv.QuoteRune(rune(b))
+}
+
+// appendUnquoted appends the text of the checked JSON string s (quotes
+// included) to dst.
+func appendUnquoted(dst, s []byte) []byte {
+	s = s[1 : len(s)-1]
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b != '\\' {
+			j := i + 1
+			for j < len(s) && s[j] != '\\' {
+				j++
+			}
+			dst = append(dst, s[i:j]...)
+			i = j
+			continue
+		}
+		switch s[i+1] {
+		case 'b':
+			dst = append(dst, '\b')
+		case 'f':
+			dst = append(dst, '\f')
+		case 'n':
+			dst = append(dst, '\n')
+		case 'r':
+			dst = append(dst, '\r')
+		case 't':
+			dst = append(dst, '\t')
+		case 'u':
+			r, _ := hex4(s, i+2)
+			if utf16.IsSurrogate(r) {
+				r2, _ := hex4(s, i+8)
+				r = utf16.DecodeRune(r, r2)
+				i += 6
+			}
+			dst = utf8.AppendRune(dst, r)
+			i += 6
+			continue
+		default: // " \ /
+			dst = append(dst, s[i+1])
+		}
+		i += 2
+	}
+	return dst
+}
+
+// The readers below work on checked JSON only: values are byte slices of
+// the checked text, without surrounding space.
+
+// jSkipSpace returns the offset of the first non-space byte at or after i.
+func jSkipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// jEnd returns the end of the checked value that starts at data[i].
+func jEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return jStringEnd(data, i)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = jStringEnd(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return i
+	default:
+		for i < len(data) {
+			switch data[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// jStringEnd returns the end of the checked string that starts at data[i]:
+// past the first quote not escaped by an odd run of backslashes.
+func jStringEnd(data []byte, i int) int {
+	for i++; ; {
+		q := bytes.IndexByte(data[i:], '"')
+		if q < 0 {
+			return len(data)
+		}
+		i += q
+		n := 0
+		for j := i - 1; data[j] == '\\'; j-- {
+			n++
+		}
+		i++
+		if n%2 == 0 {
+			return i
+		}
+	}
+}
+
+// jMember is one member of a checked object: its key (quotes included, as
+// sent), its value, and the whole member text from the key's quote to the
+// value's end.
+type jMember struct {
+	key, val, whole []byte
+}
+
+// jMembers calls fn for each member of the checked object obj, in order,
+// stopping at the first error.
+func jMembers(obj []byte, fn func(m jMember) error) error {
+	i := jSkipSpace(obj, 1)
+	for i < len(obj) && obj[i] == '"' {
+		ke := jStringEnd(obj, i)
+		vs := jSkipSpace(obj, jSkipSpace(obj, ke)+1)
+		ve := jEnd(obj, vs)
+		if err := fn(jMember{key: obj[i:ke], val: obj[vs:ve], whole: obj[i:ve]}); err != nil {
+			return err
+		}
+		i = jSkipSpace(obj, ve)
+		if i < len(obj) && obj[i] == ',' {
+			i = jSkipSpace(obj, i+1)
+		}
+	}
+	return nil
+}
+
+// jElems calls fn for each element of the checked array arr, in order,
+// stopping at the first error.
+func jElems(arr []byte, fn func(i int, v []byte) error) error {
+	i := jSkipSpace(arr, 1)
+	for n := 0; i < len(arr) && arr[i] != ']'; n++ {
+		e := jEnd(arr, i)
+		if err := fn(n, arr[i:e]); err != nil {
+			return err
+		}
+		i = jSkipSpace(arr, e)
+		if i < len(arr) && arr[i] == ',' {
+			i = jSkipSpace(arr, i+1)
+		}
+	}
+	return nil
+}
+
+// jKeyIs reports whether the quoted key equals name exactly (after
+// unescaping).
+func jKeyIs(key []byte, name string) bool {
+	inner := key[1 : len(key)-1]
+	for _, b := range inner {
+		if b == '\\' {
+			return string(appendUnquoted(nil, key)) == name
+		}
+	}
+	return string(inner) == name
+}
+
+// jFields returns the values of the keys names in the checked object obj
+// (nil for an absent key) in vals, which must be as long as names. Keys
+// match exactly; the check already rejected duplicates. It also returns
+// the first key that is not one of names but equals one of them in
+// another case ("NAME" for "name"), as encoding/json would match it; nil
+// when there is none.
+func jFields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
+	clear(vals)
+	_ = jMembers(obj, func(m jMember) error {
+		key := m.key[1 : len(m.key)-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key = appendUnquoted(nil, m.key)
+		}
+		for i, n := range names {
+			if n != "" && string(key) == n {
+				vals[i] = m.val
+				return nil
+			}
+		}
+		for _, n := range names {
+			if caseVariant == nil && n != "" && bytes.EqualFold(key, []byte(n)) {
+				caseVariant = key
+			}
+		}
+		return nil
+	})
+	return caseVariant
+}
+
+// jField returns the value of key name in raw when raw is a checked
+// object, else nil.
+func jField(raw []byte, name string) []byte {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	var v [1][]byte
+	jFields(raw, []string{name}, v[:])
+	return v[0]
+}
+
+// jText returns the text of a checked JSON string value.
+func jText(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		return string(appendUnquoted(make([]byte, 0, len(inner)), raw)), true
+	}
+	return string(inner), true
+}
+
+// jCount counts the elements of the checked array arr that are objects
+// with the key key; when want is not "", its value must be the string want
+// as sent (without escapes). It sizes slices before they are filled.
+func jCount(arr []byte, key, want string) int {
+	n := 0
+	_ = jElems(arr, func(_ int, v []byte) error {
+		if key == "" {
+			n++
+			return nil
+		}
+		f := jField(v, key)
+		if f != nil && f[0] != 'n' && (want == "" || len(f) == len(want)+2 && string(f[1:len(f)-1]) == want) {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// textJoin joins text parts, copying nothing when there is one.
+type textJoin struct {
+	first string
+	b     strings.Builder
+	n     int
+}
+
+// WriteString adds a part.
+func (t *textJoin) WriteString(s string) {
+	switch {
+	case s == "":
+		return
+	case t.n == 0:
+		t.first = s
+	case t.n == 1:
+		t.b.WriteString(t.first)
+		t.b.WriteString(s)
+	default:
+		t.b.WriteString(s)
+	}
+	t.n++
+}
+
+// String returns the parts joined.
+func (t *textJoin) String() string {
+	if t.n <= 1 {
+		return t.first
+	}
+	return t.b.String()
+}
+
+// jCompact returns the checked value raw without insignificant space,
+// reusing raw when it has none.
+func jCompact(raw []byte) []byte {
+	n := 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			i = jStringEnd(raw, i) - 1
+		case ' ', '\t', '\n', '\r':
+			n++
+		}
+	}
+	if n == 0 {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)-n)
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			e := jStringEnd(raw, i)
+			out = append(out, raw[i:e]...)
+			i = e - 1
+		case ' ', '\t', '\n', '\r':
+		default:
+			out = append(out, raw[i])
+		}
+	}
+	return out
+}
+
+// jKind names the kind of a checked value, for messages.
+func jKind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}

@@ -1,0 +1,153 @@
+package adapters
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestCheckJSON(t *testing.T) {
+	tests := []struct {
+		in      string
+		problem string // "" when valid
+		path    string
+		syntax  bool
+		limit   bool
+	}{
+		{in: `{"a":[1,-0.5e+3,true,false,null,"x\u00e9\ud83d\ude00"]}`},
+		{in: " \n[ ] "},
+		{in: `{"a":1,"A":2}`}, // keys differ
+		{in: `""`},
+		{in: ``, problem: "empty", syntax: true},
+		{in: `{"a":1,"a":2}`, problem: `duplicate key "a"`},
+		{in: `{"x":{"n\u0061me":1,"name":2}}`, problem: `duplicate key "name"`, path: "/x"},
+		{in: `[{"k":0},{"a/b":{"z":1,"z":2}}]`, problem: `duplicate key "z"`, path: "/1/a~1b"},
+		{in: `{"a":1}{}`, problem: "unexpected '{' after the value at byte 7", syntax: true},
+		{in: `{"a":01}`, problem: "expected , or } in an object, got '1' at byte 6", syntax: true},
+		{in: `[1.]`, problem: "invalid number at byte 3", syntax: true},
+		{in: `"\ud800"`, problem: "lone UTF-16 surrogate in a \\u escape at byte 7", syntax: true},
+		{in: `"\udc00\ud800"`, problem: "lone UTF-16 surrogate in a \\u escape at byte 7", syntax: true},
+		{in: "\"a\xffb\"", problem: "invalid UTF-8 at byte 2", syntax: true},
+		{in: "\"a\nb\"", problem: "control character in a string at byte 2", syntax: true},
+		{in: `"\x"`, problem: "invalid escape at byte 1", syntax: true},
+		{in: `[tru]`, problem: "invalid literal (expected true) at byte 1", syntax: true},
+		{in: `{"a" 1}`, problem: "expected : after a key, got '1' at byte 5", syntax: true},
+		{in: `[1`, problem: "unexpected end of input", syntax: true},
+		{in: `[[[1]]]`, problem: "nested deeper than 2 levels", path: "/0/0", limit: true},
+		{in: `{"a":{"b":{}}}`, problem: "nested deeper than 2 levels", path: "/a/b", limit: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			e := checkJSON([]byte(tt.in), 2+boolInt(tt.problem == "" || !tt.limit)*10)
+			if tt.problem == "" {
+				if e != nil {
+					t.Fatalf("checkJSON = %+v, want nil", e)
+				}
+				return
+			}
+			if e == nil {
+				t.Fatalf("checkJSON = nil, want %q", tt.problem)
+			}
+			want := jsonError{path: tt.path, problem: tt.problem, syntax: tt.syntax, limit: tt.limit}
+			if diff := cmp.Diff(want, *e, cmp.AllowUnexported(jsonError{})); diff != "" {
+				t.Errorf("checkJSON mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func TestCheckJSONManyKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{")
+	for i := range 1000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"k` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + `":1`)
+	}
+	b.WriteString("}")
+	if e := checkJSON([]byte(b.String()), 10); e != nil {
+		t.Fatalf("1000 distinct keys: %+v", e)
+	}
+	dup := b.String()[:b.Len()-1] + `,"kaa":2}`
+	if e := checkJSON([]byte(dup), 10); e == nil || e.problem != `duplicate key "kaa"` {
+		t.Fatalf("1001 keys with one repeated: %+v, want duplicate key \"kaa\"", e)
+	}
+}
+
+// FuzzCheckJSON compares the check with encoding/json: what the check
+// accepts, encoding/json accepts; what encoding/json accepts and the check
+// rejects has a reason the check names (duplicate keys, invalid UTF-8, lone
+// surrogates, depth). The readers agree with encoding/json on every value.
+func FuzzCheckJSON(f *testing.F) {
+	for _, s := range []string{`{"a":[1,2,{"b":"c"}],"d":null}`, `[1e5,"\u00e9",true]`, `{"a":1,"a":2}`, `"\ud800"`, "\"\xff\"", `{"x":{"y":[[[]]]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e := checkJSON(data, 64)
+		valid := json.Valid(data)
+		if e == nil && !valid {
+			t.Fatalf("check accepts %q, encoding/json does not", data)
+		}
+		if e != nil && e.syntax && valid && utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) {
+			t.Fatalf("check rejects %q as not JSON (%s), encoding/json accepts it", data, e.problem)
+		}
+		if e != nil {
+			return
+		}
+		var want any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&want); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, readBack(bytes.TrimSpace(data))); diff != "" {
+			t.Fatalf("readers disagree with encoding/json on %q (-want +got):\n%s", data, diff)
+		}
+		if !json.Valid(jCompact(bytes.TrimSpace(data))) {
+			t.Fatalf("jCompact(%q) is not JSON", data)
+		}
+	})
+}
+
+// readBack decodes checked JSON with the package's readers.
+func readBack(raw []byte) any {
+	switch raw[0] {
+	case '{':
+		m := map[string]any{}
+		_ = jMembers(raw, func(mb jMember) error {
+			k, _ := jText(mb.key)
+			m[k] = readBack(mb.val)
+			return nil
+		})
+		return m
+	case '[':
+		l := []any{}
+		_ = jElems(raw, func(_ int, v []byte) error {
+			l = append(l, readBack(v))
+			return nil
+		})
+		return l
+	case '"':
+		s, _ := jText(raw)
+		return s
+	}
+	switch raw[0] {
+	case 't', 'f':
+		return raw[0] == 't'
+	case 'n':
+		return nil
+	}
+	return json.Number(raw)
+}
