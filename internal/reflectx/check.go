@@ -142,13 +142,9 @@ func containsBool(xs []bool, v bool) bool {
 	return false
 }
 
-func checkString(c *constraints, s string) string {
-	return checkStringLimit(c, s, Limits{}.resolve().MaxPatternBytes)
-}
-
-// checkStringLimit is checkString with strings longer than maxPattern bytes
-// breaking a pattern that needs the general matcher (see
-// [Limits.MaxPatternBytes]).
+// checkStringLimit checks s against c's string constraints; a string
+// longer than maxPattern bytes breaks a pattern that needs the general
+// matcher (see [Limits.MaxPatternBytes]).
 func checkStringLimit(c *constraints, s string, maxPattern int) string {
 	if c.enum != nil && !containsString(c.enum.strs, s) {
 		return c.enum.want
