@@ -6,7 +6,6 @@ import (
 	"net"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -53,8 +52,12 @@ func TestStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command on PATH: %v", err)
+	}
 	bin := filepath.Join(t.TempDir(), "weather-server")
-	if out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
