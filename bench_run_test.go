@@ -46,15 +46,20 @@ func benchToolkit(b *testing.B, n int) (*Toolkit, []string) {
 	return tk, names
 }
 
-// perCall reports the time and the allocations of one call of a batch of
-// calls: the loop's totals divided by b.N*calls. before is the MemStats
-// read just before the loop.
-func perCall(b *testing.B, calls int, before *runtime.MemStats) {
-	var after runtime.MemStats
-	runtime.ReadMemStats(&after)
-	n := float64(b.N * calls)
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/call")
-	b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/call")
+// perCall is called just before a benchmark's loop over batches of calls
+// calls; the function it returns, called just after the loop, reports the
+// time and the allocations of one call: the loop's totals divided by
+// b.N*calls.
+func perCall(b *testing.B, calls int) func() {
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	return func() {
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		n := float64(b.N * calls)
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/call")
+		b.ReportMetric(float64(after.Mallocs-before.Mallocs)/n, "allocs/call")
+	}
 }
 
 // BenchmarkBatch compares one Tool.ExecuteJSON (the floor: the tool alone),
@@ -68,25 +73,23 @@ func BenchmarkBatch(b *testing.B) {
 
 	b.Run("Tool.ExecuteJSON", func(b *testing.B) {
 		b.ReportAllocs()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
+		report := perCall(b, 1)
 		for b.Loop() {
 			if res := tool.ExecuteJSON(ctx, benchEchoCall); res.IsError || res.Output != "hi" {
 				b.Fatalf("ExecuteJSON = %+v", res)
 			}
 		}
-		perCall(b, 1, &before)
+		report()
 	})
 	b.Run("Toolkit.ExecuteJSON", func(b *testing.B) {
 		b.ReportAllocs()
-		var before runtime.MemStats
-		runtime.ReadMemStats(&before)
+		report := perCall(b, 1)
 		for b.Loop() {
 			if res := tk.ExecuteJSON(ctx, names[0], benchEchoCall); res.IsError || res.Output != "hi" {
 				b.Fatalf("ExecuteJSON = %+v", res)
 			}
 		}
-		perCall(b, 1, &before)
+		report()
 	})
 	for _, par := range []struct {
 		name string
@@ -102,8 +105,7 @@ func BenchmarkBatch(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("Run/%s/calls=%d", par.name, n), func(b *testing.B) {
 				b.ReportAllocs()
-				var before runtime.MemStats
-				runtime.ReadMemStats(&before)
+				report := perCall(b, n)
 				for b.Loop() {
 					results := tk.Run(ctx, calls, par.opts...)
 					if len(results) != n {
@@ -115,7 +117,7 @@ func BenchmarkBatch(b *testing.B) {
 						}
 					}
 				}
-				perCall(b, n, &before)
+				report()
 			})
 		}
 	}
