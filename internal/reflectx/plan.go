@@ -340,6 +340,9 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 	n := &node{t: t}
 	b.nodes[t] = n
 	k, err := fields.KindOf(t)
+	if err == nil {
+		err = fields.CheckHooks(t)
+	}
 	if err != nil {
 		return nil, fields.Under(err, path, nil)
 	}
