@@ -2,8 +2,12 @@ package define_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/swaggest/jsonschema-go"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/schema"
@@ -36,4 +40,93 @@ func TestDefineToolRefusesComposition(t *testing.T) {
 	if !errors.Is(err, schema.ErrUnsupportedType) || !errors.As(err, &te) || te.Path != "Shape" {
 		t.Errorf("DefineTool(output with AnyOfExposer) error = %v, want ErrUnsupportedType at Shape", err)
 	}
+}
+
+// level declares its bounds and description through swaggest's Preparer.
+type level int
+
+func (level) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.WithMinimum(1).WithMaximum(5).WithDescription("A level from 1 to 5.")
+	return nil
+}
+
+// color declares its whole schema through swaggest's Exposer.
+type color string
+
+func (color) JSONSchema() (jsonschema.Schema, error) {
+	var s jsonschema.Schema
+	s.AddType(jsonschema.String)
+	s.WithEnum("red", "green").WithTitle("Color")
+	return s, nil
+}
+
+// code declares its schema as JSON through swaggest's RawExposer, on the
+// pointer.
+type code string
+
+func (*code) JSONSchemaBytes() ([]byte, error) {
+	return []byte(`{"type":"string","pattern":"^[A-Z]{3}$","examples":["ABC"]}`), nil
+}
+
+// TestDefineToolHonoursDeclaredSchemas: what a type declares through
+// swaggest's Preparer, Exposer or RawExposer is in the input schema, on a
+// field and on slice elements alike, and the decoder enforces it.
+func TestDefineToolHonoursDeclaredSchemas(t *testing.T) {
+	type in struct {
+		Level  level   `json:"level"`
+		Levels []level `json:"levels"`
+		Color  color   `json:"color"`
+		Code   *code   `json:"code,omitempty"`
+	}
+	tool, err := define.DefineTool(func(_ context.Context, a in) (string, error) { return string(a.Color), nil },
+		define.WithName("paint"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.InputSchema(), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"level":  `{"type":"integer","description":"A level from 1 to 5.","minimum":1,"maximum":5}`,
+		"levels": `{"type":"array","items":{"type":"integer","description":"A level from 1 to 5.","minimum":1,"maximum":5}}`,
+		"color":  `{"type":"string","title":"Color","enum":["red","green"]}`,
+		"code":   `{"type":["string","null"],"pattern":"^[A-Z]{3}$","examples":["ABC"]}`,
+	}
+	for name, w := range want {
+		if diff := cmp.Diff(compactJSON(t, w), compactJSON(t, string(got.Properties[name]))); diff != "" {
+			t.Errorf("property %s (-want +got):\n%s", name, diff)
+		}
+	}
+
+	for _, tc := range []struct {
+		args string
+		path string // the rejected argument, "" when the call succeeds
+	}{
+		{`{"level":3,"levels":[1,5],"color":"red","code":"ABC"}`, ""},
+		{`{"level":0,"levels":[],"color":"red"}`, "/level"},
+		{`{"level":3,"levels":[1,6],"color":"red"}`, "/levels/1"},
+		{`{"level":3,"levels":[],"color":"blue"}`, "/color"},
+		{`{"level":3,"levels":[],"color":"green","code":"abc"}`, "/code"},
+	} {
+		res := tool.ExecuteJSON(context.Background(), []byte(tc.args))
+		var ae *define.ArgError
+		switch {
+		case tc.path == "" && res.IsError:
+			t.Errorf("ExecuteJSON(%s) = %v, want success", tc.args, res.Err)
+		case tc.path != "" && (!errors.Is(res.Err, define.ErrConstraint) || !errors.As(res.Err, &ae) || ae.Path != tc.path):
+			t.Errorf("ExecuteJSON(%s) error = %v, want ErrConstraint at %s", tc.args, res.Err, tc.path)
+		}
+	}
+}
+
+func compactJSON(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return v
 }

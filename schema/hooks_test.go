@@ -95,3 +95,124 @@ func TestRefusedSwaggestHooksRoot(t *testing.T) {
 		t.Fatalf("ForType(hookCat) error = %v, want ErrUnsupportedType", err)
 	}
 }
+
+// Types declaring their schema through swaggest's Preparer and Exposer.
+type (
+	prepNot      int    // adds "not"
+	prepExtra    string // adds an x- extension
+	prepUntyped  int    // removes "type"
+	prepStrMin   string // adds minimum to a string
+	exposeWrong  int    // exposes type string
+	exposeFails  string // JSONSchema returns an error
+	exposeOneOf  string // exposes oneOf
+	prepBounded  int    // minimum 1
+	prepDescribe struct {
+		N int `json:"n"`
+	}
+)
+
+func (prepNot) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.WithNot((&jsonschema.Schema{}).ToSchemaOrBool())
+	return nil
+}
+
+func (prepExtra) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.WithExtraPropertiesItem("x-kind", "secret")
+	return nil
+}
+
+func (prepUntyped) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.Type = nil
+	return nil
+}
+
+func (prepStrMin) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.WithMinimum(3)
+	return nil
+}
+
+func (exposeWrong) JSONSchema() (jsonschema.Schema, error) {
+	var s jsonschema.Schema
+	s.AddType(jsonschema.String)
+	return s, nil
+}
+
+func (exposeFails) JSONSchema() (jsonschema.Schema, error) {
+	return jsonschema.Schema{}, errors.New("no schema today")
+}
+
+func (exposeOneOf) JSONSchema() (jsonschema.Schema, error) {
+	var s jsonschema.Schema
+	s.WithOneOf((&jsonschema.Schema{}).ToSchemaOrBool())
+	return s, nil
+}
+
+func (prepBounded) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.WithMinimum(1)
+	return nil
+}
+
+func (*prepDescribe) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.WithDescription("Described by its preparer.")
+	return nil
+}
+
+// TestDeclaredSchemaErrors: a keyword a type declares through swaggest's
+// Preparer or Exposer that the decoder would not enforce is a define-time
+// error naming it.
+func TestDeclaredSchemaErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		typ  reflect.Type
+		err  error
+		path string
+		tag  string
+		word string // the message names it
+	}{
+		{"preparer adds not", reflect.TypeFor[struct{ V prepNot }](), schema.ErrUnsupportedType, "V", "", `"not"`},
+		{"preparer adds an extension", reflect.TypeFor[struct{ V []prepExtra }](), schema.ErrUnsupportedType, "V[]", "", `"x-kind"`},
+		{"preparer removes type", reflect.TypeFor[struct{ V prepUntyped }](), schema.ErrUnsupportedType, "V", "", `removes "type"`},
+		{"preparer's bound misfits", reflect.TypeFor[struct{ V prepStrMin }](), schema.ErrInvalidTag, "V", "", "keyword minimum"},
+		{"exposer's type is another", reflect.TypeFor[struct{ V exposeWrong }](), schema.ErrUnsupportedType, "V", "", `"type": "string"`},
+		{"exposer fails", reflect.TypeFor[struct{ V map[string]exposeFails }](), schema.ErrReflector, "V{}", "", "no schema today"},
+		{"exposer's oneOf", reflect.TypeFor[struct{ V exposeOneOf }](), schema.ErrUnsupportedType, "V", "", `"oneOf"`},
+		{"field bound again", reflect.TypeFor[struct {
+			V prepBounded `minimum:"2"`
+		}](), schema.ErrInvalidTag, "V", "minimum", "consider"},
+		{"field default below the type's bound", reflect.TypeFor[struct {
+			V prepBounded `default:"0"`
+		}](), schema.ErrInvalidTag, "V", "default", "minimum"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := schema.ForType(tc.typ)
+			var te *schema.TypeError
+			if !errors.Is(err, tc.err) || !errors.As(err, &te) {
+				t.Fatalf("ForType(%v) error = %v, want a *TypeError wrapping %v", tc.typ, err, tc.err)
+			}
+			if diff := cmp.Diff([]string{tc.path, tc.tag}, []string{te.Path, te.Tag}); diff != "" {
+				t.Errorf("path and tag (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(te.Msg, tc.word) {
+				t.Errorf("message %q does not contain %q", te.Msg, tc.word)
+			}
+		})
+	}
+}
+
+// TestDeclaredSchemaStruct: a struct's preparer may describe it; its
+// properties stay those of its fields.
+func TestDeclaredSchemaStruct(t *testing.T) {
+	s, err := schema.ForType(reflect.TypeFor[prepDescribe]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"type":"object","description":"Described by its preparer.","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("schema (-want +got):\n%s", diff)
+	}
+}

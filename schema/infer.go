@@ -334,6 +334,13 @@ func (b *builder) typeSchema(t reflect.Type, path string, body bool) (*Schema, e
 			s.Enum = vals
 		}
 	}
+	tr, err := fields.TypeRules(t)
+	if err != nil {
+		return nil, b.wrap(err, path)
+	}
+	if tr != nil {
+		applyRules(s, tr)
+	}
 	return s, nil
 }
 
