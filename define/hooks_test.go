@@ -130,3 +130,32 @@ func compactJSON(t *testing.T, s string) any {
 	}
 	return v
 }
+
+// TestDeclaredSchemaFieldTagsReplace: a field's own tags replace what its
+// type declares, in the schema and in the decoder alike.
+func TestDeclaredSchemaFieldTagsReplace(t *testing.T) {
+	type in struct {
+		Color color `json:"color" enum:"blue" description:"Only blue today."`
+	}
+	tool, err := define.DefineTool(func(_ context.Context, a in) (string, error) { return string(a.Color), nil },
+		define.WithName("paint"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.InputSchema(), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type":"string","title":"Color","description":"Only blue today.","enum":["blue"]}`
+	if diff := cmp.Diff(compactJSON(t, want), compactJSON(t, string(got.Properties["color"]))); diff != "" {
+		t.Errorf("property color (-want +got):\n%s", diff)
+	}
+	if res := tool.ExecuteJSON(context.Background(), []byte(`{"color":"blue"}`)); res.IsError {
+		t.Errorf("color blue: %v", res.Err)
+	}
+	if res := tool.ExecuteJSON(context.Background(), []byte(`{"color":"red"}`)); !errors.Is(res.Err, define.ErrConstraint) {
+		t.Errorf("color red: error = %v, want ErrConstraint", res.Err)
+	}
+}

@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -106,6 +107,9 @@ type (
 	exposeFails  string // JSONSchema returns an error
 	exposeOneOf  string // exposes oneOf
 	prepBounded  int    // minimum 1
+	rawBroken    string // JSONSchemaBytes is not JSON
+	exposePanics int    // JSONSchema panics
+	rawBig       int64  // an exact bound beyond float64's integers
 	prepDescribe struct {
 		N int `json:"n"`
 	}
@@ -147,6 +151,14 @@ func (exposeOneOf) JSONSchema() (jsonschema.Schema, error) {
 	return s, nil
 }
 
+func (rawBroken) JSONSchemaBytes() ([]byte, error) { return []byte(`{"type":`), nil }
+
+func (exposePanics) JSONSchema() (jsonschema.Schema, error) { panic("boom") }
+
+func (rawBig) JSONSchemaBytes() ([]byte, error) {
+	return []byte(`{"type":"integer","maximum":9007199254740993}`), nil
+}
+
 func (prepBounded) PrepareJSONSchema(s *jsonschema.Schema) error {
 	s.WithMinimum(1)
 	return nil
@@ -175,6 +187,8 @@ func TestDeclaredSchemaErrors(t *testing.T) {
 		{"preparer's bound misfits", reflect.TypeFor[struct{ V prepStrMin }](), schema.ErrInvalidTag, "V", "", "keyword minimum"},
 		{"exposer's type is another", reflect.TypeFor[struct{ V exposeWrong }](), schema.ErrUnsupportedType, "V", "", `"type": "string"`},
 		{"exposer fails", reflect.TypeFor[struct{ V map[string]exposeFails }](), schema.ErrReflector, "V{}", "", "no schema today"},
+		{"raw exposer's JSON broken", reflect.TypeFor[struct{ V rawBroken }](), schema.ErrReflector, "V", "", "JSONSchemaBytes"},
+		{"exposer panics", reflect.TypeFor[struct{ V *exposePanics }](), schema.ErrReflector, "V", "", "boom"},
 		{"exposer's oneOf", reflect.TypeFor[struct{ V exposeOneOf }](), schema.ErrUnsupportedType, "V", "", `"oneOf"`},
 		{"field bound again", reflect.TypeFor[struct {
 			V prepBounded `minimum:"2"`
@@ -214,5 +228,19 @@ func TestDeclaredSchemaStruct(t *testing.T) {
 	const want = `{"type":"object","description":"Described by its preparer.","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("schema (-want +got):\n%s", diff)
+	}
+}
+
+// TestDeclaredSchemaExactBound: a raw exposer's numbers are read as
+// written, not through float64.
+func TestDeclaredSchemaExactBound(t *testing.T) {
+	s, err := schema.ForType(reflect.TypeFor[struct {
+		V rawBig `json:"v"`
+	}]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(json.Number("9007199254740993"), s.Properties[0].Schema.Maximum); diff != "" {
+		t.Errorf("maximum (-want +got):\n%s", diff)
 	}
 }
