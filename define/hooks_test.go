@@ -83,12 +83,7 @@ func TestDefineToolHonoursDeclaredSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if err := json.Unmarshal(tool.InputSchema(), &got); err != nil {
-		t.Fatal(err)
-	}
+	props := properties(t, tool)
 	want := map[string]string{
 		"level":  `{"type":"integer","description":"A level from 1 to 5.","minimum":1,"maximum":5}`,
 		"levels": `{"type":"array","items":{"type":"integer","description":"A level from 1 to 5.","minimum":1,"maximum":5}}`,
@@ -96,7 +91,7 @@ func TestDefineToolHonoursDeclaredSchemas(t *testing.T) {
 		"code":   `{"type":["string","null"],"pattern":"^[A-Z]{3}$","examples":["ABC"]}`,
 	}
 	for name, w := range want {
-		if diff := cmp.Diff(compactJSON(t, w), compactJSON(t, string(got.Properties[name]))); diff != "" {
+		if diff := cmp.Diff(compactJSON(t, w), compactJSON(t, string(props[name]))); diff != "" {
 			t.Errorf("property %s (-want +got):\n%s", name, diff)
 		}
 	}
@@ -122,6 +117,18 @@ func TestDefineToolHonoursDeclaredSchemas(t *testing.T) {
 	}
 }
 
+// properties returns the property schemas of tool's input schema.
+func properties(t *testing.T, tool define.Tool) map[string]json.RawMessage {
+	t.Helper()
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if err := json.Unmarshal(tool.InputSchema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s.Properties
+}
+
 func compactJSON(t *testing.T, s string) any {
 	t.Helper()
 	var v any
@@ -142,14 +149,9 @@ func TestDeclaredSchemaFieldTagsReplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got struct {
-		Properties map[string]json.RawMessage `json:"properties"`
-	}
-	if err := json.Unmarshal(tool.InputSchema(), &got); err != nil {
-		t.Fatal(err)
-	}
+	props := properties(t, tool)
 	want := `{"type":"string","title":"Color","description":"Only blue today.","enum":["blue"]}`
-	if diff := cmp.Diff(compactJSON(t, want), compactJSON(t, string(got.Properties["color"]))); diff != "" {
+	if diff := cmp.Diff(compactJSON(t, want), compactJSON(t, string(props["color"]))); diff != "" {
 		t.Errorf("property color (-want +got):\n%s", diff)
 	}
 	if res := tool.ExecuteJSON(context.Background(), []byte(`{"color":"blue"}`)); res.IsError {
