@@ -63,20 +63,16 @@ var (
 	typePreparer   = reflect.TypeFor[jsonschema.Preparer]()
 )
 
-// typeKeywords maps the keywords a type may declare through swaggest's
-// Exposer, RawExposer or Preparer to the struct tag that says the same on a
-// field. Each is one that [ParseRules] reads and the decoder enforces (or
+// typeKeywords are the keywords a type may declare through swaggest's
+// Exposer, RawExposer or Preparer: each is also the struct tag that says the
+// same on a field, one that [ParseRules] reads and the decoder enforces (or
 // an annotation).
-var typeKeywords = map[string]string{
-	"title": "title", "description": "description",
-	"deprecated": "deprecated", "readOnly": "readOnly", "writeOnly": "writeOnly",
-	"minimum": "minimum", "maximum": "maximum",
-	"exclusiveMinimum": "exclusiveMinimum", "exclusiveMaximum": "exclusiveMaximum",
-	"multipleOf": "multipleOf",
-	"minLength":  "minLength", "maxLength": "maxLength", "pattern": "pattern", "format": "format",
-	"minItems": "minItems", "maxItems": "maxItems", "uniqueItems": "uniqueItems",
-	"minProperties": "minProperties", "maxProperties": "maxProperties",
-	"enum": "enum", "const": "const", "default": "default", "examples": "examples",
+var typeKeywords = map[string]bool{
+	"title": true, "description": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "pattern": true, "format": true,
+	"minItems": true, "maxItems": true, "uniqueItems": true, "minProperties": true, "maxProperties": true,
+	"enum": true, "const": true, "default": true, "examples": true,
 }
 
 // boundKeywords are the type keywords a field tag may not declare again:
@@ -134,7 +130,11 @@ func declaredError(t reflect.Type, err error) error {
 	if !errors.As(err, &e) {
 		return err
 	}
-	return errorf("", "", e.Err, "the schema %s declares through swaggest's interfaces: keyword %s: %s", t, e.Tag, e.Msg)
+	what := "the schema " + t.String() + " declares through swaggest's interfaces: "
+	if e.Tag != "" {
+		what += "keyword " + e.Tag + ": "
+	}
+	return errorf("", "", e.Err, "%s%s", what, e.Msg)
 }
 
 // implementer returns a value of t, or of *t, that implements iface, or
@@ -214,7 +214,9 @@ func prepared(t reflect.Type) (map[string]json.RawMessage, error) {
 		return nil, err
 	}
 	if before == nil {
-		return nil, nil // an Exposer of swaggest's own stopped the walk
+		// swaggest took t for one of its well-known types and did not call
+		// the preparer either.
+		return nil, nil
 	}
 	var after jsonschema.Schema
 	if err := json.Unmarshal(before, &after); err != nil {
@@ -287,8 +289,7 @@ func tagsOf(t reflect.Type, via string, declared map[string]json.RawMessage, who
 				"%s declares \"type\": %s, but %s decodes from %s (consider declaring that type, or none)",
 				via, v, t, describeClass(c))
 		}
-		tag, ok := typeKeywords[k]
-		if !ok || v == nil {
+		if !typeKeywords[k] || v == nil {
 			what := "declares"
 			if v == nil {
 				what = "removes"
@@ -304,7 +305,7 @@ func tagsOf(t reflect.Type, via string, declared map[string]json.RawMessage, who
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(tag + ":" + strconv.Quote(text))
+		b.WriteString(k + ":" + strconv.Quote(text))
 	}
 	return reflect.StructTag(b.String()), nil
 }
