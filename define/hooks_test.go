@@ -161,3 +161,41 @@ func TestDeclaredSchemaFieldTagsReplace(t *testing.T) {
 		t.Errorf("color red: error = %v, want ErrConstraint", res.Err)
 	}
 }
+
+// size declares a default through swaggest's Preparer.
+type size int
+
+func (size) PrepareJSONSchema(s *jsonschema.Schema) error {
+	s.WithDefault(3).WithMinimum(1)
+	return nil
+}
+
+// TestDeclaredDefault: a default a type declares works as a default tag on
+// the field: the property is optional and a call without it gets it.
+func TestDeclaredDefault(t *testing.T) {
+	type in struct {
+		Size size `json:"size"`
+	}
+	tool, err := define.DefineTool(func(_ context.Context, a in) (int, error) { return int(a.Size), nil },
+		define.WithName("cut"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(tool.InputSchema(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string(nil), got.Required); diff != "" {
+		t.Errorf("required (-want +got):\n%s", diff)
+	}
+	want := `{"type":"integer","default":3,"minimum":1}`
+	if diff := cmp.Diff(compactJSON(t, want), compactJSON(t, string(properties(t, tool)["size"]))); diff != "" {
+		t.Errorf("property size (-want +got):\n%s", diff)
+	}
+	res := tool.ExecuteJSON(context.Background(), []byte(`{}`))
+	if diff := cmp.Diff("3", res.Output); diff != "" || res.IsError {
+		t.Errorf("ExecuteJSON({}) output (-want +got):\n%s (error %v)", diff, res.Err)
+	}
+}
