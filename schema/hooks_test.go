@@ -47,54 +47,58 @@ var (
 	_ jsonschema.ElseExposer  = new(hookElse)
 )
 
-// TestRefusedSwaggestHooks: a type that would add oneOf, anyOf, allOf, not
-// or if/then/else to its schema through swaggest's interfaces is a
-// define-time error naming the type, the field path and the interface,
-// wherever the type is reached; never a schema the decoder ignores.
-func TestRefusedSwaggestHooks(t *testing.T) {
-	tests := []struct {
-		name  string
-		typ   reflect.Type
-		path  string
-		iface string
-	}{
-		{"OneOfExposer", reflect.TypeFor[struct{ V hookOneOf }](), "V", "OneOfExposer"},
-		{"AnyOfExposer on the pointer", reflect.TypeFor[struct{ V []hookAnyOf }](), "V[]", "AnyOfExposer"},
-		{"AllOfExposer", reflect.TypeFor[struct{ V map[string]hookAllOf }](), "V{}", "AllOfExposer"},
-		{"NotExposer", reflect.TypeFor[struct{ V *hookNot }](), "V", "NotExposer"},
-		{"IfExposer", reflect.TypeFor[struct{ A struct{ V hookIf } }](), "A.V", "IfExposer"},
-		{"ThenExposer", reflect.TypeFor[struct{ V [2]hookThen }](), "V[]", "ThenExposer"},
-		{"ElseExposer on the pointer", reflect.TypeFor[struct{ V hookElse }](), "V", "ElseExposer"},
-		{"struct OneOfExposer", reflect.TypeFor[struct{ C []*hookCat }](), "C[]", "OneOfExposer"},
-	}
+// hookCase is a type whose schema swaggest's interfaces make a
+// define-time error.
+type hookCase struct {
+	name  string
+	typ   reflect.Type
+	err   error // the sentinel
+	path  string
+	tag   string
+	words []string // the message contains them
+}
+
+func testHookErrors(t *testing.T, tests []hookCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := schema.ForType(tc.typ)
-			if !errors.Is(err, schema.ErrUnsupportedType) {
-				t.Fatalf("ForType(%v) error = %v, want ErrUnsupportedType", tc.typ, err)
-			}
 			var te *schema.TypeError
-			if !errors.As(err, &te) {
-				t.Fatalf("ForType(%v) error %T is not a *schema.TypeError", tc.typ, err)
+			if !errors.Is(err, tc.err) || !errors.As(err, &te) {
+				t.Fatalf("ForType(%v) error = %v, want a *TypeError wrapping %v", tc.typ, err, tc.err)
 			}
-			if diff := cmp.Diff(tc.path, te.Path); diff != "" {
-				t.Errorf("path (-want +got):\n%s", diff)
+			if diff := cmp.Diff([]string{tc.path, tc.tag}, []string{te.Path, te.Tag}); diff != "" {
+				t.Errorf("path and tag (-want +got):\n%s", diff)
 			}
-			for _, part := range []string{"jsonschema." + tc.iface, "consider"} {
-				if !strings.Contains(te.Msg, part) {
-					t.Errorf("message %q does not name %q", te.Msg, part)
+			for _, w := range tc.words {
+				if !strings.Contains(te.Msg, w) {
+					t.Errorf("message %q does not contain %q", te.Msg, w)
 				}
 			}
 		})
 	}
 }
 
-// TestRefusedSwaggestHooksRoot: the root type itself is checked too.
-func TestRefusedSwaggestHooksRoot(t *testing.T) {
-	_, err := schema.ForType(reflect.TypeFor[hookCat]())
-	if !errors.Is(err, schema.ErrUnsupportedType) {
-		t.Fatalf("ForType(hookCat) error = %v, want ErrUnsupportedType", err)
+// TestRefusedSwaggestHooks: a type that would add oneOf, anyOf, allOf, not
+// or if/then/else to its schema through swaggest's interfaces is a
+// define-time error naming the type, the field path and the interface,
+// wherever the type is reached, the root included; never a schema the
+// decoder ignores.
+func TestRefusedSwaggestHooks(t *testing.T) {
+	refused := func(name string, typ reflect.Type, path, iface string) hookCase {
+		return hookCase{name, typ, schema.ErrUnsupportedType, path, "", []string{"jsonschema." + iface, "consider"}}
 	}
+	testHookErrors(t, []hookCase{
+		refused("OneOfExposer", reflect.TypeFor[struct{ V hookOneOf }](), "V", "OneOfExposer"),
+		refused("AnyOfExposer on the pointer", reflect.TypeFor[struct{ V []hookAnyOf }](), "V[]", "AnyOfExposer"),
+		refused("AllOfExposer", reflect.TypeFor[struct{ V map[string]hookAllOf }](), "V{}", "AllOfExposer"),
+		refused("NotExposer", reflect.TypeFor[struct{ V *hookNot }](), "V", "NotExposer"),
+		refused("IfExposer", reflect.TypeFor[struct{ A struct{ V hookIf } }](), "A.V", "IfExposer"),
+		refused("ThenExposer", reflect.TypeFor[struct{ V [2]hookThen }](), "V[]", "ThenExposer"),
+		refused("ElseExposer on the pointer", reflect.TypeFor[struct{ V hookElse }](), "V", "ElseExposer"),
+		refused("struct OneOfExposer", reflect.TypeFor[struct{ C []*hookCat }](), "C[]", "OneOfExposer"),
+		refused("root", reflect.TypeFor[hookCat](), "", "OneOfExposer"),
+	})
 }
 
 // Types declaring their schema through swaggest's Preparer and Exposer.
@@ -173,45 +177,23 @@ func (*prepDescribe) PrepareJSONSchema(s *jsonschema.Schema) error {
 // Preparer or Exposer that the decoder would not enforce is a define-time
 // error naming it.
 func TestDeclaredSchemaErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		typ  reflect.Type
-		err  error
-		path string
-		tag  string
-		word string // the message names it
-	}{
-		{"preparer adds not", reflect.TypeFor[struct{ V prepNot }](), schema.ErrUnsupportedType, "V", "", `"not"`},
-		{"preparer adds an extension", reflect.TypeFor[struct{ V []prepExtra }](), schema.ErrUnsupportedType, "V[]", "", `"x-kind"`},
-		{"preparer removes type", reflect.TypeFor[struct{ V prepUntyped }](), schema.ErrUnsupportedType, "V", "", `removes "type"`},
-		{"preparer's bound misfits", reflect.TypeFor[struct{ V prepStrMin }](), schema.ErrInvalidTag, "V", "", "keyword minimum"},
-		{"exposer's type is another", reflect.TypeFor[struct{ V exposeWrong }](), schema.ErrUnsupportedType, "V", "", `"type": "string"`},
-		{"exposer fails", reflect.TypeFor[struct{ V map[string]exposeFails }](), schema.ErrReflector, "V{}", "", "no schema today"},
-		{"raw exposer's JSON broken", reflect.TypeFor[struct{ V rawBroken }](), schema.ErrReflector, "V", "", "JSONSchemaBytes"},
-		{"exposer panics", reflect.TypeFor[struct{ V *exposePanics }](), schema.ErrReflector, "V", "", "boom"},
-		{"exposer's oneOf", reflect.TypeFor[struct{ V exposeOneOf }](), schema.ErrUnsupportedType, "V", "", `"oneOf"`},
+	testHookErrors(t, []hookCase{
+		{"preparer adds not", reflect.TypeFor[struct{ V prepNot }](), schema.ErrUnsupportedType, "V", "", []string{`"not"`}},
+		{"preparer adds an extension", reflect.TypeFor[struct{ V []prepExtra }](), schema.ErrUnsupportedType, "V[]", "", []string{`"x-kind"`}},
+		{"preparer removes type", reflect.TypeFor[struct{ V prepUntyped }](), schema.ErrUnsupportedType, "V", "", []string{`removes "type"`}},
+		{"preparer's bound misfits", reflect.TypeFor[struct{ V prepStrMin }](), schema.ErrInvalidTag, "V", "", []string{"keyword minimum"}},
+		{"exposer's type is another", reflect.TypeFor[struct{ V exposeWrong }](), schema.ErrUnsupportedType, "V", "", []string{`"type": "string"`}},
+		{"exposer fails", reflect.TypeFor[struct{ V map[string]exposeFails }](), schema.ErrReflector, "V{}", "", []string{"no schema today"}},
+		{"raw exposer's JSON broken", reflect.TypeFor[struct{ V rawBroken }](), schema.ErrReflector, "V", "", []string{"JSONSchemaBytes"}},
+		{"exposer panics", reflect.TypeFor[struct{ V *exposePanics }](), schema.ErrReflector, "V", "", []string{"boom"}},
+		{"exposer's oneOf", reflect.TypeFor[struct{ V exposeOneOf }](), schema.ErrUnsupportedType, "V", "", []string{`"oneOf"`}},
 		{"field bound again", reflect.TypeFor[struct {
 			V prepBounded `minimum:"2"`
-		}](), schema.ErrInvalidTag, "V", "minimum", "consider"},
+		}](), schema.ErrInvalidTag, "V", "minimum", []string{"consider"}},
 		{"field default below the type's bound", reflect.TypeFor[struct {
 			V prepBounded `default:"0"`
-		}](), schema.ErrInvalidTag, "V", "default", "minimum"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := schema.ForType(tc.typ)
-			var te *schema.TypeError
-			if !errors.Is(err, tc.err) || !errors.As(err, &te) {
-				t.Fatalf("ForType(%v) error = %v, want a *TypeError wrapping %v", tc.typ, err, tc.err)
-			}
-			if diff := cmp.Diff([]string{tc.path, tc.tag}, []string{te.Path, te.Tag}); diff != "" {
-				t.Errorf("path and tag (-want +got):\n%s", diff)
-			}
-			if !strings.Contains(te.Msg, tc.word) {
-				t.Errorf("message %q does not contain %q", te.Msg, tc.word)
-			}
-		})
-	}
+		}](), schema.ErrInvalidTag, "V", "default", []string{"minimum"}},
+	})
 }
 
 // TestDeclaredSchemaStruct: a struct's preparer may describe it; its
