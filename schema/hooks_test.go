@@ -226,3 +226,56 @@ func TestDeclaredSchemaExactBound(t *testing.T) {
 		t.Errorf("maximum (-want +got):\n%s", diff)
 	}
 }
+
+// Types with swaggest's layout markers.
+type (
+	markIgnore struct {
+		N int `json:"n" minimum:"1"`
+	}
+	markInline struct {
+		N int `json:"n" minimum:"1"`
+	}
+	// MarkRefer is exported: swaggest's reflector panics on an embedded
+	// EmbedReferencer of an unexported type (reported as ErrReflector).
+	MarkRefer struct {
+		N int `json:"n" minimum:"1"`
+	}
+	markPlain struct {
+		N int `json:"n" minimum:"1"`
+	}
+)
+
+func (markIgnore) IgnoreTypeName()   {}
+func (markInline) InlineJSONSchema() {}
+func (MarkRefer) ReferEmbedded()     {}
+
+// TestLayoutMarkers: IgnoreTypeName, SchemaInliner and EmbedReferencer
+// only place definitions, which this module does itself: the schema is
+// that of the same type without them.
+func TestLayoutMarkers(t *testing.T) {
+	want, err := schema.ForType(reflect.TypeFor[struct{ V markPlain }]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, _ := want.MarshalJSON()
+	for _, typ := range []reflect.Type{
+		reflect.TypeFor[struct{ V markIgnore }](),
+		reflect.TypeFor[struct{ V markInline }](),
+		reflect.TypeFor[struct{ V MarkRefer }](),
+		reflect.TypeFor[struct{ MarkRefer }](),
+	} {
+		got, err := schema.ForType(typ)
+		if err != nil {
+			t.Errorf("ForType(%v): %v", typ, err)
+			continue
+		}
+		gotJSON, _ := got.MarshalJSON()
+		if typ.Field(0).Anonymous {
+			// Embedded: its fields are flattened, as encoding/json does.
+			wantJSON = []byte(`{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"],"additionalProperties":false}`)
+		}
+		if diff := cmp.Diff(string(wantJSON), string(gotJSON)); diff != "" {
+			t.Errorf("ForType(%v) (-want +got):\n%s", typ, diff)
+		}
+	}
+}
