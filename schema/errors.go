@@ -12,7 +12,10 @@ import (
 var (
 	// ErrUnsupportedType: a Go type has no JSON Schema under our rules
 	// (func, chan, complex, unsafe.Pointer, uintptr, a map with keys that are
-	// neither strings nor integers, an interface with methods).
+	// neither strings nor integers, an interface with methods), or a type
+	// implements an interface of swaggest/jsonschema-go whose keywords the
+	// decoder cannot enforce (the oneOf, anyOf, allOf, not and if/then/else
+	// exposers).
 	ErrUnsupportedType = fields.ErrUnsupportedType
 	// ErrInvalidTag: a struct tag is malformed, does not fit the field's
 	// kind, names an unknown format, gives an empty range (min > max) or a

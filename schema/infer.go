@@ -316,6 +316,9 @@ func (b *builder) typeSchema(t reflect.Type, path string, body bool) (*Schema, e
 	if b.cyclic[t] && !body {
 		return &Schema{Ref: b.ref(t, path)}, nil
 	}
+	if err := fields.CheckHooks(t); err != nil {
+		return nil, b.wrap(err, path)
+	}
 	s, err := b.kindSchema(t, path)
 	if err != nil {
 		return nil, err
@@ -330,6 +333,13 @@ func (b *builder) typeSchema(t reflect.Type, path string, body bool) (*Schema, e
 			}
 			s.Enum = vals
 		}
+	}
+	tr, err := fields.TypeRules(t)
+	if err != nil {
+		return nil, b.wrap(err, path)
+	}
+	if tr != nil {
+		applyRules(s, tr)
 	}
 	return s, nil
 }

@@ -71,7 +71,10 @@ func applyRules(s *Schema, r *fields.Rules) {
 	if r.HasDefault {
 		s.Default, s.HasDefault = r.Default, true
 	}
-	s.Examples = append(s.Examples, r.Examples...)
+	if r.Examples != nil {
+		// (A field's rules include its type's: replace, do not repeat.)
+		s.Examples = r.Examples
+	}
 }
 
 // mustRat parses a bound this package wrote.

@@ -22,6 +22,12 @@
 //		_ = f.Rules    // the parsed tags
 //	}
 //
+// A type speaks for itself through swaggest/jsonschema-go's interfaces:
+// what it declares through Exposer, RawExposer or Preparer is turned into
+// the equivalent tags and read by the same parser ([TypeRules]), below a
+// field's own tags ([MergeTypeTags]); the composition exposers are refused
+// ([CheckHooks]).
+//
 // Errors are [*Error]s with a Go field path relative to the type described
 // ("Base.ID", "Items[].Name", "Meta{}.Note"); the builders put them under
 // their own path with [Under]. schema converts them to schema.TypeError,

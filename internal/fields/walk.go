@@ -78,7 +78,11 @@ func describe(t reflect.Type) ([]Field, error) {
 		if _, err := KindOf(base); err != nil {
 			return nil, Under(err, f.GoPath, nil)
 		}
-		r, err := ParseRules(base, f.tag)
+		tag, err := MergeTypeTags(base, f.tag)
+		if err != nil {
+			return nil, Under(err, f.GoPath, nil)
+		}
+		r, err := ParseRules(base, tag)
 		if err != nil {
 			return nil, Under(err, f.GoPath, nil)
 		}

@@ -340,10 +340,19 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 	n := &node{t: t}
 	b.nodes[t] = n
 	k, err := fields.KindOf(t)
+	if err == nil {
+		err = fields.CheckHooks(t)
+	}
+	var tr *fields.Rules
+	if err == nil {
+		tr, err = fields.TypeRules(t)
+	}
 	if err != nil {
 		return nil, fields.Under(err, path, nil)
 	}
 	if fields.UnmarshalsJSON(t) {
+		// (The type's own UnmarshalJSON decides; internal/fields lets a type
+		// of this kind declare only annotations.)
 		n.kind, n.want, n.nullable = kJSONU, "valid "+t.String(), true
 		return n, nil
 	}
@@ -415,6 +424,17 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 		if vs != nil {
 			n.c = newConstraints()
 			n.c.tenum = vs
+		}
+	}
+	if tr != nil {
+		// What the type declares through swaggest's Exposer or Preparer
+		// holds wherever it is used, as its schema says.
+		c, err := compileConstraints(n, tr)
+		if err != nil {
+			return nil, fields.Under(err, path, nil)
+		}
+		if c != nil {
+			n.c = c
 		}
 	}
 	return n, nil

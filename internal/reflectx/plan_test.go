@@ -173,6 +173,11 @@ type okTags struct {
 	l int
 }
 
+// oneOfExposer would add oneOf to its schema through swaggest's interface.
+type oneOfExposer string
+
+func (oneOfExposer) JSONSchemaOneOf() []any { return []any{"a", 1} }
+
 func TestPlanForErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -228,6 +233,7 @@ func TestPlanForErrors(t *testing.T) {
 		{"time default not JSON", reflect.TypeFor[timeDefaultNotJSON](), "T", "default"},
 		{"minLength on time", reflect.TypeFor[timeMinLength](), "T", "minLength"},
 		{"type Enum values of the wrong type", reflect.TypeFor[badTypeEnum](), "C", "Enum method"},
+		{"swaggest oneOf exposer", reflect.TypeFor[struct{ X []oneOfExposer }](), "X[]", "jsonschema.OneOfExposer"},
 		{"root int", reflect.TypeFor[int](), "", "consider a struct"},
 		{"root slice", reflect.TypeFor[[]string](), "", "consider a struct"},
 		{"root non-empty interface", reflect.TypeFor[error](), "", "consider any"},
