@@ -2,12 +2,20 @@ package adapters
 
 import "github.com/toolnexus/toolnexus/schema"
 
-// dialect is what one JSON Schema dialect accepts: the capability table
-// that drives the single JSON Schema walk (conv.js). A capability that is
-// off moves the keyword into the description, or, where the table says so,
-// makes the schema an error. The rules are those of docs/providers.md.
+// dialect is what one schema dialect accepts: the capability table that
+// drives the single schema walk (conv.js). A capability that is off moves
+// the keyword into the description, or, where the table says so, makes the
+// schema an error. The rules are those of docs/providers.md.
 type dialect struct {
 	name string // in messages: "OpenAI strict mode"
+	hint string // the way out of a schema the dialect cannot express, appended to the message
+
+	// openAPI makes every node one of the OpenAPI 3.0 subset's (Gemini
+	// "parameters"): one type, null as nullable, string enums only, a type
+	// list or a union as anyOf, only the keywords of the node's type, maps
+	// and untyped values errors (gemini_schema.go); the walk's result is
+	// then turned into that node type (toGemini).
+	openAPI bool
 
 	strict      bool // a subset: unresolvable $ref is an error, oneOf/allOf are rewritten
 	typed       bool // every schema must say its type (the true schema, {}, is an error)
@@ -15,7 +23,9 @@ type dialect struct {
 	scalarEnums bool // enum and const take only strings and numbers; const becomes a one-value enum
 	encoding    bool // contentEncoding is kept
 	lengths     bool // minLength, maxLength, minProperties, maxProperties are kept
-	annotations bool // default, examples, deprecated, readOnly, writeOnly, uniqueItems, propertyNames, oneOf, allOf are kept
+	annotations bool // deprecated, readOnly, writeOnly, uniqueItems, propertyNames, oneOf, allOf are kept
+	defaults    bool // default is kept
+	examples    int  // how many examples are kept; -1 for all
 
 	numbers  numberRule
 	minItems int64 // largest minItems kept; -1 for any
@@ -50,13 +60,13 @@ var (
 	// plainDialect is JSON Schema 2020-12 as is: OpenAI and Anthropic
 	// non-strict, Bedrock, MCP.
 	plainDialect = dialect{
-		title: true, encoding: true, lengths: true, annotations: true,
+		title: true, encoding: true, lengths: true, annotations: true, defaults: true, examples: -1,
 		numbers: numbersKept, minItems: -1, maxItems: true, openMaps: true,
 		format: func(*schema.Schema) bool { return true }, pattern: func(string) bool { return true },
 	}
 	// openAIStrictDialect is OpenAI's Structured Outputs subset.
 	openAIStrictDialect = dialect{
-		name: "OpenAI strict mode", strict: true, typed: true, title: true,
+		name: "OpenAI strict mode", hint: strictHint, strict: true, typed: true, title: true,
 		numbers: numbersKept, minItems: -1, maxItems: true,
 		typedItems: true, closeObjects: closeAll, allRequired: true,
 		format: func(s *schema.Schema) bool {
@@ -89,6 +99,14 @@ var (
 		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
 		pattern: func(string) bool { return false },
 	}
+	// geminiParamsDialect is Gemini's parameters, the OpenAPI 3.0 subset.
+	geminiParamsDialect = dialect{
+		name: "Gemini parameters", hint: gemHint, openAPI: true, strict: true, typed: true,
+		lengths: true, defaults: true, examples: 1,
+		numbers: numbersInclusive, minItems: -1, maxItems: true, typedItems: true,
+		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
+		pattern: func(string) bool { return true },
+	}
 )
 
 // dialectFor returns the JSON Schema dialect of p with cfg.
@@ -98,8 +116,10 @@ func dialectFor(p provider, cfg config) *dialect {
 		return &openAIStrictDialect
 	case p == pAnthropic && cfg.strict:
 		return &anthropicStrictDialect
-	case p == pGemini:
+	case p == pGemini && cfg.gemini == geminiJSON:
 		return &geminiJSONDialect
+	case p == pGemini:
+		return &geminiParamsDialect
 	}
 	return &plainDialect
 }

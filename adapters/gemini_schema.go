@@ -64,93 +64,54 @@ func (ps geminiProps) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// gem converts one node into Gemini's parameters subset.
-func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
-	if s == nil || s.Bool != nil {
-		if s != nil && !*s.Bool {
-			return nil, false, c.errf(path, ErrUnsupported, "the schema false (no value allowed) cannot be expressed in Gemini parameters")
-		}
-		return nil, false, c.gemUntyped(path)
-	}
-	if s.Ref != "" {
-		name, def, err := c.resolve(s.Ref, path)
-		if err != nil {
-			return nil, false, err
-		}
-		if !c.enter(name) {
-			return nil, true, nil
-		}
-		defer c.leave()
-		node := def
-		if s.Description != "" {
-			cp := *def
-			cp.Description = s.Description
-			node = &cp
-		}
-		return c.gem(node, path)
-	}
-	if len(s.AllOf) > 0 {
-		if len(s.AllOf) != 1 || s.AllOf[0] == nil || s.AllOf[0].Bool != nil {
-			return nil, false, c.errf(path, ErrUnsupported, "allOf with %d schemas cannot be expressed in Gemini parameters (consider merging them into one object schema)", len(s.AllOf))
-		}
-		cp := *s
-		cp.AllOf = nil
-		merged, ok := mergeInto(&cp, s.AllOf[0])
-		if !ok {
-			return nil, false, c.errf(path, ErrUnsupported, "allOf whose schema conflicts with its siblings cannot be expressed in Gemini parameters")
-		}
-		return c.gem(merged, path)
-	}
-
-	var n notes
-	out := &geminiSchema{}
+// openAPIShape brings one node into the shape of the OpenAPI subset before
+// the walk handles its keywords (js, with geminiParamsDialect): a union
+// (oneOf was folded into anyOf) and a type list become anyOf nodes whose
+// branches are walked, with null branches and the null type turned into
+// nullable ("null" in the node's types, read by toGemini); an untyped node
+// gets its type from its keywords or is an error; enum and const keep only
+// strings on a string; and the node keeps only the keywords of its type.
+// final reports that node is the result (a union, a type list, a cut or an
+// error); otherwise the walk goes on with node, whose enum, const and anyOf
+// notes are in n.
+func (c *conv) openAPIShape(s *schema.Schema, path string, n *notes) (node *schema.Schema, final, cut bool, err error) {
 	nullable := false
-
-	// Unions: anyOf and oneOf (oneOf is read as anyOf), with null branches
-	// turned into nullable; one remaining branch is the node itself.
-	if s.AnyOf != nil || s.OneOf != nil {
+	if s.AnyOf != nil {
 		var branches []*schema.Schema
-		for _, b := range append(append([]*schema.Schema(nil), s.AnyOf...), s.OneOf...) {
+		for _, b := range s.AnyOf {
 			if isNullSchema(b) {
 				nullable = true
 				continue
 			}
 			branches = append(branches, b)
 		}
-		var kept []*geminiSchema
+		var kept []*schema.Schema
 		for i, b := range branches {
-			g, cut, err := c.gem(b, fmt.Sprintf("%s/anyOf/%d", path, i))
+			g, bcut, err := c.js(b, fmt.Sprintf("%s/anyOf/%d", path, i))
 			if c.fail(err) {
-				kept = append(kept, &geminiSchema{}) // reported; the result is discarded
+				kept = append(kept, &schema.Schema{}) // reported; the result is discarded
 				continue
 			}
-			if !cut {
+			if !bcut {
 				kept = append(kept, g)
 			}
 		}
-		if len(kept) == 0 {
-			return nil, true, nil
-		}
-		if len(s.Types) == 0 && len(kept) == 1 && s.Properties == nil && s.Items == nil {
+		switch {
+		case len(kept) == 0:
+			return nil, true, true, nil
+		case len(s.Types) == 0 && len(kept) == 1 && s.Properties == nil && s.Items == nil:
 			g := kept[0]
 			if s.Description != "" {
 				g.Description = s.Description
 			}
-			g.Nullable = g.Nullable || nullable
-			return g, false, nil
-		}
-		if len(s.Types) == 0 {
-			out.AnyOf = kept
-			out.Description = s.Description
-			if nullable {
-				for _, k := range kept {
-					k.Nullable = true
-				}
+			return withNull(g, nullable), true, false, nil
+		case len(s.Types) == 0:
+			for i, k := range kept {
+				kept[i] = withNull(k, nullable)
 			}
-			return out, false, nil
-		}
-		if c.cfg.gemini == geminiAuto {
-			return nil, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in Gemini parameters")
+			return &schema.Schema{Description: s.Description, AnyOf: kept}, true, false, nil
+		case c.cfg.gemini == geminiAuto:
+			return nil, true, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in %s", c.d.name)
 		}
 		n.addText("anyOf", "one of several alternatives, not expressible here")
 	}
@@ -162,29 +123,27 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 	}
 	if len(types) > 1 {
 		// Several types: one anyOf branch per type.
-		out.Description = s.Description
+		out := &schema.Schema{Description: s.Description}
 		for _, t := range types {
 			cp := *s
 			cp.Types, cp.Description, cp.Title = []string{t}, "", ""
-			cp.AnyOf, cp.OneOf = nil, nil
-			g, cut, err := c.gem(&cp, path)
+			cp.AnyOf = nil
+			g, tcut, err := c.js(&cp, path)
 			if c.fail(err) {
 				continue
 			}
-			if cut {
-				return nil, true, nil
+			if tcut {
+				return nil, true, true, nil
 			}
-			g.Nullable = g.Nullable || nullable
-			out.AnyOf = append(out.AnyOf, g)
+			out.AnyOf = append(out.AnyOf, withNull(g, nullable))
 		}
-		return out, false, nil
+		return out, true, false, nil
 	}
 	typ := ""
 	if len(types) == 1 {
 		typ = types[0]
 	}
 
-	// enum and const: strings only.
 	var enum []any
 	if s.Enum != nil {
 		var had bool
@@ -207,156 +166,142 @@ func (c *conv) gem(s *schema.Schema, path string) (*geminiSchema, bool, error) {
 		case len(enum) > 0 && allStrings(enum):
 			typ = "string"
 		case s.HasType("null") && !s.HasConst:
-			return nil, false, c.errf(path, ErrUnsupported, "a schema that only allows null cannot be expressed in Gemini parameters")
+			return nil, true, false, c.errf(path, ErrUnsupported, "a schema that only allows null cannot be expressed in %s", c.d.name)
 		default:
-			return nil, false, c.gemUntyped(path)
+			return nil, true, false, c.untyped(path)
 		}
 	}
 	switch typ {
 	case "string", "integer", "number", "boolean", "array", "object":
 	default:
-		return nil, false, c.errf(path, ErrUnsupported, "type %q cannot be expressed in Gemini parameters", typ)
+		return nil, true, false, c.errf(path, ErrUnsupported, "type %q cannot be expressed in %s", typ, c.d.name)
 	}
-	out.Type = typ
-	out.Description = s.Description
+
+	cp := *s
+	cp.Types = []string{typ}
+	if nullable {
+		cp.Types = append(cp.Types, "null")
+	}
+	cp.Enum, cp.Const, cp.HasConst, cp.AnyOf = nil, nil, false, nil
 	if len(enum) > 0 {
-		if typ == "string" && allStrings(enum) {
-			out.Enum = make([]string, len(enum))
-			for i, v := range enum {
-				out.Enum[i] = v.(string)
-			}
-		} else if s.HasConst && len(s.Enum) == 0 {
+		switch {
+		case typ == "string" && allStrings(enum):
+			cp.Enum = enum
+		case s.HasConst && len(s.Enum) == 0:
 			n.add("const", s.Const)
-		} else {
+		default:
 			n.add("enum", enum)
 		}
 	}
-
+	keepTypeKeywords(&cp, typ)
 	switch typ {
-	case "string":
-		if s.Format != "" {
-			if geminiFormatOK([]string{typ}, s.Format) {
-				out.Format = s.Format
-			} else {
-				n.addText("format", s.Format)
-			}
-		}
-		if s.ContentEncoding != "" {
-			n.addText("contentEncoding", s.ContentEncoding)
-		}
-		out.Pattern = s.Pattern
-		out.MinLength, out.MaxLength = copyInt(s.MinLength), copyInt(s.MaxLength)
-	case "integer", "number":
-		switch {
-		case s.Format != "" && geminiFormatOK([]string{typ}, s.Format):
-			out.Format = s.Format
-		case s.Format != "":
-			n.addText("format", s.Format)
-		case typ == "integer":
-			out.Format = "int64"
-		}
-		out.Minimum = exclusiveToInclusive(s, s.ExclusiveMinimum, s.Minimum, +1, &n, "exclusiveMinimum")
-		out.Maximum = exclusiveToInclusive(s, s.ExclusiveMaximum, s.Maximum, -1, &n, "exclusiveMaximum")
-		n.addNum("multipleOf", s.MultipleOf)
 	case "array":
 		if s.Items == nil || s.Items.Bool != nil && *s.Items.Bool {
-			return nil, false, c.errf(path, ErrUnsupported, "an array without typed \"items\" cannot be expressed in Gemini parameters%s", gemHint)
-		}
-		items, cut, err := c.gem(s.Items, path+"/items")
-		if cut && err == nil {
-			return nil, true, nil
-		}
-		c.fail(err)
-		out.Items = items
-		out.MinItems, out.MaxItems = copyInt(s.MinItems), copyInt(s.MaxItems)
-		if s.UniqueItems {
-			n.add("uniqueItems", true)
+			return nil, true, false, c.errf(path, ErrUnsupported, "an array without typed \"items\" cannot be expressed in %s%s", c.d.name, c.d.hint)
 		}
 	case "object":
-		if err := c.gemObject(s, out, path, &n); err != nil {
-			return nil, false, err
+		if ap := s.AdditionalProperties; ap != nil && !ap.IsFalse() && len(s.Properties) == 0 {
+			return nil, true, false, c.errf(path, ErrUnsupported, "a map (an object with additionalProperties and no properties) cannot be expressed in %s, which has no additionalProperties%s", c.d.name, c.d.hint)
 		}
+		cp.AdditionalProperties = nil // a closed or open object with properties: the subset has no such keyword
 	}
-	if s.HasDefault && !hasNull(s.Default) {
-		if data, err := marshalNoEscape(s.Default); err == nil {
-			out.Default = data
-		}
-	}
-	for _, e := range s.Examples {
-		if !hasNull(e) {
-			if data, err := marshalNoEscape(e); err == nil {
-				out.Example = data
-				break
-			}
-		}
-	}
-	out.Description = n.appendTo(out.Description)
-	out.Nullable = nullable
-	return out, false, nil
+	return &cp, false, false, nil
 }
 
-func (c *conv) gemObject(s *schema.Schema, out *geminiSchema, path string, n *notes) error {
-	ap := s.AdditionalProperties
-	if ap != nil && !ap.IsFalse() && len(s.Properties) == 0 {
-		return c.errf(path, ErrUnsupported, "a map (an object with additionalProperties and no properties) cannot be expressed in Gemini parameters, which has no additionalProperties%s", gemHint)
+// keepTypeKeywords clears the keywords that do not belong to typ, which the
+// OpenAPI subset leaves out; an integer without a format gets int64.
+func keepTypeKeywords(s *schema.Schema, typ string) {
+	if typ != "string" {
+		s.ContentEncoding, s.Pattern, s.MinLength, s.MaxLength = "", "", nil, nil
 	}
-	required := make(map[string]bool, len(s.Required))
-	for _, r := range s.Required {
-		required[r] = true
+	numeric := typ == "integer" || typ == "number"
+	if !numeric {
+		s.Minimum, s.Maximum, s.ExclusiveMinimum, s.ExclusiveMaximum, s.MultipleOf = "", "", "", "", ""
+	}
+	if typ != "string" && !numeric {
+		s.Format = ""
+	}
+	if typ == "integer" && s.Format == "" {
+		s.Format = "int64"
+	}
+	if typ != "array" {
+		s.Items, s.MinItems, s.MaxItems, s.UniqueItems = nil, nil, nil, false
+	}
+	if typ != "object" {
+		s.Properties, s.Required, s.AdditionalProperties = nil, nil, nil
+		s.MinProperties, s.MaxProperties, s.PropertyNames = nil, nil, nil
+	}
+}
+
+// withNull makes s nullable when nullable is set: "null" joins its types
+// (alone for an anyOf node), which toGemini turns into "nullable": true.
+func withNull(s *schema.Schema, nullable bool) *schema.Schema {
+	if nullable && !s.HasType("null") {
+		s.Types = append(s.Types, "null")
+	}
+	return s
+}
+
+// openAPIEmptyObject handles a property whose value is an object without
+// properties, which Gemini rejects: an error when it is required or when
+// ToGemini can fall back to parametersJsonSchema, else left out with a note.
+func (c *conv) openAPIEmptyObject(path, prop string, required bool, n *notes) {
+	switch {
+	case required:
+		c.fail(c.errf(path, ErrUnsupported,
+			"required property %q is an object without properties, which %s cannot express and no call could then supply%s", prop, c.d.name, c.d.hint))
+	case c.cfg.gemini == geminiAuto:
+		c.fail(c.errf(path, ErrUnsupported, "property %q is an object without properties, which %s cannot express", prop, c.d.name))
+	default:
+		n.addText(fmt.Sprintf("%q omitted", prop), "an object without properties")
+	}
+}
+
+// toGemini turns a node the walk built in geminiParamsDialect into
+// Gemini's node type: the last, small step of the one walk.
+func toGemini(s *schema.Schema) *geminiSchema {
+	g := &geminiSchema{
+		Format: s.Format, Description: s.Description, Pattern: s.Pattern,
+		MinLength: s.MinLength, MaxLength: s.MaxLength, Minimum: s.Minimum, Maximum: s.Maximum,
+		MinItems: s.MinItems, MaxItems: s.MaxItems, Required: s.Required,
+		MinProperties: s.MinProperties, MaxProperties: s.MaxProperties,
+	}
+	for _, t := range s.Types {
+		if t == "null" {
+			g.Nullable = true
+		} else {
+			g.Type = t
+		}
+	}
+	for _, v := range s.Enum {
+		g.Enum = append(g.Enum, v.(string)) // openAPIShape keeps string enums only
+	}
+	if s.Items != nil {
+		g.Items = toGemini(s.Items)
 	}
 	for _, p := range s.Properties {
-		if !geminiKey.match(p.Name) {
-			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match Gemini's %s", p.Name, geminiKey.text))
-			continue
-		}
-		g, cut, err := c.gem(p.Schema, path+"/properties/"+pointerEscape(p.Name))
-		if c.fail(err) {
-			continue
-		}
-		if cut {
-			if required[p.Name] {
-				c.fail(c.errRequiredCut(path, p.Name))
-				continue
-			}
-			n.cut(p.Name, c.cfg.depth)
-			continue
-		}
-		if g.Type == "object" && len(g.Properties) == 0 && g.AnyOf == nil {
-			// Gemini rejects an OBJECT without properties.
-			if required[p.Name] {
-				c.fail(c.errf(path, ErrUnsupported,
-					"required property %q is an object without properties, which Gemini parameters cannot express and no call could then supply%s", p.Name, gemHint))
-				continue
-			}
-			if c.cfg.gemini == geminiAuto {
-				c.fail(c.errf(path, ErrUnsupported, "property %q is an object without properties, which Gemini parameters cannot express", p.Name))
-				continue
-			}
-			n.addText(fmt.Sprintf("%q omitted", p.Name), "an object without properties")
-			continue
-		}
-		out.Properties = append(out.Properties, geminiProp{p.Name, g})
+		g.Properties = append(g.Properties, geminiProp{p.Name, toGemini(p.Schema)})
 	}
-	if len(out.Properties) >= 2 {
-		out.PropertyOrdering = make([]string, len(out.Properties))
-		for i, p := range out.Properties {
-			out.PropertyOrdering[i] = p.name
+	if len(g.Properties) >= 2 {
+		g.PropertyOrdering = make([]string, len(g.Properties))
+		for i, p := range g.Properties {
+			g.PropertyOrdering[i] = p.name
 		}
 	}
-	for _, r := range s.Required {
-		if required[r] {
-			out.Required = append(out.Required, r)
+	for _, b := range s.AnyOf {
+		g.AnyOf = append(g.AnyOf, toGemini(b))
+	}
+	if s.HasDefault {
+		if data, err := marshalNoEscape(s.Default); err == nil {
+			g.Default = data
 		}
 	}
-	out.MinProperties, out.MaxProperties = copyInt(s.MinProperties), copyInt(s.MaxProperties)
-	if s.PropertyNames != nil {
-		n.add("propertyNames", s.PropertyNames) // no such field in Gemini's Schema
+	if len(s.Examples) > 0 {
+		if data, err := marshalNoEscape(s.Examples[0]); err == nil {
+			g.Example = data
+		}
 	}
-	return nil
-}
-
-func (c *conv) gemUntyped(path string) error {
-	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in Gemini parameters, which needs a type on every schema%s", gemHint)
+	return g
 }
 
 // gemHint is the way out of a schema the "parameters" subset cannot carry;

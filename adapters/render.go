@@ -53,14 +53,14 @@ func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, e
 	if err != nil {
 		return nil, c.done(err)
 	}
-	g, _, err := c.gem(root, "")
+	out, _, err := c.js(root, "")
 	if err := c.done(err); err != nil {
 		return nil, err
 	}
-	if len(g.Properties) == 0 {
+	if len(out.Properties) == 0 {
 		return nil, nil
 	}
-	data, err := marshalNoEscape(g)
+	data, err := marshalNoEscape(toGemini(out))
 	if err != nil {
 		return nil, c.done(&Error{Func: pGemini.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}

@@ -8,15 +8,16 @@ import (
 )
 
 // This file holds the one walk that transforms a canonical schema into a
-// JSON Schema dialect: the passthrough (OpenAI non-strict, Anthropic,
-// Bedrock, MCP), OpenAI strict, Anthropic strict and Gemini
-// parametersJsonSchema. What each dialect accepts is a row of the
-// capability table in dialect.go; the walk is an allow-list that builds a
-// new tree holding only what the row accepts, moves constraints it cannot
-// express into the description (notes.go), and records an *Error for what
-// it cannot express at all, going on to find every problem. References and
-// the root are in transform_refs.go; Gemini "parameters", a different
-// output type, has its own walk in gemini_schema.go. The canonical tree is
+// provider's dialect: the passthrough (OpenAI non-strict, Anthropic,
+// Bedrock, MCP), OpenAI strict, Anthropic strict, Gemini
+// parametersJsonSchema and Gemini parameters. What each dialect accepts is
+// a row of the capability table in dialect.go; the walk is an allow-list
+// that builds a new tree holding only what the row accepts, moves
+// constraints it cannot express into the description (notes.go), and
+// records an *Error for what it cannot express at all, going on to find
+// every problem. References and the root are in transform_refs.go; the
+// shape of an OpenAPI-subset node (Gemini parameters) and the final step
+// into Gemini's node type are in gemini_schema.go. The canonical tree is
 // shared and never modified.
 
 // conv converts one schema of one tool for one provider and option set.
@@ -73,16 +74,22 @@ func (c *conv) errRequiredCut(path, prop string) *Error {
 // inlines reports whether references are inlined rather than kept.
 func (c *conv) inlines() bool { return c.p.inlines(c.cfg) }
 
-// js converts one node into the conv's JSON Schema dialect. cut reports that
-// the node is a recursive reference beyond the inlining depth: the caller
-// leaves out the property (or branch) holding it.
+// js converts one node into the conv's dialect. cut reports that the node
+// is a recursive reference beyond the inlining depth: the caller leaves out
+// the property (or branch) holding it.
 func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, err error) {
 	if s == nil {
+		if c.d.openAPI {
+			return nil, false, c.untyped(path)
+		}
 		return nil, false, nil
 	}
 	if s.Bool != nil {
 		if *s.Bool && c.d.typed {
 			return nil, false, c.untyped(path)
+		}
+		if !*s.Bool && c.d.openAPI {
+			return nil, false, c.errf(path, ErrUnsupported, "the schema false (no value allowed) cannot be expressed in %s", c.d.name)
 		}
 		b := *s.Bool
 		return &schema.Schema{Bool: &b}, false, nil
@@ -90,15 +97,20 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	if s.Ref != "" {
 		return c.jsRef(s, path)
 	}
-	out = &schema.Schema{Types: copyStrings(s.Types), Description: s.Description}
+	if c.d.strict && (s.OneOf != nil || s.AllOf != nil) {
+		return c.jsCombine(s, path)
+	}
 	var notes notes
+	if c.d.openAPI {
+		shaped, final, cut, err := c.openAPIShape(s, path, &notes)
+		if final {
+			return shaped, cut, err
+		}
+		s = shaped
+	}
+	out = &schema.Schema{Types: copyStrings(s.Types), Description: s.Description}
 	if c.d.title {
 		out.Title = s.Title
-	}
-	if c.d.strict {
-		if s.OneOf != nil || s.AllOf != nil {
-			return c.jsCombine(s, path)
-		}
 	}
 
 	// enum and const; null members become a nullable type.
@@ -277,18 +289,21 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 
 	// annotations
 	if s.HasDefault && !hasNull(s.Default) {
-		if c.d.annotations {
+		if c.d.defaults {
 			out.Default, out.HasDefault = s.Default, true
 		} else {
 			notes.add("default", s.Default)
 		}
 	}
-	if c.d.annotations {
-		for _, e := range s.Examples {
-			if !hasNull(e) {
-				out.Examples = append(out.Examples, e)
-			}
+	for _, e := range s.Examples {
+		if c.d.examples >= 0 && len(out.Examples) >= c.d.examples {
+			break
 		}
+		if !hasNull(e) {
+			out.Examples = append(out.Examples, e)
+		}
+	}
+	if c.d.annotations {
 		out.Deprecated, out.ReadOnly, out.WriteOnly = s.Deprecated, s.ReadOnly, s.WriteOnly
 	}
 	if c.extra {
@@ -334,7 +349,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 const strictHint = " (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)"
 
 func (c *conv) untyped(path string) error {
-	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in OpenAI strict mode, which needs a type on every schema%s", strictHint)
+	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in %s, which needs a type on every schema%s", c.d.name, c.d.hint)
 }
 
 // typed reports whether s says what type its values have.
@@ -467,6 +482,10 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
 				continue
 			}
 			notes.cut(p.Name, c.cfg.depth)
+			continue
+		}
+		if c.d.openAPI && ps.HasType("object") && len(ps.Properties) == 0 && ps.AnyOf == nil {
+			c.openAPIEmptyObject(path, p.Name, required[p.Name], notes)
 			continue
 		}
 		if ps == nil {
