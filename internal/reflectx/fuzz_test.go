@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // addSeeds adds the JSON text of every row of the decode table.
@@ -145,8 +147,9 @@ func runMapVsJSON(t *testing.T, data []byte) {
 		if aj.Omitted > 0 || am.Omitted > 0 {
 			// Past the cap the decoders stop looking, each in its own
 			// order: both must have found a full list.
-			if len(aj.Errs) != MaxErrors || len(am.Errs) != MaxErrors {
-				t.Fatalf("problem counts differ for %q: %d+%d vs %d+%d", data, len(aj.Errs), aj.Omitted, len(am.Errs), am.Omitted)
+			type counts struct{ JSON, Map int }
+			if diff := cmp.Diff(counts{MaxErrors, MaxErrors}, counts{len(aj.Errs), len(am.Errs)}); diff != "" {
+				t.Fatalf("problem counts for %q (%d and %d omitted) (-want +got):\n%s", data, aj.Omitted, am.Omitted, diff)
 			}
 			return
 		}
@@ -155,10 +158,16 @@ func runMapVsJSON(t *testing.T, data []byte) {
 		}
 		return
 	}
-	bj, err1 := json.Marshal(&zj)
-	bm, err2 := json.Marshal(&zm)
-	if err1 != nil || err2 != nil || !bytes.Equal(bj, bm) {
-		t.Fatalf("values differ for %q:\njson: %s %v\nmap:  %s %v", data, bj, err1, bm, err2)
+	bj, err := json.Marshal(&zj)
+	if err != nil {
+		t.Fatalf("json.Marshal of the value decoded from JSON %q: %v", data, err)
+	}
+	bm, err := json.Marshal(&zm)
+	if err != nil {
+		t.Fatalf("json.Marshal of the value decoded from the map of %q: %v", data, err)
+	}
+	if diff := cmp.Diff(string(bj), string(bm)); diff != "" {
+		t.Fatalf("values differ for %q (-json +map):\n%s", data, diff)
 	}
 }
 

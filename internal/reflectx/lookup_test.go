@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolnexus/toolnexus/internal/benchdata"
 )
 
@@ -13,9 +15,14 @@ import (
 func TestLookup(t *testing.T) {
 	check := func(sp *structPlan) {
 		t.Helper()
+		type found struct {
+			Index int
+			OK    bool
+		}
 		for name, want := range sp.byName {
-			if got, ok := sp.lookup(name); !ok || got != want {
-				t.Errorf("lookup(%q) = %d, %v; want %d", name, got, ok, want)
+			got, ok := sp.lookup(name)
+			if diff := cmp.Diff(found{want, true}, found{got, ok}); diff != "" {
+				t.Errorf("lookup(%q) (-want +got):\n%s", name, diff)
 			}
 			for _, k := range []string{name + "x", name[:len(name)-1], "X" + name[1:], ""} {
 				if _, known := sp.byName[k]; known {

@@ -252,8 +252,13 @@ func TestPlanForErrors(t *testing.T) {
 			if diff := cmp.Diff(tc.path, fe.Path); diff != "" {
 				t.Errorf("PlanFor(%v) = %q: path (-want +got):\n%s", tc.typ, msg, diff)
 			}
-			if fe.Type != tc.typ || fe.Err == nil {
-				t.Errorf("PlanFor(%v) = %+v, want the type and a sentinel", tc.typ, fe)
+			type shape struct {
+				Type     reflect.Type
+				Sentinel bool
+			}
+			sameType := cmp.Comparer(func(a, b reflect.Type) bool { return a == b })
+			if diff := cmp.Diff(shape{tc.typ, true}, shape{fe.Type, fe.Err != nil}, sameType); diff != "" {
+				t.Errorf("PlanFor(%v) = %+v: type and sentinel (-want +got):\n%s", tc.typ, fe, diff)
 			}
 			if !strings.Contains(msg, tc.hint) {
 				t.Errorf("PlanFor(%v) = %q, want it to mention %q", tc.typ, msg, tc.hint)

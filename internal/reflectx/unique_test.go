@@ -100,10 +100,33 @@ func TestUniqueItems(t *testing.T) {
 				if i == 1 && (strings.HasPrefix(tc.note, "beyond") || strings.HasPrefix(tc.note, "large")) {
 					continue // float64 map input rounds these numbers
 				}
+				// A duplicate is an error with one problem, the
+				// constraint; distinct items are no error at all.
+				type problem struct {
+					Want       string
+					Constraint bool
+				}
+				type verdict struct {
+					Failed   bool
+					Problems []problem
+				}
+				want := verdict{Failed: tc.dup}
+				if tc.dup {
+					want.Problems = []problem{{Want: "unique items", Constraint: true}}
+				}
 				var ae *ArgErrors
-				got := errors.As(err, &ae) && len(ae.Errs) == 1 && errors.Is(ae.Errs[0], ErrConstraint) && ae.Errs[0].Want == "unique items"
-				if got != tc.dup || (!tc.dup && err != nil) {
-					t.Errorf("%s: way %d: err = %v, want duplicate %v", tc.v, i, err, tc.dup)
+				if err != nil && !errors.As(err, &ae) {
+					t.Errorf("%s: way %d: err = %v (%T), want *ArgErrors", tc.v, i, err, err)
+					continue
+				}
+				got := verdict{Failed: err != nil}
+				if ae != nil {
+					for _, e := range ae.Errs {
+						got.Problems = append(got.Problems, problem{e.Want, errors.Is(e, ErrConstraint)})
+					}
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s: way %d: err = %v (-want +got):\n%s", tc.v, i, err, diff)
 				}
 			}
 		})
