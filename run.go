@@ -108,179 +108,296 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	if len(calls) == 0 {
 		return results
 	}
-	b := &batch{done: make([]chan define.Result, len(calls)), workers: min(cfg.parallelism, len(calls)), allHeld: make(chan struct{})}
-	for i := range b.done {
-		// Buffered, so that a call abandoned by Run can still deliver
-		// (and be dropped) without blocking.
-		b.done[i] = make(chan define.Result, 1)
+	b := &batch{
+		tk: tk, ctx: ctx, calls: calls, timeout: cfg.callTimeout, results: results,
+		workers: min(cfg.parallelism, len(calls)), left: len(calls), done: make(chan struct{}),
+	}
+	if len(calls) <= len(b.small) {
+		b.state = b.small[:len(calls)]
+	} else {
+		b.state = make([]callState, len(calls))
 	}
 	for range b.workers {
-		go b.work(ctx, tk, calls, cfg)
+		startWorker(b)
 	}
-	for i := range calls {
-		results[i] = b.await(ctx, i, calls[i])
+	if ctx.Done() == nil {
+		<-b.done
+		return results
+	}
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		b.cancel()
 	}
 	return results
 }
 
-// batch is the state of one Run: workers, one per slot, take the calls in
-// order; a worker whose call was abandoned waits for the tool to return
-// before it takes another, so that it holds its slot.
+// callState is where one call of a batch stands.
+type callState uint8
+
+const (
+	pending   callState = iota // not started
+	running                    // its tool is running
+	finished                   // results[i] is its result
+	abandoned                  // results[i] is final, its tool is still running and holds its worker
+)
+
+// batch is the state of one Run. Workers, one per slot, take the calls in
+// order and run each tool on their own goroutine, so that a call costs no
+// goroutine or channel of its own. A worker whose call was abandoned (its
+// timeout passed) goes on running the tool, so it holds its slot until
+// the tool returns.
+//
+// Results are written under mu into results, which the caller owns once
+// closed is set: when every call has its result (done is closed then), or
+// when Run returns early because ctx is done.
 type batch struct {
-	done    []chan define.Result
+	tk      *Toolkit
+	ctx     context.Context
+	calls   []adapters.Call
+	timeout time.Duration
+	results []define.Result
 	workers int
+	done    chan struct{} // closed when left reaches 0
 
 	mu      sync.Mutex
-	next    int           // the next call to start
-	stopped bool          // no more calls start
-	held    int           // workers waiting for an abandoned tool
-	allHeld chan struct{} // closed while held == workers
+	state   []callState
+	small   [8]callState // state of a small batch, without an allocation
+	next    int          // the next call to start
+	left    int          // calls without a result yet
+	held    int          // workers running an abandoned call's tool
+	stopped bool         // no more calls start
+	closed  bool         // results belongs to the caller
 }
 
-func (b *batch) work(ctx context.Context, tk *Toolkit, calls []adapters.Call, cfg runConfig) {
+func (b *batch) work() {
 	for {
-		i, ok := b.claim(ctx)
+		i, ok := b.claim()
 		if !ok {
 			return
 		}
-		r, running := tk.runCall(ctx, calls[i], cfg)
-		b.done[i] <- r
-		if running != nil {
-			b.hold(1)
-			<-running
-			b.hold(-1)
+		b.run(i)
+	}
+}
+
+// Worker goroutines outlive their batch: an idle one waits for the next
+// batch for up to workerIdleTimeout, at most maxIdleWorkers of them, so
+// that a batch neither starts goroutines nor pays again for growing their
+// stacks to what a tool call needs (the larger part of a small batch's
+// cost otherwise).
+const (
+	maxIdleWorkers    = 64
+	workerIdleTimeout = 5 * time.Second
+)
+
+// idleWorker is a parked worker goroutine; it takes its next batch from
+// next.
+type idleWorker struct {
+	next chan *batch
+}
+
+var idleWorkers struct {
+	mu   sync.Mutex
+	list []*idleWorker // the most recently parked last
+}
+
+// startWorker gives b a worker: an idle one if there is one, else a new
+// goroutine.
+func startWorker(b *batch) {
+	idleWorkers.mu.Lock()
+	if n := len(idleWorkers.list); n > 0 {
+		w := idleWorkers.list[n-1]
+		idleWorkers.list[n-1] = nil
+		idleWorkers.list = idleWorkers.list[:n-1]
+		idleWorkers.mu.Unlock()
+		w.next <- b // buffered: never blocks
+		return
+	}
+	idleWorkers.mu.Unlock()
+	go runWorkers(b)
+}
+
+// runWorkers is a worker goroutine: it works for b, then for each batch
+// handed to it while it is idle, until it has been idle for
+// workerIdleTimeout or enough others are idle.
+func runWorkers(b *batch) {
+	w := &idleWorker{next: make(chan *batch, 1)}
+	var timer *time.Timer
+	for {
+		b.work()
+		b = nil // keep no batch alive while idle
+		idleWorkers.mu.Lock()
+		if len(idleWorkers.list) >= maxIdleWorkers {
+			idleWorkers.mu.Unlock()
+			return
+		}
+		idleWorkers.list = append(idleWorkers.list, w)
+		idleWorkers.mu.Unlock()
+		if timer == nil {
+			timer = time.NewTimer(workerIdleTimeout)
+		} else {
+			timer.Reset(workerIdleTimeout)
+		}
+		select {
+		case b = <-w.next:
+		case <-timer.C:
+			if !leaveIdle(w) {
+				b = <-w.next // taken meanwhile: its batch is on the way
+				continue
+			}
+			return
 		}
 	}
+}
+
+// leaveIdle takes w off the idle list; false if a batch took it first.
+func leaveIdle(w *idleWorker) bool {
+	idleWorkers.mu.Lock()
+	defer idleWorkers.mu.Unlock()
+	for i, x := range idleWorkers.list {
+		if x == w {
+			idleWorkers.list = append(idleWorkers.list[:i], idleWorkers.list[i+1:]...)
+			idleWorkers.list[len(idleWorkers.list):][:1][0] = nil
+			return true
+		}
+	}
+	return false
 }
 
 // claim returns the next call to start, if any may start.
-func (b *batch) claim(ctx context.Context) (int, bool) {
+func (b *batch) claim() (int, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.stopped || b.next == len(b.done) || ctx.Err() != nil {
+	if b.stopped || b.next == len(b.calls) || b.ctx.Err() != nil {
 		return 0, false
 	}
+	i := b.next
 	b.next++
-	return b.next - 1, true
+	b.state[i] = running
+	return i, true
 }
 
-// hold counts a worker starting (+1) or ending (-1) its wait for an
-// abandoned tool.
-func (b *batch) hold(delta int) {
+// run runs call i on the worker's goroutine and records its result. A
+// panic outside define's own recovery gives a result and the worker goes
+// on; a tool that calls runtime.Goexit ends the worker, so run records an
+// error result and starts a worker in its place, keeping the slot count.
+func (b *batch) run(i int) {
+	c := b.calls[i]
+	ctx := b.ctx
+	var stop func() bool
+	if b.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.timeout)
+		defer cancel()
+		if err := ctx.Err(); err != nil {
+			b.finish(i, notStarted(c, err))
+			return
+		}
+		callCtx := ctx
+		stop = context.AfterFunc(callCtx, func() { b.abandon(i, callCtx.Err()) })
+	}
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		if stop != nil {
+			stop()
+		}
+		// define recovers a handler's panic; this guards what runs
+		// around it, and a tool that calls runtime.Goexit, so that
+		// every way out of a tool gives a result.
+		if v := recover(); v != nil {
+			err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
+			b.finish(i, define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err})
+			return
+		}
+		err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
+		b.finish(i, define.Result{Output: "the tool ended without a result", IsError: true, Err: err})
+		go runWorkers(b) // this goroutine is ending: its slot goes on
+	}()
+	var r define.Result
+	if c.Input != nil {
+		r = b.tk.Execute(ctx, c.Name, c.Input)
+	} else {
+		r = b.tk.ExecuteJSON(ctx, c.Name, c.Args)
+	}
+	returned = true
+	if stop != nil {
+		stop()
+	}
+	b.finish(i, r)
+}
+
+// finish records r, the result of call i's tool, unless the call was
+// abandoned meanwhile: then the tool's worker no longer holds its slot.
+func (b *batch) finish(i int, r define.Result) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if delta < 0 && b.held == b.workers {
-		b.allHeld = make(chan struct{})
-	}
-	b.held += delta
-	if b.held == b.workers {
-		close(b.allHeld)
-	}
-}
-
-// await returns the result of call i: its own, or why it has none.
-func (b *batch) await(ctx context.Context, i int, c adapters.Call) define.Result {
-	for {
-		b.mu.Lock()
-		allHeld := b.allHeld
-		b.mu.Unlock()
-		select {
-		case r := <-b.done[i]:
-			return r
-		case <-ctx.Done():
-			return b.cancelled(ctx, i, c)
-		case <-allHeld:
-			if ctx.Err() != nil {
-				return b.cancelled(ctx, i, c)
-			}
-			b.mu.Lock()
-			if b.held != b.workers {
-				b.mu.Unlock()
-				continue // a slot came free meanwhile
-			}
-			b.stopped = true
-			started := i < b.next
-			b.mu.Unlock()
-			if started {
-				// Every worker is past delivering its call's result.
-				return <-b.done[i]
-			}
-			err := fmt.Errorf("tool %s not run: %w (%d still running)", c.Name, ErrSlotsHeld, b.workers)
-			return define.Result{Output: "not run: every slot was held by an earlier call that timed out and is still running", IsError: true, Err: err}
+	switch b.state[i] {
+	case abandoned:
+		b.held--
+	case running:
+		if b.closed {
+			return // Run has returned: the result is dropped
 		}
+		b.results[i] = r
+		b.state[i] = finished
+		b.settled()
 	}
 }
 
-// cancelled is the result of call i when ctx is done before it has one.
-func (b *batch) cancelled(ctx context.Context, i int, c adapters.Call) define.Result {
-	select {
-	case r := <-b.done[i]: // finished as the context ended: keep it
-		return r
-	default:
-	}
+// abandon gives running call i an abandoned result, its context done with
+// cause. When every worker then runs an abandoned tool, the calls not yet
+// started are not started.
+func (b *batch) abandon(i int, cause error) {
 	b.mu.Lock()
-	b.stopped = true
-	started := i < b.next
-	b.mu.Unlock()
-	if started {
-		return abandoned(c, ctx.Err())
+	defer b.mu.Unlock()
+	if b.closed || b.state[i] != running || b.ctx.Err() != nil {
+		return // when Run's ctx is done, cancel gives the results
 	}
-	return notStarted(c, ctx.Err())
+	b.results[i] = abandonedResult(b.calls[i], cause)
+	b.state[i] = abandoned
+	b.held++
+	b.settled()
+	if b.held == b.workers && !b.stopped {
+		b.stopped = true
+		for ; b.next < len(b.calls); b.next++ {
+			c := b.calls[b.next]
+			err := fmt.Errorf("tool %s not run: %w (%d still running)", c.Name, ErrSlotsHeld, b.workers)
+			b.results[b.next] = define.Result{Output: "not run: every slot was held by an earlier call that timed out and is still running", IsError: true, Err: err}
+			b.state[b.next] = finished
+			b.settled()
+		}
+	}
 }
 
-// runCall runs one call under its own context, returning when the tool
-// returns or the context is done, whichever is first. When the call is
-// abandoned, running is closed once the tool returns; it is nil when the
-// tool has already returned.
-func (tk *Toolkit) runCall(ctx context.Context, c adapters.Call, cfg runConfig) (r define.Result, running <-chan struct{}) {
-	if cfg.callTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.callTimeout)
-		defer cancel()
+// settled counts one more call with its result; b.mu is held.
+func (b *batch) settled() {
+	b.left--
+	if b.left == 0 {
+		b.closed = true
+		close(b.done)
 	}
-	if err := ctx.Err(); err != nil {
-		return notStarted(c, err), nil
+}
+
+// cancel gives every call without a result its result when ctx is done,
+// and hands results to the caller.
+func (b *batch) cancel() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return // every call had its result as ctx ended
 	}
-	out := make(chan define.Result, 1)
-	body := make(chan struct{})
-	go func() {
-		defer close(body)
-		returned := false
-		defer func() {
-			if returned {
-				return
-			}
-			// define recovers a handler's panic; this guards what runs
-			// around it, and a tool that calls runtime.Goexit, so that
-			// every way out of a tool gives a result.
-			if v := recover(); v != nil {
-				err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
-				out <- define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err}
-				return
-			}
-			err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
-			out <- define.Result{Output: "the tool ended without a result", IsError: true, Err: err}
-		}()
-		var r define.Result
-		if c.Input != nil {
-			r = tk.Execute(ctx, c.Name, c.Input)
-		} else {
-			r = tk.ExecuteJSON(ctx, c.Name, c.Args)
-		}
-		returned = true
-		out <- r
-	}()
-	select {
-	case r := <-out:
-		<-body
-		return r, nil
-	case <-ctx.Done():
-		select {
-		case r := <-out:
-			<-body
-			return r, nil
-		default:
-			return abandoned(c, ctx.Err()), body
+	b.closed = true
+	b.stopped = true
+	err := b.ctx.Err()
+	for i, s := range b.state {
+		switch s {
+		case pending:
+			b.results[i] = notStarted(b.calls[i], err)
+		case running:
+			b.results[i] = abandonedResult(b.calls[i], err)
 		}
 	}
 }
@@ -290,7 +407,7 @@ func notStarted(c adapters.Call, cause error) define.Result {
 	return define.Result{Output: "cancelled before the tool ran: " + cause.Error(), IsError: true, Err: err}
 }
 
-func abandoned(c adapters.Call, cause error) define.Result {
+func abandonedResult(c adapters.Call, cause error) define.Result {
 	err := fmt.Errorf("tool %s: %w: %w", c.Name, ErrAbandoned, cause)
 	msg := "the tool did not finish: " + cause.Error()
 	if errors.Is(cause, context.DeadlineExceeded) {
