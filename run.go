@@ -110,7 +110,12 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	}
 	b := &batch{
 		tk: tk, ctx: ctx, calls: calls, timeout: cfg.callTimeout, results: results,
-		workers: min(cfg.parallelism, len(calls)), left: len(calls), done: make(chan struct{}),
+		workers: min(cfg.parallelism, len(calls)), left: len(calls),
+	}
+	if ctx.Done() != nil {
+		b.done = make(chan struct{})
+	} else {
+		b.wait.Add(1)
 	}
 	if len(calls) <= len(b.small) {
 		b.state = b.small[:len(calls)]
@@ -120,8 +125,8 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	for range b.workers {
 		startWorker(b)
 	}
-	if ctx.Done() == nil {
-		<-b.done
+	if b.done == nil { // ctx is never done
+		b.wait.Wait()
 		return results
 	}
 	select {
@@ -158,7 +163,8 @@ type batch struct {
 	timeout time.Duration
 	results []define.Result
 	workers int
-	done    chan struct{} // closed when left reaches 0
+	done    chan struct{}  // closed when left reaches 0, if ctx can be done
+	wait    sync.WaitGroup // else done when left reaches 0
 
 	mu      sync.Mutex
 	state   []callState
@@ -181,24 +187,28 @@ func (b *batch) work() {
 }
 
 // Worker goroutines outlive their batch: an idle one waits for the next
-// batch for up to workerIdleTimeout, at most maxIdleWorkers of them, so
-// that a batch neither starts goroutines nor pays again for growing their
-// stacks to what a tool call needs (the larger part of a small batch's
-// cost otherwise).
+// batch, at most maxIdleWorkers of them, so that a batch neither starts
+// goroutines nor pays again for growing their stacks to what a tool call
+// needs (the larger part of a small batch's cost otherwise). A worker idle
+// for workerIdleTimeout ends; one timer for all of them sees to it, so
+// that parking costs no timer of its own.
 const (
 	maxIdleWorkers    = 64
 	workerIdleTimeout = 5 * time.Second
 )
 
 // idleWorker is a parked worker goroutine; it takes its next batch from
-// next.
+// next, and ends on a nil one.
 type idleWorker struct {
-	next chan *batch
+	next  chan *batch
+	epoch uint64 // the reaper's epoch when it parked
 }
 
 var idleWorkers struct {
-	mu   sync.Mutex
-	list []*idleWorker // the most recently parked last
+	mu    sync.Mutex
+	list  []*idleWorker // the most recently parked last
+	armed bool          // a reap is scheduled
+	epoch uint64        // reaps so far
 }
 
 // startWorker gives b a worker: an idle one if there is one, else a new
@@ -218,50 +228,56 @@ func startWorker(b *batch) {
 }
 
 // runWorkers is a worker goroutine: it works for b, then for each batch
-// handed to it while it is idle, until it has been idle for
-// workerIdleTimeout or enough others are idle.
+// handed to it while it is idle, until it is reaped or enough others are
+// idle.
 func runWorkers(b *batch) {
 	w := &idleWorker{next: make(chan *batch, 1)}
-	var timer *time.Timer
-	for {
+	for b != nil {
 		b.work()
-		b = nil // keep no batch alive while idle
-		idleWorkers.mu.Lock()
-		if len(idleWorkers.list) >= maxIdleWorkers {
-			idleWorkers.mu.Unlock()
+		if !park(w) {
 			return
 		}
-		idleWorkers.list = append(idleWorkers.list, w)
-		idleWorkers.mu.Unlock()
-		if timer == nil {
-			timer = time.NewTimer(workerIdleTimeout)
-		} else {
-			timer.Reset(workerIdleTimeout)
-		}
-		select {
-		case b = <-w.next:
-		case <-timer.C:
-			if !leaveIdle(w) {
-				b = <-w.next // taken meanwhile: its batch is on the way
-				continue
-			}
-			return
-		}
+		b = <-w.next
 	}
 }
 
-// leaveIdle takes w off the idle list; false if a batch took it first.
-func leaveIdle(w *idleWorker) bool {
+// park puts w on the idle list; false if enough workers are idle already.
+func park(w *idleWorker) bool {
 	idleWorkers.mu.Lock()
 	defer idleWorkers.mu.Unlock()
-	for i, x := range idleWorkers.list {
-		if x == w {
-			idleWorkers.list = append(idleWorkers.list[:i], idleWorkers.list[i+1:]...)
-			idleWorkers.list[len(idleWorkers.list):][:1][0] = nil
-			return true
-		}
+	if len(idleWorkers.list) >= maxIdleWorkers {
+		return false
 	}
-	return false
+	w.epoch = idleWorkers.epoch
+	idleWorkers.list = append(idleWorkers.list, w)
+	if !idleWorkers.armed {
+		idleWorkers.armed = true
+		time.AfterFunc(workerIdleTimeout, reapIdleWorkers)
+	}
+	return true
+}
+
+// reapIdleWorkers runs every workerIdleTimeout while any worker is idle:
+// it ends the workers that have been idle since before the previous reap
+// (for one to two timeouts), without reading the clock at each park.
+func reapIdleWorkers() {
+	idleWorkers.mu.Lock()
+	defer idleWorkers.mu.Unlock()
+	list := idleWorkers.list
+	n := 0 // the oldest are first: end the first n
+	for n < len(list) && list[n].epoch < idleWorkers.epoch {
+		list[n].next <- nil
+		n++
+	}
+	idleWorkers.epoch++
+	rest := copy(list, list[n:])
+	clear(list[rest:])
+	idleWorkers.list = list[:rest]
+	if rest == 0 {
+		idleWorkers.armed = false
+		return
+	}
+	time.AfterFunc(workerIdleTimeout, reapIdleWorkers)
 }
 
 // claim returns the next call to start, if any may start.
@@ -377,7 +393,11 @@ func (b *batch) settled() {
 	b.left--
 	if b.left == 0 {
 		b.closed = true
-		close(b.done)
+		if b.done != nil {
+			close(b.done)
+		} else {
+			b.wait.Done()
+		}
 	}
 }
 
