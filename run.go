@@ -92,15 +92,6 @@ var ErrToolExited = errors.New("tool exited without returning")
 // not started, and their errors wrap [ErrSlotsHeld]. [WithCallTimeout]
 // bounds how long one slow call can hold up the batch.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
-	cfg := runConfig{parallelism: DefaultParallelism}
-	for _, o := range opts {
-		if o != nil {
-			o.applyRun(&cfg)
-		}
-	}
-	if cfg.parallelism < 1 {
-		cfg.parallelism = DefaultParallelism
-	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -108,10 +99,16 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	if len(calls) == 0 {
 		return results
 	}
-	b := &batch{
-		tk: tk, ctx: ctx, calls: calls, timeout: cfg.callTimeout, results: results,
-		workers: min(cfg.parallelism, len(calls)), left: len(calls),
+	b := &batch{tk: tk, ctx: ctx, calls: calls, results: results, left: len(calls)}
+	for _, o := range opts {
+		if o != nil {
+			o.applyRun(&b.cfg) // into b, which is on the heap anyway
+		}
 	}
+	if b.cfg.parallelism < 1 {
+		b.cfg.parallelism = DefaultParallelism
+	}
+	b.workers = min(b.cfg.parallelism, len(calls))
 	if ctx.Done() != nil {
 		b.done = make(chan struct{})
 	} else {
@@ -122,9 +119,8 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	} else {
 		b.state = make([]callState, len(calls))
 	}
-	for range b.workers {
-		startWorker(b)
-	}
+	b.started, b.fresh = 1, 1
+	startWorker(b)
 	if b.done == nil { // ctx is never done
 		b.wait.Wait()
 		return results
@@ -160,7 +156,7 @@ type batch struct {
 	tk      *Toolkit
 	ctx     context.Context
 	calls   []adapters.Call
-	timeout time.Duration
+	cfg     runConfig
 	results []define.Result
 	workers int
 	done    chan struct{}  // closed when left reaches 0, if ctx can be done
@@ -172,15 +168,20 @@ type batch struct {
 	next    int          // the next call to start
 	left    int          // calls without a result yet
 	held    int          // workers running an abandoned call's tool
+	started int          // workers started, at most workers
+	fresh   int          // workers started that have not tried to claim a call yet
 	stopped bool         // no more calls start
 	closed  bool         // results belongs to the caller
 }
 
 func (b *batch) work() {
-	for {
-		i, ok := b.claim()
+	for first := true; ; first = false {
+		i, more, ok := b.claim(first)
 		if !ok {
 			return
+		}
+		if more {
+			startWorker(b)
 		}
 		b.run(i)
 	}
@@ -280,17 +281,32 @@ func reapIdleWorkers() {
 	time.AfterFunc(workerIdleTimeout, reapIdleWorkers)
 }
 
-// claim returns the next call to start, if any may start.
-func (b *batch) claim() (int, bool) {
+// claim returns the next call to start, if any may start, and whether
+// the caller is to start one more worker first; first says the caller is
+// a worker's first claim. Workers start one at a time: a call claimed
+// while others wait starts one more worker if a slot is free and no
+// worker started earlier has yet come to claim, so that a batch of quick
+// calls does not wake goroutines that would find nothing left to do,
+// while slow calls still get every slot, each new worker starting the
+// next.
+func (b *batch) claim(first bool) (i int, more, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.stopped || b.next == len(b.calls) || b.ctx.Err() != nil {
-		return 0, false
+	if first {
+		b.fresh--
 	}
-	i := b.next
+	if b.stopped || b.next == len(b.calls) || b.ctx.Err() != nil {
+		return 0, false, false
+	}
+	i = b.next
 	b.next++
 	b.state[i] = running
-	return i, true
+	if b.next < len(b.calls) && b.started < b.workers && b.fresh == 0 {
+		b.started++
+		b.fresh++
+		more = true
+	}
+	return i, more, true
 }
 
 // run runs call i on the worker's goroutine and records its result. A
@@ -301,9 +317,9 @@ func (b *batch) run(i int) {
 	c := b.calls[i]
 	ctx := b.ctx
 	var stop func() bool
-	if b.timeout > 0 {
+	if b.cfg.callTimeout > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, b.timeout)
+		ctx, cancel = context.WithTimeout(ctx, b.cfg.callTimeout)
 		defer cancel()
 		if err := ctx.Err(); err != nil {
 			b.finish(i, notStarted(c, err))
@@ -330,6 +346,9 @@ func (b *batch) run(i int) {
 		}
 		err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
 		b.finish(i, define.Result{Output: "the tool ended without a result", IsError: true, Err: err})
+		b.mu.Lock()
+		b.fresh++
+		b.mu.Unlock()
 		go runWorkers(b) // this goroutine is ending: its slot goes on
 	}()
 	var r define.Result

@@ -644,3 +644,35 @@ func TestRunAbandonedThenGoexit(t *testing.T) {
 		}
 	}
 }
+
+// TestRunFillsEverySlot: workers start one at a time, yet calls that
+// block until all of them run get a slot each: every one of n tools runs
+// at once under WithParallelism(n).
+func TestRunFillsEverySlot(t *testing.T) {
+	const n = 6
+	var arrived sync.WaitGroup
+	arrived.Add(n)
+	all := make(chan struct{})
+	go func() {
+		arrived.Wait()
+		close(all)
+	}()
+	tk := runTestToolkit(t, runTestTool(t, "meet", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		arrived.Done()
+		select {
+		case <-all:
+			return "met", nil
+		case <-time.After(5 * time.Second):
+			return nil, errors.New("the other calls did not run at the same time")
+		}
+	}))
+	calls := make([]adapters.Call, n)
+	for i := range calls {
+		calls[i] = runTestCall("meet", `{}`)
+	}
+	for i, r := range tk.Run(context.Background(), calls, toolnexus.WithParallelism(n)) {
+		if r.IsError || r.Output != "met" {
+			t.Errorf("results[%d] = %+v, want met", i, r)
+		}
+	}
+}
