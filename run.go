@@ -91,6 +91,12 @@ var ErrToolExited = errors.New("tool exited without returning")
 // every slot is held by an abandoned call, the calls not yet started are
 // not started, and their errors wrap [ErrSlotsHeld]. [WithCallTimeout]
 // bounds how long one slow call can hold up the batch.
+//
+// The tools never run on the caller's goroutine (a tool's runtime.Goexit
+// must not end it): they run on worker goroutines that Run keeps between
+// batches, so that a small batch costs about one hand-off to another
+// goroutine and back. A worker left idle ends within about ten seconds,
+// and at most 64 are kept idle.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
 	if ctx == nil {
 		ctx = context.Background()

@@ -676,3 +676,37 @@ func TestRunFillsEverySlot(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRunFloor is what BenchmarkRun/calls=1 is measured against: one
+// Tool.ExecuteJSON of the same trivial tool, and the same call handed to
+// a parked goroutine and back over channels, the least any Run can cost
+// that keeps the caller's goroutine safe from a tool's runtime.Goexit.
+func BenchmarkRunFloor(b *testing.B) {
+	tool := define.MustDefineTool(benchTrivial, define.WithName("trivial"))
+	ctx := context.Background()
+	args := []byte(`{"n":1}`)
+	b.Run("ExecuteJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if r := tool.ExecuteJSON(ctx, args); r.IsError {
+				b.Fatal(r.Output)
+			}
+		}
+	})
+	b.Run("handoff", func(b *testing.B) {
+		b.ReportAllocs()
+		req, resp := make(chan []byte, 1), make(chan define.Result, 1)
+		go func() {
+			for a := range req {
+				resp <- tool.ExecuteJSON(ctx, a)
+			}
+		}()
+		defer close(req)
+		for b.Loop() {
+			req <- args
+			if r := <-resp; r.IsError {
+				b.Fatal(r.Output)
+			}
+		}
+	})
+}
