@@ -710,3 +710,42 @@ func BenchmarkRunFloor(b *testing.B) {
 		}
 	})
 }
+
+// TestRunIdleWorkersEnd: the worker goroutines Run keeps between batches
+// end once idle for a while (5 to 10 seconds), so that Run leaks none.
+func TestRunIdleWorkersEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the idle workers to end")
+	}
+	var arrived sync.WaitGroup
+	arrived.Add(4)
+	tk := runTestToolkit(t, runTestTool(t, "wait", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		arrived.Done()
+		arrived.Wait() // four workers at once
+		return "ok", nil
+	}))
+	calls := []adapters.Call{runTestCall("wait", `{}`), runTestCall("wait", `{}`), runTestCall("wait", `{}`), runTestCall("wait", `{}`)}
+	tk.Run(context.Background(), calls, toolnexus.WithParallelism(4))
+	if n := countWorkers(); n < 4 {
+		t.Fatalf("%d worker goroutines after a batch that needed 4", n)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for countWorkers() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d worker goroutines still there after 20s", countWorkers())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// countWorkers counts the goroutines running Run's worker loop.
+func countWorkers() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Count(string(buf[:n]), "toolnexus.runWorkers(")
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
