@@ -284,16 +284,29 @@ func TestRunPanicIsolated(t *testing.T) {
 	}
 }
 
-func TestRunArguments(t *testing.T) {
+// recordingTool is a tool named f that returns its arguments and records
+// them, in the order the calls ran; seen returns the record.
+func recordingTool(t *testing.T) (tool define.Tool, seen func() []string) {
 	var mu sync.Mutex
 	var got []string
-	tk := runTestToolkit(t, runTestTool(t, "f", func(ctx context.Context, args json.RawMessage) (any, error) {
+	tool = runTestTool(t, "f", func(ctx context.Context, args json.RawMessage) (any, error) {
 		mu.Lock()
 		got = append(got, string(args))
 		mu.Unlock()
-		return "ok", nil
-	}))
+		return string(args), nil
+	})
+	return tool, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), got...)
+	}
+}
+
+func TestRunArguments(t *testing.T) {
+	tool, seen := recordingTool(t)
+	tk := runTestToolkit(t, tool)
 	results := tk.Run(context.Background(), []adapters.Call{runTestCall("f", `{"a":1}`), runTestCall("f", `[1]`)}, toolnexus.WithParallelism(1))
+	got := seen()
 	if len(got) != 1 || got[0] != `{"a":1}` {
 		t.Errorf("handler saw %q, want only {\"a\":1}", got)
 	}
@@ -513,14 +526,8 @@ func TestRunSingleCall(t *testing.T) {
 // TestRunSequentialOrder: under WithParallelism(1) the tools run one after
 // another in call order.
 func TestRunSequentialOrder(t *testing.T) {
-	var mu sync.Mutex
-	var order []string
-	tk := runTestToolkit(t, runTestTool(t, "f", func(ctx context.Context, args json.RawMessage) (any, error) {
-		mu.Lock()
-		order = append(order, string(args))
-		mu.Unlock()
-		return string(args), nil
-	}))
+	tool, seen := recordingTool(t)
+	tk := runTestToolkit(t, tool)
 	var calls []adapters.Call
 	var want []string
 	for i := range 20 {
@@ -536,7 +543,7 @@ func TestRunSequentialOrder(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(want, order); diff != "" {
+	if diff := cmp.Diff(want, seen()); diff != "" {
 		t.Errorf("order the tools ran in (-want +got):\n%s", diff)
 	}
 }
