@@ -93,10 +93,8 @@ var ErrToolExited = errors.New("tool exited without returning")
 // bounds how long one slow call can hold up the batch.
 //
 // The tools never run on the caller's goroutine (a tool's runtime.Goexit
-// must not end it): they run on worker goroutines that Run keeps between
-// batches, so that a small batch costs about one hand-off to another
-// goroutine and back. A worker left idle ends within about ten seconds,
-// and at most 64 are kept idle.
+// must not end it): they run on worker goroutines of the batch, at most
+// one per slot, which end with the batch.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
 	if ctx == nil {
 		ctx = context.Background()
@@ -193,99 +191,13 @@ func (b *batch) work() {
 	}
 }
 
-// Worker goroutines outlive their batch: an idle one waits for the next
-// batch, at most maxIdleWorkers of them, so that a batch neither starts
-// goroutines nor pays again for growing their stacks to what a tool call
-// needs (the larger part of a small batch's cost otherwise). A worker idle
-// for workerIdleTimeout ends; one timer for all of them sees to it, so
-// that parking costs no timer of its own.
-const (
-	maxIdleWorkers    = 64
-	workerIdleTimeout = 5 * time.Second
-)
+// startWorker gives b one more worker goroutine. A worker ends when its
+// batch has no call left for it, so Run leaves no goroutine behind but the
+// ones of abandoned tools that have not returned.
+func startWorker(b *batch) { go runWorkers(b) }
 
-// idleWorker is a parked worker goroutine; it takes its next batch from
-// next, and ends on a nil one.
-type idleWorker struct {
-	next  chan *batch
-	epoch uint64 // the reaper's epoch when it parked
-}
-
-var idleWorkers struct {
-	mu    sync.Mutex
-	list  []*idleWorker // the most recently parked last
-	armed bool          // a reap is scheduled
-	epoch uint64        // reaps so far
-}
-
-// startWorker gives b a worker: an idle one if there is one, else a new
-// goroutine.
-func startWorker(b *batch) {
-	idleWorkers.mu.Lock()
-	if n := len(idleWorkers.list); n > 0 {
-		w := idleWorkers.list[n-1]
-		idleWorkers.list[n-1] = nil
-		idleWorkers.list = idleWorkers.list[:n-1]
-		idleWorkers.mu.Unlock()
-		w.next <- b // buffered: never blocks
-		return
-	}
-	idleWorkers.mu.Unlock()
-	go runWorkers(b)
-}
-
-// runWorkers is a worker goroutine: it works for b, then for each batch
-// handed to it while it is idle, until it is reaped or enough others are
-// idle.
-func runWorkers(b *batch) {
-	w := &idleWorker{next: make(chan *batch, 1)}
-	for b != nil {
-		b.work()
-		if !park(w) {
-			return
-		}
-		b = <-w.next
-	}
-}
-
-// park puts w on the idle list; false if enough workers are idle already.
-func park(w *idleWorker) bool {
-	idleWorkers.mu.Lock()
-	defer idleWorkers.mu.Unlock()
-	if len(idleWorkers.list) >= maxIdleWorkers {
-		return false
-	}
-	w.epoch = idleWorkers.epoch
-	idleWorkers.list = append(idleWorkers.list, w)
-	if !idleWorkers.armed {
-		idleWorkers.armed = true
-		time.AfterFunc(workerIdleTimeout, reapIdleWorkers)
-	}
-	return true
-}
-
-// reapIdleWorkers runs every workerIdleTimeout while any worker is idle:
-// it ends the workers that have been idle since before the previous reap
-// (for one to two timeouts), without reading the clock at each park.
-func reapIdleWorkers() {
-	idleWorkers.mu.Lock()
-	defer idleWorkers.mu.Unlock()
-	list := idleWorkers.list
-	n := 0 // the oldest are first: end the first n
-	for n < len(list) && list[n].epoch < idleWorkers.epoch {
-		list[n].next <- nil
-		n++
-	}
-	idleWorkers.epoch++
-	rest := copy(list, list[n:])
-	clear(list[rest:])
-	idleWorkers.list = list[:rest]
-	if rest == 0 {
-		idleWorkers.armed = false
-		return
-	}
-	time.AfterFunc(workerIdleTimeout, reapIdleWorkers)
-}
+// runWorkers is a worker goroutine of b.
+func runWorkers(b *batch) { b.work() }
 
 // claim returns the next call to start, if any may start, and whether
 // the caller is to start one more worker first; first says the caller is
