@@ -91,16 +91,11 @@ var ErrToolExited = errors.New("tool exited without returning")
 // every slot is held by an abandoned call, the calls not yet started are
 // not started, and their errors wrap [ErrSlotsHeld]. [WithCallTimeout]
 // bounds how long one slow call can hold up the batch.
+//
+// The tools never run on the caller's goroutine (a tool's runtime.Goexit
+// must not end it): they run on worker goroutines of the batch, at most
+// one per slot, which end with the batch.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
-	cfg := runConfig{parallelism: DefaultParallelism}
-	for _, o := range opts {
-		if o != nil {
-			o.applyRun(&cfg)
-		}
-	}
-	if cfg.parallelism < 1 {
-		cfg.parallelism = DefaultParallelism
-	}
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -108,179 +103,258 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	if len(calls) == 0 {
 		return results
 	}
-	b := &batch{done: make([]chan define.Result, len(calls)), workers: min(cfg.parallelism, len(calls)), allHeld: make(chan struct{})}
-	for i := range b.done {
-		// Buffered, so that a call abandoned by Run can still deliver
-		// (and be dropped) without blocking.
-		b.done[i] = make(chan define.Result, 1)
+	b := &batch{tk: tk, ctx: ctx, calls: calls, results: results, left: len(calls)}
+	for _, o := range opts {
+		if o != nil {
+			o.applyRun(&b.cfg) // into b, which is on the heap anyway
+		}
 	}
-	for range b.workers {
-		go b.work(ctx, tk, calls, cfg)
+	if b.cfg.parallelism < 1 {
+		b.cfg.parallelism = DefaultParallelism
 	}
-	for i := range calls {
-		results[i] = b.await(ctx, i, calls[i])
+	b.workers = min(b.cfg.parallelism, len(calls))
+	if ctx.Done() != nil {
+		b.done = make(chan struct{})
+	} else {
+		b.wait.Add(1)
+	}
+	if len(calls) <= len(b.small) {
+		b.state = b.small[:len(calls)]
+	} else {
+		b.state = make([]callState, len(calls))
+	}
+	b.started, b.fresh = 1, 1
+	startWorker(b)
+	if b.done == nil { // ctx is never done
+		b.wait.Wait()
+		return results
+	}
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		b.cancel()
 	}
 	return results
 }
 
-// batch is the state of one Run: workers, one per slot, take the calls in
-// order; a worker whose call was abandoned waits for the tool to return
-// before it takes another, so that it holds its slot.
+// callState is where one call of a batch stands.
+type callState uint8
+
+const (
+	pending   callState = iota // not started
+	running                    // its tool is running
+	finished                   // results[i] is its result
+	abandoned                  // results[i] is final, its tool is still running and holds its worker
+)
+
+// batch is the state of one Run. Workers, one per slot, take the calls in
+// order and run each tool on their own goroutine, so that a call costs no
+// goroutine or channel of its own. A worker whose call was abandoned (its
+// timeout passed) goes on running the tool, so it holds its slot until
+// the tool returns.
+//
+// Results are written under mu into results, which the caller owns once
+// closed is set: when every call has its result (done is closed then), or
+// when Run returns early because ctx is done.
 type batch struct {
-	done    []chan define.Result
+	tk      *Toolkit
+	ctx     context.Context
+	calls   []adapters.Call
+	cfg     runConfig
+	results []define.Result
 	workers int
+	done    chan struct{}  // closed when left reaches 0, if ctx can be done
+	wait    sync.WaitGroup // else done when left reaches 0
 
 	mu      sync.Mutex
-	next    int           // the next call to start
-	stopped bool          // no more calls start
-	held    int           // workers waiting for an abandoned tool
-	allHeld chan struct{} // closed while held == workers
+	state   []callState
+	small   [8]callState // state of a small batch, without an allocation
+	next    int          // the next call to start
+	left    int          // calls without a result yet
+	held    int          // workers running an abandoned call's tool
+	started int          // workers started, at most workers
+	fresh   int          // workers started that have not tried to claim a call yet
+	stopped bool         // no more calls start
+	closed  bool         // results belongs to the caller
 }
 
-func (b *batch) work(ctx context.Context, tk *Toolkit, calls []adapters.Call, cfg runConfig) {
-	for {
-		i, ok := b.claim(ctx)
+func (b *batch) work() {
+	for first := true; ; first = false {
+		i, more, ok := b.claim(first)
 		if !ok {
 			return
 		}
-		r, running := tk.runCall(ctx, calls[i], cfg)
-		b.done[i] <- r
-		if running != nil {
-			b.hold(1)
-			<-running
-			b.hold(-1)
+		if more {
+			startWorker(b)
 		}
+		b.run(i)
 	}
 }
 
-// claim returns the next call to start, if any may start.
-func (b *batch) claim(ctx context.Context) (int, bool) {
+// startWorker gives b one more worker goroutine. A worker ends when its
+// batch has no call left for it, so Run leaves no goroutine behind but the
+// ones of abandoned tools that have not returned.
+func startWorker(b *batch) { go runWorkers(b) }
+
+// runWorkers is a worker goroutine of b.
+func runWorkers(b *batch) { b.work() }
+
+// claim returns the next call to start, if any may start, and whether
+// the caller is to start one more worker first; first says the caller is
+// a worker's first claim. Workers start one at a time: a call claimed
+// while others wait starts one more worker if a slot is free and no
+// worker started earlier has yet come to claim, so that a batch of quick
+// calls does not wake goroutines that would find nothing left to do,
+// while slow calls still get every slot, each new worker starting the
+// next.
+func (b *batch) claim(first bool) (i int, more, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.stopped || b.next == len(b.done) || ctx.Err() != nil {
-		return 0, false
+	if first {
+		b.fresh--
 	}
+	if b.stopped || b.next == len(b.calls) || b.ctx.Err() != nil {
+		return 0, false, false
+	}
+	i = b.next
 	b.next++
-	return b.next - 1, true
+	b.state[i] = running
+	if b.next < len(b.calls) && b.started < b.workers && b.fresh == 0 {
+		b.started++
+		b.fresh++
+		more = true
+	}
+	return i, more, true
 }
 
-// hold counts a worker starting (+1) or ending (-1) its wait for an
-// abandoned tool.
-func (b *batch) hold(delta int) {
+// run runs call i on the worker's goroutine and records its result. A
+// panic outside define's own recovery gives a result and the worker goes
+// on; a tool that calls runtime.Goexit ends the worker, so run records an
+// error result and starts a worker in its place, keeping the slot count.
+func (b *batch) run(i int) {
+	c := b.calls[i]
+	ctx := b.ctx
+	var stop func() bool
+	if b.cfg.callTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.cfg.callTimeout)
+		defer cancel()
+		if err := ctx.Err(); err != nil {
+			b.finish(i, notStarted(c, err))
+			return
+		}
+		callCtx := ctx
+		stop = context.AfterFunc(callCtx, func() { b.abandon(i, callCtx.Err()) })
+	}
+	returned := false
+	defer func() {
+		if returned {
+			return
+		}
+		if stop != nil {
+			stop()
+		}
+		// define recovers a handler's panic; this guards what runs
+		// around it, and a tool that calls runtime.Goexit, so that
+		// every way out of a tool gives a result.
+		if v := recover(); v != nil {
+			err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
+			b.finish(i, define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err})
+			return
+		}
+		err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
+		b.finish(i, define.Result{Output: "the tool ended without a result", IsError: true, Err: err})
+		b.mu.Lock()
+		b.fresh++
+		b.mu.Unlock()
+		go runWorkers(b) // this goroutine is ending: its slot goes on
+	}()
+	var r define.Result
+	if c.Input != nil {
+		r = b.tk.Execute(ctx, c.Name, c.Input)
+	} else {
+		r = b.tk.ExecuteJSON(ctx, c.Name, c.Args)
+	}
+	returned = true
+	if stop != nil {
+		stop()
+	}
+	b.finish(i, r)
+}
+
+// finish records r, the result of call i's tool, unless the call was
+// abandoned meanwhile: then the tool's worker no longer holds its slot.
+func (b *batch) finish(i int, r define.Result) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if delta < 0 && b.held == b.workers {
-		b.allHeld = make(chan struct{})
-	}
-	b.held += delta
-	if b.held == b.workers {
-		close(b.allHeld)
-	}
-}
-
-// await returns the result of call i: its own, or why it has none.
-func (b *batch) await(ctx context.Context, i int, c adapters.Call) define.Result {
-	for {
-		b.mu.Lock()
-		allHeld := b.allHeld
-		b.mu.Unlock()
-		select {
-		case r := <-b.done[i]:
-			return r
-		case <-ctx.Done():
-			return b.cancelled(ctx, i, c)
-		case <-allHeld:
-			if ctx.Err() != nil {
-				return b.cancelled(ctx, i, c)
-			}
-			b.mu.Lock()
-			if b.held != b.workers {
-				b.mu.Unlock()
-				continue // a slot came free meanwhile
-			}
-			b.stopped = true
-			started := i < b.next
-			b.mu.Unlock()
-			if started {
-				// Every worker is past delivering its call's result.
-				return <-b.done[i]
-			}
-			err := fmt.Errorf("tool %s not run: %w (%d still running)", c.Name, ErrSlotsHeld, b.workers)
-			return define.Result{Output: "not run: every slot was held by an earlier call that timed out and is still running", IsError: true, Err: err}
+	switch b.state[i] {
+	case abandoned:
+		b.held--
+	case running:
+		if b.closed {
+			return // Run has returned: the result is dropped
 		}
+		b.results[i] = r
+		b.state[i] = finished
+		b.settled()
 	}
 }
 
-// cancelled is the result of call i when ctx is done before it has one.
-func (b *batch) cancelled(ctx context.Context, i int, c adapters.Call) define.Result {
-	select {
-	case r := <-b.done[i]: // finished as the context ended: keep it
-		return r
-	default:
-	}
+// abandon gives running call i an abandoned result, its context done with
+// cause. When every worker then runs an abandoned tool, the calls not yet
+// started are not started.
+func (b *batch) abandon(i int, cause error) {
 	b.mu.Lock()
-	b.stopped = true
-	started := i < b.next
-	b.mu.Unlock()
-	if started {
-		return abandoned(c, ctx.Err())
+	defer b.mu.Unlock()
+	if b.closed || b.state[i] != running || b.ctx.Err() != nil {
+		return // when Run's ctx is done, cancel gives the results
 	}
-	return notStarted(c, ctx.Err())
+	b.results[i] = abandonedResult(b.calls[i], cause)
+	b.state[i] = abandoned
+	b.held++
+	b.settled()
+	if b.held == b.workers && !b.stopped {
+		b.stopped = true
+		for ; b.next < len(b.calls); b.next++ {
+			c := b.calls[b.next]
+			err := fmt.Errorf("tool %s not run: %w (%d still running)", c.Name, ErrSlotsHeld, b.workers)
+			b.results[b.next] = define.Result{Output: "not run: every slot was held by an earlier call that timed out and is still running", IsError: true, Err: err}
+			b.state[b.next] = finished
+			b.settled()
+		}
+	}
 }
 
-// runCall runs one call under its own context, returning when the tool
-// returns or the context is done, whichever is first. When the call is
-// abandoned, running is closed once the tool returns; it is nil when the
-// tool has already returned.
-func (tk *Toolkit) runCall(ctx context.Context, c adapters.Call, cfg runConfig) (r define.Result, running <-chan struct{}) {
-	if cfg.callTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, cfg.callTimeout)
-		defer cancel()
-	}
-	if err := ctx.Err(); err != nil {
-		return notStarted(c, err), nil
-	}
-	out := make(chan define.Result, 1)
-	body := make(chan struct{})
-	go func() {
-		defer close(body)
-		returned := false
-		defer func() {
-			if returned {
-				return
-			}
-			// define recovers a handler's panic; this guards what runs
-			// around it, and a tool that calls runtime.Goexit, so that
-			// every way out of a tool gives a result.
-			if v := recover(); v != nil {
-				err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
-				out <- define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err}
-				return
-			}
-			err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
-			out <- define.Result{Output: "the tool ended without a result", IsError: true, Err: err}
-		}()
-		var r define.Result
-		if c.Input != nil {
-			r = tk.Execute(ctx, c.Name, c.Input)
+// settled counts one more call with its result; b.mu is held.
+func (b *batch) settled() {
+	b.left--
+	if b.left == 0 {
+		b.closed = true
+		if b.done != nil {
+			close(b.done)
 		} else {
-			r = tk.ExecuteJSON(ctx, c.Name, c.Args)
+			b.wait.Done()
 		}
-		returned = true
-		out <- r
-	}()
-	select {
-	case r := <-out:
-		<-body
-		return r, nil
-	case <-ctx.Done():
-		select {
-		case r := <-out:
-			<-body
-			return r, nil
-		default:
-			return abandoned(c, ctx.Err()), body
+	}
+}
+
+// cancel gives every call without a result its result when ctx is done,
+// and hands results to the caller.
+func (b *batch) cancel() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return // every call had its result as ctx ended
+	}
+	b.closed = true
+	b.stopped = true
+	err := b.ctx.Err()
+	for i, s := range b.state {
+		switch s {
+		case pending:
+			b.results[i] = notStarted(b.calls[i], err)
+		case running:
+			b.results[i] = abandonedResult(b.calls[i], err)
 		}
 	}
 }
@@ -290,7 +364,7 @@ func notStarted(c adapters.Call, cause error) define.Result {
 	return define.Result{Output: "cancelled before the tool ran: " + cause.Error(), IsError: true, Err: err}
 }
 
-func abandoned(c adapters.Call, cause error) define.Result {
+func abandonedResult(c adapters.Call, cause error) define.Result {
 	err := fmt.Errorf("tool %s: %w: %w", c.Name, ErrAbandoned, cause)
 	msg := "the tool did not finish: " + cause.Error()
 	if errors.Is(cause, context.DeadlineExceeded) {

@@ -284,16 +284,29 @@ func TestRunPanicIsolated(t *testing.T) {
 	}
 }
 
-func TestRunArguments(t *testing.T) {
+// recordingTool is a tool named f that returns its arguments and records
+// them, in the order the calls ran; seen returns the record.
+func recordingTool(t *testing.T) (tool define.Tool, seen func() []string) {
 	var mu sync.Mutex
 	var got []string
-	tk := runTestToolkit(t, runTestTool(t, "f", func(ctx context.Context, args json.RawMessage) (any, error) {
+	tool = runTestTool(t, "f", func(ctx context.Context, args json.RawMessage) (any, error) {
 		mu.Lock()
 		got = append(got, string(args))
 		mu.Unlock()
-		return "ok", nil
-	}))
+		return string(args), nil
+	})
+	return tool, func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), got...)
+	}
+}
+
+func TestRunArguments(t *testing.T) {
+	tool, seen := recordingTool(t)
+	tk := runTestToolkit(t, tool)
 	results := tk.Run(context.Background(), []adapters.Call{runTestCall("f", `{"a":1}`), runTestCall("f", `[1]`)}, toolnexus.WithParallelism(1))
+	got := seen()
 	if len(got) != 1 || got[0] != `{"a":1}` {
 		t.Errorf("handler saw %q, want only {\"a\":1}", got)
 	}
@@ -473,4 +486,268 @@ func countRunning(running, peak *atomic.Int32) func() {
 		}
 	}
 	return func() { running.Add(-1) }
+}
+
+// TestRunSingleCall: a batch of one call, on a context that can never be
+// done and on one that can, gives the tool's result, a panic's and a
+// Goexit's error result, and honours a cancelled context.
+func TestRunSingleCall(t *testing.T) {
+	tk := runTestToolkit(t,
+		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
+		runTestTool(t, "boom", func(ctx context.Context, _ json.RawMessage) (any, error) { panic("kaboom") }),
+		runTestTool(t, "exits", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			runtime.Goexit()
+			return nil, nil
+		}),
+	)
+	cancellable, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, ctx := range []context.Context{context.Background(), cancellable} {
+		for _, opts := range [][]toolnexus.RunOption{nil, {toolnexus.WithParallelism(1)}, {toolnexus.WithCallTimeout(time.Minute)}} {
+			name := fmt.Sprintf("ctx can be done: %t, %d options", ctx.Done() != nil, len(opts))
+			if r := tk.Run(ctx, []adapters.Call{runTestCall("ok", `{}`)}, opts...); len(r) != 1 || r[0].IsError || r[0].Output != "ok" {
+				t.Errorf("%s: ok = %+v, want ok", name, r)
+			}
+			var pe *define.PanicError
+			if r := tk.Run(ctx, []adapters.Call{runTestCall("boom", `{}`)}, opts...); !r[0].IsError || !errors.As(r[0].Err, &pe) || pe.Value != "kaboom" {
+				t.Errorf("%s: boom = %+v, want a *define.PanicError with kaboom", name, r[0])
+			}
+			if r := tk.Run(ctx, []adapters.Call{runTestCall("exits", `{}`)}, opts...); !r[0].IsError || !errors.Is(r[0].Err, toolnexus.ErrToolExited) {
+				t.Errorf("%s: exits = %+v, want an error wrapping ErrToolExited", name, r[0])
+			}
+		}
+	}
+	cancel()
+	if r := tk.Run(cancellable, []adapters.Call{runTestCall("ok", `{}`)}); !r[0].IsError || !errors.Is(r[0].Err, context.Canceled) || errors.Is(r[0].Err, toolnexus.ErrAbandoned) {
+		t.Errorf("on a cancelled context: %+v, want a not-run error wrapping context.Canceled", r[0])
+	}
+}
+
+// TestRunSequentialOrder: under WithParallelism(1) the tools run one after
+// another in call order.
+func TestRunSequentialOrder(t *testing.T) {
+	tool, seen := recordingTool(t)
+	tk := runTestToolkit(t, tool)
+	var calls []adapters.Call
+	var want []string
+	for i := range 20 {
+		args := fmt.Sprintf(`{"i":%d}`, i)
+		calls = append(calls, runTestCall("f", args))
+		want = append(want, args)
+	}
+	results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(1))
+	var got []string
+	for _, r := range results {
+		got = append(got, r.Output)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, seen()); diff != "" {
+		t.Errorf("order the tools ran in (-want +got):\n%s", diff)
+	}
+}
+
+// TestRunCancelledWithCallTimeout: when Run's context is cancelled while
+// every slot runs a call under WithCallTimeout, the running call is
+// abandoned with the context's error and the others are not run for it,
+// not for held slots.
+func TestRunCancelledWithCallTimeout(t *testing.T) {
+	block := make(chan struct{})
+	t.Cleanup(func() { close(block) })
+	started := make(chan struct{}, 1)
+	tk := runTestToolkit(t,
+		runTestTool(t, "stubborn", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			started <- struct{}{}
+			<-block
+			return "too late", nil
+		}),
+		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
+	)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+	}()
+	calls := []adapters.Call{runTestCall("stubborn", `{}`), runTestCall("ok", `{}`), runTestCall("ok", `{}`)}
+	results := tk.Run(ctx, calls, toolnexus.WithParallelism(1), toolnexus.WithCallTimeout(time.Minute))
+	if r := results[0]; !errors.Is(r.Err, toolnexus.ErrAbandoned) || !errors.Is(r.Err, context.Canceled) {
+		t.Errorf("results[0] = %+v, want an error wrapping ErrAbandoned and context.Canceled", r)
+	}
+	for i, r := range results[1:] {
+		if !r.IsError || !errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, toolnexus.ErrSlotsHeld) || errors.Is(r.Err, toolnexus.ErrAbandoned) {
+			t.Errorf("results[%d] = %+v, want a not-run error wrapping context.Canceled", i+1, r)
+		}
+	}
+}
+
+// TestRunGoexitKeepsSlots: workers outlive their batch, and a tool that
+// calls runtime.Goexit ends one; later batches, run at once from many
+// goroutines, still get every result and keep their bound.
+func TestRunGoexitKeepsSlots(t *testing.T) {
+	var running, peak atomic.Int32
+	tk := runTestToolkit(t,
+		runTestTool(t, "exits", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			runtime.Goexit()
+			return nil, nil
+		}),
+		runTestTool(t, "count", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			defer countRunning(&running, &peak)()
+			time.Sleep(time.Millisecond)
+			return "ok", nil
+		}),
+	)
+	var wg sync.WaitGroup
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				calls := []adapters.Call{runTestCall("exits", `{}`), runTestCall("exits", `{}`), runTestCall("exits", `{}`)}
+				for range 6 {
+					calls = append(calls, runTestCall("count", `{}`))
+				}
+				results := tk.Run(context.Background(), calls, toolnexus.WithParallelism(3))
+				for i, r := range results {
+					if i < 3 && !errors.Is(r.Err, toolnexus.ErrToolExited) || i >= 3 && (r.IsError || r.Output != "ok") {
+						t.Errorf("goroutine %d: results[%d] = %+v", g, i, r)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if p := peak.Load(); p > 18 {
+		t.Errorf("%d tool bodies at once from 6 batches under WithParallelism(3)", p)
+	}
+}
+
+// TestRunAbandonedThenGoexit: a call abandoned at its timeout whose tool
+// then calls runtime.Goexit frees its slot for the calls after it.
+func TestRunAbandonedThenGoexit(t *testing.T) {
+	release := make(chan struct{})
+	tk := runTestToolkit(t,
+		runTestTool(t, "late_exit", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			<-release
+			runtime.Goexit()
+			return nil, nil
+		}),
+		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			return "ok", nil
+		}),
+	)
+	// One slot: the batch stops once late_exit is abandoned; the second
+	// batch gets the slot back once late_exit has ended.
+	results := tk.Run(context.Background(), []adapters.Call{runTestCall("late_exit", `{}`), runTestCall("ok", `{}`)},
+		toolnexus.WithParallelism(1), toolnexus.WithCallTimeout(10*time.Millisecond))
+	if !errors.Is(results[0].Err, toolnexus.ErrAbandoned) || !errors.Is(results[1].Err, toolnexus.ErrSlotsHeld) {
+		t.Errorf("results = %+v, want abandoned, then not run for a held slot", results)
+	}
+	close(release)
+	results = tk.Run(context.Background(), []adapters.Call{runTestCall("ok", `{}`), runTestCall("ok", `{}`)}, toolnexus.WithParallelism(1))
+	for i, r := range results {
+		if r.IsError || r.Output != "ok" {
+			t.Errorf("after the Goexit: results[%d] = %+v, want ok", i, r)
+		}
+	}
+}
+
+// TestRunFillsEverySlot: workers start one at a time, yet calls that
+// block until all of them run get a slot each: every one of n tools runs
+// at once under WithParallelism(n).
+func TestRunFillsEverySlot(t *testing.T) {
+	const n = 6
+	var arrived sync.WaitGroup
+	arrived.Add(n)
+	all := make(chan struct{})
+	go func() {
+		arrived.Wait()
+		close(all)
+	}()
+	tk := runTestToolkit(t, runTestTool(t, "meet", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		arrived.Done()
+		select {
+		case <-all:
+			return "met", nil
+		case <-time.After(5 * time.Second):
+			return nil, errors.New("the other calls did not run at the same time")
+		}
+	}))
+	calls := make([]adapters.Call, n)
+	for i := range calls {
+		calls[i] = runTestCall("meet", `{}`)
+	}
+	for i, r := range tk.Run(context.Background(), calls, toolnexus.WithParallelism(n)) {
+		if r.IsError || r.Output != "met" {
+			t.Errorf("results[%d] = %+v, want met", i, r)
+		}
+	}
+}
+
+// BenchmarkRunFloor is what BenchmarkRun/calls=1 is measured against: one
+// Tool.ExecuteJSON of the same trivial tool, and the same call handed to
+// a parked goroutine and back over channels, the least any Run can cost
+// that keeps the caller's goroutine safe from a tool's runtime.Goexit.
+func BenchmarkRunFloor(b *testing.B) {
+	tool := define.MustDefineTool(benchTrivial, define.WithName("trivial"))
+	ctx := context.Background()
+	args := []byte(`{"n":1}`)
+	b.Run("ExecuteJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if r := tool.ExecuteJSON(ctx, args); r.IsError {
+				b.Fatal(r.Output)
+			}
+		}
+	})
+	b.Run("handoff", func(b *testing.B) {
+		b.ReportAllocs()
+		req, resp := make(chan []byte, 1), make(chan define.Result, 1)
+		go func() {
+			for a := range req {
+				resp <- tool.ExecuteJSON(ctx, a)
+			}
+		}()
+		defer close(req)
+		for b.Loop() {
+			req <- args
+			if r := <-resp; r.IsError {
+				b.Fatal(r.Output)
+			}
+		}
+	})
+}
+
+// TestRunLeavesNoWorkers: the worker goroutines of a batch end with it,
+// so that Run leaves no goroutine behind (leak checkers in users' tests see
+// none).
+func TestRunLeavesNoWorkers(t *testing.T) {
+	var arrived sync.WaitGroup
+	arrived.Add(4)
+	tk := runTestToolkit(t, runTestTool(t, "wait", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		arrived.Done()
+		arrived.Wait() // four workers at once
+		return "ok", nil
+	}))
+	calls := []adapters.Call{runTestCall("wait", `{}`), runTestCall("wait", `{}`), runTestCall("wait", `{}`), runTestCall("wait", `{}`)}
+	tk.Run(context.Background(), calls, toolnexus.WithParallelism(4))
+	deadline := time.Now().Add(10 * time.Second)
+	for countWorkers() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d worker goroutines still there 10s after Run returned", countWorkers())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// countWorkers counts the goroutines running Run's worker loop.
+func countWorkers() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Count(string(buf[:n]), "toolnexus.runWorkers(")
+		}
+		buf = make([]byte, 2*len(buf))
+	}
 }
