@@ -684,6 +684,12 @@ func TestRunFillsEverySlot(t *testing.T) {
 	}
 }
 
+type benchArgs struct {
+	N int `json:"n"`
+}
+
+func benchTrivial(ctx context.Context, in benchArgs) (string, error) { return "ok", nil }
+
 // BenchmarkRunFloor is what BenchmarkRun/calls=1 is measured against: one
 // Tool.ExecuteJSON of the same trivial tool, and the same call handed to
 // a parked goroutine and back over channels, the least any Run can cost
