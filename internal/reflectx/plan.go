@@ -228,6 +228,17 @@ func (sp *structPlan) buildTable() {
 	sp.table = t
 }
 
+// verbatimName reports whether name is spelled in JSON text as is, with
+// no escapes: printable ASCII other than '"' and '\\'.
+func verbatimName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // lookup returns the index of the field named exactly k. k is not retained.
 func (sp *structPlan) lookup(k string) (int, bool) {
 	t := sp.table
@@ -255,6 +266,7 @@ type field struct {
 	embeds   []fields.Embed // embedded pointers on the way, usually none
 	node     *node
 	required bool
+	verbatim bool // name is printable ASCII without '"' or '\\': JSON text spells it as is
 	def      *defaultValue
 }
 
@@ -448,6 +460,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 			embeds:   c.Embeds,
 			node:     fn,
 			required: c.Required,
+			verbatim: verbatimName(c.Name),
 		}
 		if r := c.Rules; r.HasDefault {
 			// Checked once the whole plan exists: decoding the default may
