@@ -3,6 +3,7 @@ package reflectx
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -88,6 +89,39 @@ func TestVerbatimName(t *testing.T) {
 	for name, want := range map[string]bool{"": true, "max_price": true, "a b": true, `q"`: false, `s\`: false, "été": false, "a\x01": false, "\x7f": false} {
 		if got := verbatimName(name); got != want {
 			t.Errorf("verbatimName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestArenaHint checks that a plan learns the bytes of strings its last
+// JSON decode copied, and that a decode needing more than the hint, or
+// less, still gets every string right.
+func TestArenaHint(t *testing.T) {
+	type strs struct {
+		A string   `json:"a"`
+		B []string `json:"b"`
+	}
+	p := mustPlan(t, reflect.TypeFor[strs]())
+	long := strings.Repeat("x", 300)
+	for _, c := range []struct {
+		json string
+		want strs
+		hint int32
+	}{
+		{`{"a":"abc","b":["de","f"]}`, strs{A: "abc", B: []string{"de", "f"}}, 6},
+		{`{"a":"` + long + `","b":["` + long + `","g"]}`, strs{A: long, B: []string{long, "g"}}, arenaChunk},
+		{`{"a":"","b":[]}`, strs{B: []string{}}, 0},
+		{`{"a":"h\u00e9","b":["ij"]}`, strs{A: "hé", B: []string{"ij"}}, 5},
+	} {
+		var got strs
+		if err := p.DecodeJSON(unsafe.Pointer(&got), []byte(c.json)); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%.40s: (-want +got)\n%s", c.json, diff)
+		}
+		if h := p.arenaHint.Load(); h != c.hint {
+			t.Errorf("%.40s: hint %d, want %d", c.json, h, c.hint)
 		}
 	}
 }

@@ -19,6 +19,10 @@ import (
 type Plan struct {
 	t    reflect.Type
 	root *node
+	// arenaHint is how many bytes of strings the last JSON decode copied
+	// (at most arenaChunk): the size of the next decode's first string
+	// arena. Only a sizing hint, the one field that changes after PlanFor.
+	arenaHint atomic.Int32
 }
 
 // Type returns the Go type the plan decodes into.
