@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strconv"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -79,6 +80,36 @@ func BenchmarkDecodeJSON(b *testing.B) {
 	for b.Loop() {
 		a = benchdata.Args{}
 		if err := p.DecodeJSON(unsafe.Pointer(&a), benchdata.SampleJSON); err != nil {
+			b.Fatal(err)
+		}
+		sinkArgs = a
+	}
+}
+
+// BenchmarkDecodeJSONReversed decodes the sample with its keys in the
+// reverse of the struct's order, so that no key is the field expected next
+// and every one takes the scan and table lookup.
+func BenchmarkDecodeJSONReversed(b *testing.B) {
+	p := mustPlan(b, reflect.TypeFor[benchdata.Args]())
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(benchdata.SampleJSON, &m); err != nil {
+		b.Fatal(err)
+	}
+	names := []string{"note", "tags", "filters", "max_price", "cabin", "passengers", "date", "destination", "origin"}
+	text := []byte("{")
+	for i, k := range names {
+		if i > 0 {
+			text = append(text, ',')
+		}
+		text = append(append(strconv.AppendQuote(text, k), ':'), m[k]...)
+	}
+	text = append(text, '}')
+	b.SetBytes(int64(len(text)))
+	var a benchdata.Args
+	b.ReportAllocs()
+	for b.Loop() {
+		a = benchdata.Args{}
+		if err := p.DecodeJSON(unsafe.Pointer(&a), text); err != nil {
 			b.Fatal(err)
 		}
 		sinkArgs = a

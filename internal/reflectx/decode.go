@@ -24,6 +24,8 @@ type decoder struct {
 	fatal   bool   // a syntax or depth error: stop everything
 	scratch []byte // unescaped strings
 	arena   []byte // backing store of the strings decoded by this call
+	copied  int    // bytes copied into arenas by this call
+	hint    int    // size of the first arena when > 0 (Plan.arenaHint)
 	keys    bool   // the path stack held keys from the input
 	lim     Limits // resolved limits of this decode
 	budget  int    // map input: bytes left under lim.MaxBytes
@@ -44,6 +46,7 @@ func (d *decoder) finish() error {
 	d.data, d.i, d.depth = nil, 0, 0
 	d.lim, d.budget = Limits{}, 0
 	d.arena = nil // handed-out strings point into it: never reused
+	d.copied, d.hint = 0, 0
 	if d.keys {
 		clear(d.path[:cap(d.path)]) // drop keys from the input, not to retain them
 		d.keys = false
@@ -67,14 +70,21 @@ const arenaChunk = 512
 // of one call share one allocation; the arena is append-only, so bytes once
 // handed out are never written again, and it is fresh memory, never the
 // caller's input. Later strings lie in d.data[d.i:], which bounds what the
-// arena needs.
+// arena needs; the first arena is as large as the plan's last decode
+// needed, when it said (d.hint), so that arguments of one tool, alike from
+// call to call, take one allocation of about their strings' size.
 func (d *decoder) makeString(b []byte) string {
 	n := len(b)
 	if n == 0 {
 		return ""
 	}
+	d.copied += n
 	if cap(d.arena)-len(d.arena) < n {
-		d.arena = make([]byte, 0, n+min(len(d.data)-d.i, arenaChunk))
+		size := n + min(len(d.data)-d.i, arenaChunk)
+		if d.arena == nil && d.hint > 0 {
+			size = max(n, min(d.hint, size))
+		}
+		d.arena = make([]byte, 0, size)
 	}
 	l := len(d.arena)
 	d.arena = append(d.arena, b...)

@@ -640,12 +640,20 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 	} else {
+		guess := 0 // the field expected next: arguments usually follow the schema's order
 		for {
-			k, ok := d.key()
-			if !ok {
+			var k []byte // the key, when not verbatim
+			idx, known := guess, true
+			if !d.verbatimKey(sp, guess) {
+				var ok bool
+				if k, ok = d.key(); !ok {
+					return
+				}
+				idx, known = sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
+			} else if d.fatal {
 				return
 			}
-			idx, known := sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
+			guess = idx + 1
 			switch {
 			case !known && len(d.errs) >= MaxErrors:
 				// Past the error cap: counted, not kept.
@@ -699,6 +707,26 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	}
 	d.leave()
 	d.finishStruct(sp, base, &seen)
+}
+
+// verbatimKey reads the key at d.i and the ':' after it when the key is
+// the name of field idx of sp spelled as is, the common case, which then
+// costs one comparison instead of a scan and a lookup. It reports false,
+// having read nothing, for any other key (decoded by the general path:
+// escapes, unknown or out-of-order keys). A true result with d.fatal set
+// means a syntax error after the key.
+func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
+	if idx >= len(sp.fields) || !sp.fields[idx].verbatim {
+		return false
+	}
+	name := sp.fields[idx].name
+	start, end := d.i+1, d.i+1+len(name)
+	if end >= len(d.data) || d.data[d.i] != '"' || d.data[end] != '"' || string(d.data[start:end]) != name {
+		return false
+	}
+	d.i = end + 1
+	d.expectColon()
+	return true
 }
 
 var mapStringAnyType = reflect.TypeFor[map[string]any]()

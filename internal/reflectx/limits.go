@@ -53,8 +53,21 @@ func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) err
 		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
 		return d.finish()
 	}
+	d.hint = int(p.arenaHint.Load())
 	d.decodeJSON(p, dst, data)
+	p.noteCopied(d.hint, d.copied)
 	return d.finish()
+}
+
+// noteCopied updates the plan's arena hint after a decode that copied
+// copied bytes of strings with hint in force: it grows to what was needed
+// (up to arenaChunk) and shrinks only below half, so that calls alike keep
+// the shared Plan's cache line clean.
+func (p *Plan) noteCopied(hint, copied int) {
+	copied = min(copied, arenaChunk)
+	if copied > hint || copied < hint/2 {
+		p.arenaHint.Store(int32(copied))
+	}
 }
 
 // DecodeMapLimits is [Plan.DecodeMap] under lim.

@@ -19,6 +19,10 @@ import (
 type Plan struct {
 	t    reflect.Type
 	root *node
+	// arenaHint is how many bytes of strings the last JSON decode copied
+	// (at most arenaChunk): the size of the next decode's first string
+	// arena. Only a sizing hint, the one field that changes after PlanFor.
+	arenaHint atomic.Int32
 }
 
 // Type returns the Go type the plan decodes into.
@@ -228,6 +232,17 @@ func (sp *structPlan) buildTable() {
 	sp.table = t
 }
 
+// verbatimName reports whether name is spelled in JSON text as is, with
+// no escapes: printable ASCII other than '"' and '\\'.
+func verbatimName(name string) bool {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // lookup returns the index of the field named exactly k. k is not retained.
 func (sp *structPlan) lookup(k string) (int, bool) {
 	t := sp.table
@@ -255,6 +270,7 @@ type field struct {
 	embeds   []fields.Embed // embedded pointers on the way, usually none
 	node     *node
 	required bool
+	verbatim bool // name is printable ASCII without '"' or '\\': JSON text spells it as is
 	def      *defaultValue
 }
 
@@ -468,6 +484,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 			embeds:   c.Embeds,
 			node:     fn,
 			required: c.Required,
+			verbatim: verbatimName(c.Name),
 		}
 		if r := c.Rules; r.HasDefault {
 			// Checked once the whole plan exists: decoding the default may
