@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/swaggest/jsonschema-go"
 
@@ -99,6 +100,32 @@ var swaggestHooks = []reflect.Type{
 	reflect.TypeFor[jsonschema.EmbedReferencer](),
 }
 
+// hookAnswers caches implementsHook per type. A program has finitely many
+// types, so the cache is bounded by the program; a duplicate computation
+// under concurrent first use is harmless.
+var hookAnswers sync.Map // reflect.Type -> bool
+
+// implementsHook reports whether t or *t implements one of swaggestHooks.
+// A type whose method sets are empty implements none of them, which spares
+// most field types the seventeen Implements calls.
+func implementsHook(t reflect.Type) bool {
+	if v, ok := hookAnswers.Load(t); ok {
+		return v.(bool)
+	}
+	pt := reflect.PointerTo(t)
+	found := false
+	if t.NumMethod() > 0 || pt.NumMethod() > 0 {
+		for _, h := range swaggestHooks {
+			if t.Implements(h) || pt.Implements(h) {
+				found = true
+				break
+			}
+		}
+	}
+	hookAnswers.Store(t, found)
+	return found
+}
+
 // usesSwaggestHooks reports whether any type reachable from root (through
 // fields, pointers, slices, arrays and maps) implements one of
 // swaggestHooks, directly or through its pointer.
@@ -110,11 +137,8 @@ func usesSwaggestHooks(root reflect.Type) bool {
 			return false
 		}
 		seen[t] = true
-		pt := reflect.PointerTo(t)
-		for _, h := range swaggestHooks {
-			if t.Implements(h) || pt.Implements(h) {
-				return true
-			}
+		if implementsHook(t) {
+			return true
 		}
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array:

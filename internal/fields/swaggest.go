@@ -42,6 +42,9 @@ var refusedHooks = []refusedHook{
 // one-of, any-of, all-of, not and if/then/else exposers.
 func CheckHooks(t reflect.Type) error {
 	pt := reflect.PointerTo(t)
+	if t.NumMethod() == 0 && pt.NumMethod() == 0 {
+		return nil // no method, no interface of swaggest's
+	}
 	for _, h := range refusedHooks {
 		if t.Implements(h.t) || pt.Implements(h.t) {
 			return errorf("", "", ErrUnsupportedType,
