@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -609,25 +608,9 @@ func TestToolSetErrors(t *testing.T) {
 	}
 }
 
-// Mixed is the new user's tool: a map, an untyped value, a recursive type,
-// a time and bytes in one input.
-type Mixed struct {
-	Labels  map[string]string `json:"labels"`
-	Payload any               `json:"payload,omitempty"`
-	Tree    *MixedNode        `json:"tree,omitempty"`
-	At      time.Time         `json:"at"`
-	Blob    []byte            `json:"blob,omitempty"`
-}
-
-// MixedNode is recursive.
-type MixedNode struct {
-	Name string       `json:"name"`
-	Kids []*MixedNode `json:"kids,omitempty"`
-}
-
 func mixedTool(t testing.TB) define.Tool {
 	t.Helper()
-	tool, err := define.DefineTool(func(ctx context.Context, in Mixed) (string, error) { return "ok", nil },
+	tool, err := define.DefineTool(func(ctx context.Context, in zoo.Mixed) (string, error) { return "ok", nil },
 		define.WithName("tag_resource"), define.WithDescription("Tag a resource."))
 	if err != nil {
 		t.Fatalf("DefineTool: %v", err)
@@ -686,7 +669,7 @@ func TestGeminiMixedList(t *testing.T) {
 // call's option; a tool pinned strict that cannot be is an error under
 // every option; Strict(true) never weakens a tool.
 func TestStrictPerTool(t *testing.T) {
-	noop := func(context.Context, Mixed) (string, error) { return "", nil }
+	noop := func(context.Context, zoo.Mixed) (string, error) { return "", nil }
 	pinnedOn := define.MustDefineTool(func(context.Context, Weather) (string, error) { return "", nil },
 		define.WithName("pinned_on"), define.WithStrict(true))
 	pinnedOff := define.MustDefineTool(func(context.Context, Weather) (string, error) { return "", nil },

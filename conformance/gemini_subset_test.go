@@ -405,25 +405,10 @@ func walkSchema(v any, path string, fn func(node map[string]any, path string)) {
 	}
 }
 
-// newUserArgs is what a new user's agent tool takes: a map, an untyped
-// value, a recursive type, a time and bytes.
-type newUserArgs struct {
-	Labels  map[string]string `json:"labels"`
-	Payload any               `json:"payload,omitempty"`
-	Tree    *newUserNode      `json:"tree,omitempty"`
-	At      time.Time         `json:"at"`
-	Blob    []byte            `json:"blob,omitempty"`
-}
-
-type newUserNode struct {
-	Name string         `json:"name"`
-	Kids []*newUserNode `json:"kids,omitempty"`
-}
-
 type recursiveArgs struct {
-	Root newUserNode `json:"root"`
-	At   time.Time   `json:"at"`
-	Blob []byte      `json:"blob"`
+	Root zoo.MixedNode `json:"root"`
+	At   time.Time     `json:"at"`
+	Blob []byte        `json:"blob"`
 }
 
 // TestGeminiDefaultMixedList: ToGemini without options renders a list
@@ -432,7 +417,7 @@ type recursiveArgs struct {
 // the subset holds wherever "parameters" is used, and each declaration
 // uses exactly one schema field.
 func TestGeminiDefaultMixedList(t *testing.T) {
-	handler := func(context.Context, newUserArgs) (string, error) { return "ok", nil }
+	handler := func(context.Context, zoo.Mixed) (string, error) { return "ok", nil }
 	mixed, err := define.DefineTool(handler, define.WithName("tag_resource"), define.WithDescription("Tag a resource."))
 	if err != nil {
 		t.Fatal(err)

@@ -360,3 +360,20 @@ type Filters struct {
 	Kinds    []string  `json:"kinds,omitempty" maxItems:"3"`
 	MaxStops *int      `json:"max_stops" minimum:"0"`
 }
+
+// Mixed is a new user's agent tool input: a map, an untyped value, a
+// recursive type, a time and bytes in one struct. It is not in [Cases]: the
+// tests of the default Gemini rendering use it on its own.
+type Mixed struct {
+	Labels  map[string]string `json:"labels"`
+	Payload any               `json:"payload,omitempty"`
+	Tree    *MixedNode        `json:"tree,omitempty"`
+	At      time.Time         `json:"at"`
+	Blob    []byte            `json:"blob,omitempty"`
+}
+
+// MixedNode is Mixed's recursive type.
+type MixedNode struct {
+	Name string       `json:"name"`
+	Kids []*MixedNode `json:"kids,omitempty"`
+}
