@@ -74,8 +74,13 @@ func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]anthropic.ToolUnio
 // to the request's Messages: msg itself as an assistant message
 // (msg.ToParam(), thinking blocks intact), then, when it used tools, the
 // user message of tool_result blocks. done is true when the model used no
-// tool: next then holds only the assistant message, and msg's text blocks
-// are the answer.
+// tool and did not pause: next then holds only the assistant message, and
+// msg's text blocks are the answer.
+//
+// A message with stop_reason "pause_turn" (the API paused a long turn of
+// server-side tools, such as web search) is not done even without a
+// tool_use block: next holds the assistant message alone, and sending it
+// back as it is lets the model continue the turn.
 //
 // A bad argument, an unknown tool or a tool's failure is not an error of
 // Run: it is that call's tool_result with is_error set, so the model can
@@ -100,7 +105,7 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opt
 	}
 	next = []anthropic.MessageParam{msg.ToParam()}
 	if len(calls) == 0 {
-		return next, true, nil
+		return next, msg.StopReason != anthropic.StopReasonPauseTurn, nil
 	}
 	rendered, err := adapters.AnthropicResults(calls, tk.Run(ctx, calls, opts...))
 	if err != nil {

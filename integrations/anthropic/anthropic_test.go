@@ -171,3 +171,24 @@ func TestRunMissingInput(t *testing.T) {
 		t.Errorf("tool_result = is_error %v, %q; want the missing /city error", r.IsError.Value, r.Content[0].OfText.Text)
 	}
 }
+
+// TestRunPauseTurn: a paused turn of server tools is not the answer; the
+// assistant message goes back alone so that the model continues.
+func TestRunPauseTurn(t *testing.T) {
+	for _, tc := range []struct {
+		stop string
+		done bool
+	}{{"pause_turn", false}, {"end_turn", true}} {
+		var m anthropic.Message
+		raw := `{"role":"assistant","stop_reason":"` + tc.stop + `","content":[` +
+			`{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"weather Paris"}},` +
+			`{"type":"text","text":"Searching."}]}`
+		if err := json.Unmarshal([]byte(raw), &m); err != nil {
+			t.Fatal(err)
+		}
+		next, done, err := tnanthropic.Run(context.Background(), sdktest.Toolkit(), &m)
+		if err != nil || done != tc.done || len(next) != 1 {
+			t.Errorf("stop_reason %s: Run = %d messages, done %v, err %v; want 1, %v, nil", tc.stop, len(next), done, err, tc.done)
+		}
+	}
+}
