@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
+	"github.com/toolnexus/toolnexus/internal/schemahook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -40,21 +41,20 @@ import (
 func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...Option) (Tool, error) {
 	cfg := newConfig(opts)
 	inType := reflect.TypeFor[In]()
-	label := fmt.Sprintf("define: DefineTool[%v]", inType)
+	// The error prefixes are formatted only when an error needs them.
 	if fn == nil {
-		return Tool{}, fmt.Errorf("%s: nil function", label)
+		return Tool{}, fmt.Errorf("define: DefineTool[%v]: nil function", inType)
 	}
 	name := cfg.name
 	if !cfg.nameSet {
 		var err error
 		if name, err = nameFromFunc(fn); err != nil {
-			return Tool{}, fmt.Errorf("%s: %w", label, err)
+			return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 		}
 	}
 	if err := ValidateName(name); err != nil {
-		return Tool{}, fmt.Errorf("%s: %w", label, err)
+		return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 	}
-	label = fmt.Sprintf("define: tool %q", name)
 
 	base, isPtr := inType, false
 	if inType.Kind() == reflect.Pointer {
@@ -63,22 +63,22 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	switch base.Kind() {
 	case reflect.Struct, reflect.Map, reflect.Interface:
 	default:
-		return Tool{}, fmt.Errorf("%s: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct)", label, inType)
+		return Tool{}, fmt.Errorf("define: tool %q: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct)", name, inType)
 	}
 	in, err := inputInfoFor(inType, base)
 	if err != nil {
-		return Tool{}, fmt.Errorf("%s: %w", label, err)
+		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict,
-		input: in.schema, inputJSON: in.json}
+		input: in.schema, inputJSON: &in.json}
 	outType := reflect.TypeFor[Out]()
 	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
 		if outType != reflect.TypeFor[Result]() {
 			out, err := outputInfoFor(outType)
 			if err != nil {
-				return Tool{}, fmt.Errorf("%s: %w", label, err)
+				return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 			}
-			s.output, s.outputJSON = out.schema, out.json
+			s.output, s.outputJSON = out.schema, &out.json
 		}
 	}
 
@@ -105,12 +105,44 @@ func MustDefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts
 }
 
 // typeInfo is what DefineTool computes once per Go type: the canonical
-// schema (shared, read-only, by every tool of that type), its JSON, and for
-// input types the decode plan.
+// schema (shared, read-only, by every tool of that type), its JSON (encoded
+// when first asked for), and for input types the decode plan.
 type typeInfo struct {
 	schema *schema.Schema
-	json   []byte
+	json   schemaJSON
 	plan   *reflectx.Plan
+}
+
+// schemaJSON is the JSON encoding of a schema tree, made when a rendering
+// or [Tool.InputSchema] first asks for it and then kept; safe for
+// concurrent use. For a NewTool schema it is encoded at definition (done
+// set), so that an encoding error is a definition error.
+type schemaJSON struct {
+	tree *schema.Schema
+	once sync.Once
+	data []byte
+}
+
+// bytes returns the encoding, shared: callers must not modify it.
+//
+// An inferred tree holds only what internal/fields has checked (strings,
+// booleans, json.Number values that passed its number syntax, compact JSON
+// text), so its encoding cannot fail; were it ever to, the data stays nil and
+// the accessors return nil rather than a truncated schema.
+func (j *schemaJSON) bytes() []byte {
+	j.once.Do(func() {
+		if data, err := j.tree.MarshalJSON(); err == nil {
+			j.data = data
+		}
+	})
+	return j.data
+}
+
+// encodedJSON returns a schemaJSON already holding data.
+func encodedJSON(data []byte) *schemaJSON {
+	j := &schemaJSON{data: data}
+	j.once.Do(func() {})
+	return j
 }
 
 // inputInfos and outputInfos cache typeInfo per reflect.Type. Two goroutines
@@ -119,15 +151,21 @@ type typeInfo struct {
 // A program has finitely many types, so the caches are bounded by them.
 var inputInfos, outputInfos sync.Map
 
+// sharedSchema returns the cached schema tree of t without a copy: define
+// only reads it (see internal/toolhook).
+func sharedSchema(t reflect.Type) (*schema.Schema, error) {
+	v, err := schemahook.Shared(t)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*schema.Schema), nil
+}
+
 func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
 	if v, ok := inputInfos.Load(t); ok {
 		return v.(*typeInfo), nil
 	}
-	sch, err := schema.ForType(t)
-	if err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
-	data, err := sch.MarshalJSON()
+	sch, err := sharedSchema(t)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
@@ -141,7 +179,9 @@ func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
 		}
 		return nil, fmt.Errorf("input type: %w", err)
 	}
-	v, _ := inputInfos.LoadOrStore(t, &typeInfo{schema: sch, json: data, plan: plan})
+	info := &typeInfo{schema: sch, plan: plan}
+	info.json.tree = sch
+	v, _ := inputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
 }
 
@@ -149,15 +189,13 @@ func outputInfoFor(t reflect.Type) (*typeInfo, error) {
 	if v, ok := outputInfos.Load(t); ok {
 		return v.(*typeInfo), nil
 	}
-	sch, err := schema.ForType(t)
+	sch, err := sharedSchema(t)
 	if err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
-	data, err := sch.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("output schema: %w", err)
-	}
-	v, _ := outputInfos.LoadOrStore(t, &typeInfo{schema: sch, json: data})
+	info := &typeInfo{schema: sch}
+	info.json.tree = sch
+	v, _ := outputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
 }
 
@@ -260,9 +298,11 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, input: in}
 	limits, maxOutput := cfg.limits, cfg.outputLimit()
-	if s.inputJSON, err = in.MarshalJSON(); err != nil {
+	data, err := in.MarshalJSON()
+	if err != nil {
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}
+	s.inputJSON = encodedJSON(data)
 	call := func(ctx context.Context, args json.RawMessage) (res Result) {
 		defer func() {
 			if r := recover(); r != nil {

@@ -27,9 +27,9 @@ type state struct {
 	strict      strictPin
 
 	input      *schema.Schema // canonical input schema; never modified after define time
-	inputJSON  []byte
+	inputJSON  *schemaJSON
 	output     *schema.Schema // nil when the tool has no structured output
-	outputJSON []byte
+	outputJSON *schemaJSON    // nil when output is nil
 
 	execMap  func(ctx context.Context, args map[string]any) Result
 	execJSON func(ctx context.Context, args []byte) Result
@@ -68,7 +68,7 @@ func (t Tool) InputSchema() json.RawMessage {
 	if t.s == nil {
 		return nil
 	}
-	return append(json.RawMessage(nil), t.s.inputJSON...)
+	return append(json.RawMessage(nil), t.s.inputJSON.bytes()...)
 }
 
 // OutputSchema returns the JSON Schema of the tool's structured output, or
@@ -77,7 +77,7 @@ func (t Tool) OutputSchema() json.RawMessage {
 	if t.s == nil || t.s.outputJSON == nil {
 		return nil
 	}
-	return append(json.RawMessage(nil), t.s.outputJSON...)
+	return append(json.RawMessage(nil), t.s.outputJSON.bytes()...)
 }
 
 // StrictPin reports the strictness pinned with [WithStrict]: pinned is

@@ -13,6 +13,7 @@ import (
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/formats"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
+	"github.com/toolnexus/toolnexus/internal/schemahook"
 )
 
 // cache maps reflect.Type to the immutable *Schema built for it (or the
@@ -74,12 +75,23 @@ func For[T any]() (*Schema, error) { return ForType(reflect.TypeFor[T]()) }
 // constraints is an error wrapping [ErrInvalidTag]. Errors are [*TypeError]s
 // naming the Go type and the field path.
 func ForType(t reflect.Type) (*Schema, error) {
+	s, err := shared(t)
+	return s.Clone(), err
+}
+
+func init() {
+	schemahook.Shared = func(t reflect.Type) (any, error) { return shared(t) }
+}
+
+// shared returns the cached schema of t itself, which nobody may modify
+// (define reads it through internal/schemahook), building it on first use.
+func shared(t reflect.Type) (*Schema, error) {
 	if t == nil {
 		return nil, &TypeError{Msg: "nil type", Err: ErrNotObject}
 	}
 	if e, ok := cache.Load(t); ok {
 		ce := e.(cacheEntry)
-		return ce.s.Clone(), ce.err
+		return ce.s, ce.err
 	}
 	s, err := build(t)
 	if err != nil {
@@ -87,7 +99,7 @@ func ForType(t reflect.Type) (*Schema, error) {
 	}
 	e, _ := cache.LoadOrStore(t, cacheEntry{s: s, err: err})
 	ce := e.(cacheEntry)
-	return ce.s.Clone(), ce.err
+	return ce.s, ce.err
 }
 
 // build computes the schema of root without the cache.
@@ -109,8 +121,9 @@ func build(root reflect.Type) (*Schema, error) {
 	// Our own rules first, so that their errors (with field paths and
 	// hints) win over swaggest's; then the decode plan, which checks the
 	// defaults and examples the rules leave to the decoder by decoding
-	// them; then again with swaggest's notes.
-	if _, err := b.buildRoot(t); err != nil {
+	// them; then again with swaggest's notes, when there are any.
+	s, err := b.buildRoot(t)
+	if err != nil {
 		return nil, err
 	}
 	if !fields.UnmarshalsJSON(t) {
@@ -123,6 +136,9 @@ func build(root reflect.Type) (*Schema, error) {
 	notes, err := reflectNotes(root)
 	if err != nil {
 		return nil, err
+	}
+	if len(notes) == 0 {
+		return s, nil // the second build would give the same tree
 	}
 	b = &builder{root: root, notes: notes}
 	return b.buildRoot(t)
