@@ -25,7 +25,9 @@ import (
 //     string keys, or any) with [schema.ForType];
 //   - builds the decode plan that turns a model's arguments into In, enforcing
 //     everything the schema says (types, required and unknown keys, enum,
-//     bounds, lengths, patterns, formats);
+//     bounds, lengths, patterns, formats); when nothing in In needs the
+//     plan to be checked (no default or example tags, no methods), the plan
+//     is built by the first call instead, once, and its build cannot fail;
 //   - infers an output schema when Out is a struct (or a pointer to one);
 //   - names the tool from [WithName], or else from fn's Go name in snake_case
 //     (getWeather becomes get_weather); a closure has no usable name and needs
@@ -110,7 +112,7 @@ func MustDefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts
 type typeInfo struct {
 	schema *schema.Schema
 	json   schemaJSON
-	plan   *reflectx.Plan
+	plan   *lazyPlan
 }
 
 // schemaJSON is the JSON encoding of a schema tree, made when a rendering
@@ -169,17 +171,14 @@ func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	plan, err := reflectx.PlanFor(base)
-	if err != nil {
-		// schema.ForType has built this plan already; should it fail here,
-		// the error still has the one define-time shape.
-		var fe *fields.Error
-		if errors.As(err, &fe) {
-			err = (*schema.TypeError)(fe)
+	info := &typeInfo{schema: sch, plan: &lazyPlan{t: base}}
+	if !reflectx.Deferrable(base) {
+		plan, err := reflectx.PlanFor(base)
+		if err != nil {
+			return nil, fmt.Errorf("input type: %w", planError(err))
 		}
-		return nil, fmt.Errorf("input type: %w", err)
+		info.plan.once.Do(func() { info.plan.p = plan })
 	}
-	info := &typeInfo{schema: sch, plan: plan}
 	info.json.tree = sch
 	v, _ := inputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
@@ -199,11 +198,61 @@ func outputInfoFor(t reflect.Type) (*typeInfo, error) {
 	return v.(*typeInfo), nil
 }
 
+// planError gives an error of reflectx.PlanFor the one define-time shape,
+// a *schema.TypeError.
+func planError(err error) error {
+	var fe *fields.Error
+	if errors.As(err, &fe) {
+		return (*schema.TypeError)(fe)
+	}
+	return err
+}
+
+// lazyPlan is the decode plan of an input type, built at definition when
+// checking the type needs it and otherwise on the first call (see
+// reflectx.Deferrable: such a build cannot fail); safe for concurrent first
+// calls, which build it once.
+type lazyPlan struct {
+	t    reflect.Type
+	once sync.Once
+	p    *reflectx.Plan
+	err  error
+}
+
+func (l *lazyPlan) get() (*reflectx.Plan, error) {
+	l.once.Do(func() {
+		if l.p, l.err = reflectx.PlanFor(l.t); l.err != nil {
+			l.err = fmt.Errorf("define: input type: %w", planError(l.err))
+		}
+	})
+	return l.p, l.err
+}
+
+// DecodeMapLimits is [reflectx.Plan.DecodeMapLimits] on the plan, built if
+// it is the first call.
+func (l *lazyPlan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim reflectx.Limits) error {
+	p, err := l.get()
+	if err != nil {
+		return err
+	}
+	return p.DecodeMapLimits(dst, args, lim)
+}
+
+// DecodeJSONLimits is [reflectx.Plan.DecodeJSONLimits] on the plan, built
+// if it is the first call.
+func (l *lazyPlan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim reflectx.Limits) error {
+	p, err := l.get()
+	if err != nil {
+		return err
+	}
+	return p.DecodeJSONLimits(dst, data, lim)
+}
+
 // typedHandler is the call path of a tool made by DefineTool.
 type typedHandler[In, Out any] struct {
 	fn     func(context.Context, In) (Out, error)
 	name   string
-	plan   *reflectx.Plan
+	plan   *lazyPlan
 	render func(Out) Result
 	// newPtr allocates the pointee when In is a pointer type; nil otherwise.
 	newPtr    func() (unsafe.Pointer, In)

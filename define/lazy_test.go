@@ -2,6 +2,7 @@ package define_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 
@@ -52,13 +53,15 @@ func TestSchemaJSONConcurrentFirst(t *testing.T) {
 	ins, outs := make([][]byte, n), make([][]byte, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			tl := tool
 			if i%2 == 1 {
 				tl = other
 			}
 			ins[i], outs[i] = tl.InputSchema(), tl.OutputSchema()
-		})
+		}()
 	}
 	wg.Wait()
 	for i := range n {
@@ -73,5 +76,88 @@ func TestSchemaJSONConcurrentFirst(t *testing.T) {
 	ins[0][0] = 'X'
 	if diff := cmp.Diff(string(wantIn), string(tool.InputSchema())); diff != "" {
 		t.Errorf("InputSchema after a caller wrote to its copy (-want +got):\n%s", diff)
+	}
+}
+
+// ownDecoder decodes itself: it has no field-by-field plan, so it cannot be
+// a tool's input, though schema.ForType accepts it (as an output type).
+type ownDecoder struct {
+	N int `json:"n"`
+}
+
+func (o *ownDecoder) UnmarshalJSON([]byte) error { return nil }
+
+// structDefaultIn has a default that only decoding it can check.
+type structDefaultIn struct {
+	P struct {
+		N int `json:"n" minimum:"5"`
+	} `json:"p" default:"{\"n\":1}"`
+}
+
+// TestPlanErrorsStayDefineTime defines inputs whose problem only the decode
+// plan finds: the definition fails, not the first call.
+func TestPlanErrorsStayDefineTime(t *testing.T) {
+	if _, err := define.DefineTool(func(context.Context, ownDecoder) (string, error) { return "", nil },
+		define.WithName("own")); err == nil {
+		t.Error("DefineTool with an UnmarshalJSON input succeeded; want an error")
+	}
+	_, err := define.DefineTool(func(context.Context, structDefaultIn) (string, error) { return "", nil },
+		define.WithName("struct_default"))
+	var te *schema.TypeError
+	if !errors.As(err, &te) || !errors.Is(err, schema.ErrInvalidTag) {
+		t.Errorf("DefineTool with a default below the minimum: error %v; want a *schema.TypeError wrapping ErrInvalidTag", err)
+	}
+}
+
+// deferredIn is used by no other test: its plan is built by the first call.
+type deferredIn struct {
+	City  string   `json:"city" pattern:"^[A-Z][a-z]+$"`
+	Seats int      `json:"seats" minimum:"1" maximum:"9"`
+	Tags  []string `json:"tags,omitempty" maxItems:"2"`
+}
+
+// TestDeferredPlanConcurrentFirstCalls makes the first calls of a tool from
+// many goroutines at once, half of them with bad arguments: every call gets
+// its own verdict (run with -race).
+func TestDeferredPlanConcurrentFirstCalls(t *testing.T) {
+	tool, err := define.DefineTool(func(_ context.Context, in deferredIn) (string, error) {
+		return in.City, nil
+	}, define.WithName("deferred"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 16
+	got := make([]string, n)
+	bad := make([]bool, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r define.Result
+			switch i % 4 {
+			case 0:
+				r = tool.ExecuteJSON(context.Background(), []byte(`{"city":"Oslo","seats":2}`))
+			case 1:
+				r = tool.Execute(context.Background(), map[string]any{"city": "Oslo", "seats": 2.0})
+			case 2:
+				r = tool.ExecuteJSON(context.Background(), []byte(`{"city":"oslo","seats":2}`))
+			default:
+				r = tool.Execute(context.Background(), map[string]any{"city": "Oslo", "seats": 10.0})
+			}
+			got[i], bad[i] = r.Output, r.IsError
+		}()
+	}
+	wg.Wait()
+	for i := range n {
+		wantBad := i%4 >= 2
+		if diff := cmp.Diff(wantBad, bad[i]); diff != "" {
+			t.Errorf("call %d: IsError (-want +got):\n%s\noutput %q", i, diff, got[i])
+		}
+		if !wantBad {
+			if diff := cmp.Diff("Oslo", got[i]); diff != "" {
+				t.Errorf("call %d: output (-want +got):\n%s", i, diff)
+			}
+		}
 	}
 }

@@ -126,9 +126,10 @@ func build(root reflect.Type) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fields.UnmarshalsJSON(t) {
+	if !fields.UnmarshalsJSON(t) && !reflectx.Deferrable(t) {
 		// (A root with its own UnmarshalJSON has no field-by-field plan;
-		// it cannot be a tool's input, but it can be an output type.)
+		// it cannot be a tool's input, but it can be an output type. A
+		// deferrable plan could not fail here: it waits for a first call.)
 		if _, err := reflectx.PlanFor(t); err != nil {
 			return nil, b.wrap(err, "")
 		}
