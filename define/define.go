@@ -72,7 +72,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict,
-		input: in.schema, inputJSON: &in.json}
+		inputInfo: in, inputJSON: &in.json}
 	outType := reflect.TypeFor[Out]()
 	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
 		if outType != reflect.TypeFor[Result]() {
@@ -80,7 +80,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 			if err != nil {
 				return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 			}
-			s.output, s.outputJSON = out.schema, &out.json
+			s.output, s.outputJSON = out.schema(), &out.json
 		}
 	}
 
@@ -108,11 +108,40 @@ func MustDefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts
 
 // typeInfo is what DefineTool computes once per Go type: the canonical
 // schema (shared, read-only, by every tool of that type), its JSON (encoded
-// when first asked for), and for input types the decode plan.
+// when first asked for), and for input types the decode plan. The schema
+// tree and the plan are built at definition when checking the type needs
+// them, and otherwise when first asked for (see schemahook.Deferrable and
+// reflectx.Deferrable: such builds cannot fail).
 type typeInfo struct {
-	schema *schema.Schema
-	json   schemaJSON
-	plan   *lazyPlan
+	t    reflect.Type
+	once sync.Once
+	tree *schema.Schema
+	json schemaJSON
+	plan *lazyPlan
+}
+
+// schema returns the type's schema tree, building it if this is the first
+// use. It is never nil for a deferred tree (its build cannot fail); should
+// that promise break, the tree is the empty object schema rather than nil.
+func (i *typeInfo) schema() *schema.Schema {
+	i.once.Do(func() {
+		tree, err := sharedSchema(i.t)
+		if err != nil {
+			tree = &schema.Schema{Types: []string{"object"}}
+		}
+		i.tree = tree
+	})
+	return i.tree
+}
+
+// setSchema stores a tree built at definition.
+func (i *typeInfo) setSchema(tree *schema.Schema) { i.once.Do(func() { i.tree = tree }) }
+
+// newTypeInfo returns the typeInfo of t, nothing built yet.
+func newTypeInfo(t reflect.Type) *typeInfo {
+	info := &typeInfo{t: t}
+	info.json.info = info
+	return info
 }
 
 // schemaJSON is the JSON encoding of a schema tree, made when a rendering
@@ -120,7 +149,7 @@ type typeInfo struct {
 // concurrent use. For a NewTool schema it is encoded at definition (done
 // set), so that an encoding error is a definition error.
 type schemaJSON struct {
-	tree *schema.Schema
+	info *typeInfo // whose tree; nil when data was set at definition
 	once sync.Once
 	data []byte
 }
@@ -133,7 +162,7 @@ type schemaJSON struct {
 // the accessors return nil rather than a truncated schema.
 func (j *schemaJSON) bytes() []byte {
 	j.once.Do(func() {
-		if data, err := j.tree.MarshalJSON(); err == nil {
+		if data, err := j.info.schema().MarshalJSON(); err == nil {
 			j.data = data
 		}
 	})
@@ -167,19 +196,22 @@ func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
 	if v, ok := inputInfos.Load(t); ok {
 		return v.(*typeInfo), nil
 	}
-	sch, err := sharedSchema(t)
-	if err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
-	info := &typeInfo{schema: sch, plan: &lazyPlan{t: base}}
-	if !reflectx.Deferrable(base) {
-		plan, err := reflectx.PlanFor(base)
+	info := newTypeInfo(t)
+	info.plan = &lazyPlan{t: base}
+	if !schemahook.Deferrable(t) {
+		sch, err := sharedSchema(t)
 		if err != nil {
-			return nil, fmt.Errorf("input type: %w", planError(err))
+			return nil, fmt.Errorf("input schema: %w", err)
 		}
-		info.plan.once.Do(func() { info.plan.p = plan })
+		info.setSchema(sch)
+		if !reflectx.Deferrable(base) {
+			plan, err := reflectx.PlanFor(base)
+			if err != nil {
+				return nil, fmt.Errorf("input type: %w", planError(err))
+			}
+			info.plan.once.Do(func() { info.plan.p = plan })
+		}
 	}
-	info.json.tree = sch
 	v, _ := inputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
 }
@@ -192,8 +224,8 @@ func outputInfoFor(t reflect.Type) (*typeInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
-	info := &typeInfo{schema: sch}
-	info.json.tree = sch
+	info := newTypeInfo(t)
+	info.setSchema(sch)
 	v, _ := outputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
 }

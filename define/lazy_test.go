@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -97,6 +98,10 @@ type structDefaultIn struct {
 // TestPlanErrorsStayDefineTime defines inputs whose problem only the decode
 // plan finds: the definition fails, not the first call.
 func TestPlanErrorsStayDefineTime(t *testing.T) {
+	// (ForType accepts ownDecoder, an output type, and caches its tree.)
+	if _, err := schema.For[ownDecoder](); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := define.DefineTool(func(context.Context, ownDecoder) (string, error) { return "", nil },
 		define.WithName("own")); err == nil {
 		t.Error("DefineTool with an UnmarshalJSON input succeeded; want an error")
@@ -129,11 +134,18 @@ func TestDeferredPlanConcurrentFirstCalls(t *testing.T) {
 	const n = 16
 	got := make([]string, n)
 	bad := make([]bool, n)
+	schemas := make([]string, n)
+	trees := make([]*schema.Schema, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if i%2 == 0 {
+				schemas[i] = string(tool.InputSchema())
+			} else {
+				trees[i], _ = toolhook.Schemas(tool)
+			}
 			var r define.Result
 			switch i % 4 {
 			case 0:
@@ -149,7 +161,19 @@ func TestDeferredPlanConcurrentFirstCalls(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	want, err := schema.For[deferredIn]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON, _ := want.MarshalJSON()
 	for i := range n {
+		if i%2 == 0 {
+			if diff := cmp.Diff(string(wantJSON), schemas[i]); diff != "" {
+				t.Errorf("call %d: InputSchema (-want +got):\n%s", i, diff)
+			}
+		} else if diff := cmp.Diff(want, trees[i]); diff != "" {
+			t.Errorf("call %d: the shared input tree (-want +got):\n%s", i, diff)
+		}
 		wantBad := i%4 >= 2
 		if diff := cmp.Diff(wantBad, bad[i]); diff != "" {
 			t.Errorf("call %d: IsError (-want +got):\n%s\noutput %q", i, diff, got[i])

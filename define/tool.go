@@ -26,7 +26,8 @@ type state struct {
 	title       string
 	strict      strictPin
 
-	input      *schema.Schema // canonical input schema; never modified after define time
+	input      *schema.Schema // canonical input schema of a NewTool; never modified
+	inputInfo  *typeInfo      // DefineTool's input type: its schema, built when first needed
 	inputJSON  *schemaJSON
 	output     *schema.Schema // nil when the tool has no structured output
 	outputJSON *schemaJSON    // nil when output is nil
@@ -132,11 +133,19 @@ func init() {
 		if t.s == nil {
 			return nil, nil
 		}
-		return t.s.input, t.s.output
+		return t.s.inputSchema(), t.s.output
 	}
 	toolhook.Memo = func(tool any, key any, build func() (any, error)) (any, error) {
 		return tool.(Tool).memo(key, build)
 	}
+}
+
+// inputSchema returns the canonical input schema, shared.
+func (s *state) inputSchema() *schema.Schema {
+	if s.inputInfo != nil {
+		return s.inputInfo.schema()
+	}
+	return s.input
 }
 
 // memo is toolhook.Memo: adapters render a tool once per provider and

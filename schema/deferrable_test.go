@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
+	"github.com/toolnexus/toolnexus/internal/schemahook"
 	"github.com/toolnexus/toolnexus/internal/zoo"
 	"github.com/toolnexus/toolnexus/schema"
 )
@@ -40,23 +41,47 @@ func (emptyEnum) Enum() []any { return []any{} }
 
 func (o *ownDecoding) UnmarshalJSON([]byte) error { return nil }
 
-// TestDeferrablePlanCannotFail checks the promise that lets a definition
-// leave the decode plan to the first call: for a deferrable type that
-// ForType accepts, PlanFor succeeds; and the types whose problems only the
-// plan finds are not deferrable, so that their definition still fails.
-func TestDeferrablePlanCannotFail(t *testing.T) {
+// deferCorpus is every type the schema tests reject, the zoo, and the
+// types above.
+func deferCorpus() []reflect.Type {
 	types := []reflect.Type{
 		reflect.TypeFor[emptyEnumElem](), reflect.TypeFor[structDefault](), reflect.TypeFor[mapExample](),
 		reflect.TypeFor[ownDecoding](), reflect.TypeFor[plainNested](),
-		reflect.TypeFor[argsChan](), reflect.TypeFor[argsSliceFn](), reflect.TypeFor[argsSelfPointer](),
-		reflect.TypeFor[argsRing](), reflect.TypeFor[tagDefaultNestedBad](), reflect.TypeFor[tagExampleNestedBad](),
-		reflect.TypeFor[tagPatternBad](), reflect.TypeFor[tagMinMax](),
+		reflect.TypeFor[struct{ V hookOneOf }](), reflect.TypeFor[struct{ V []hookAnyOf }](),
+		reflect.TypeFor[struct{ V prepNot }](), reflect.TypeFor[struct{ V exposeWrong }](),
+		reflect.TypeFor[struct{ V *exposePanics }](), reflect.TypeFor[struct{ V rawBroken }](),
+		reflect.TypeFor[struct{ M map[hookKey]int }](), reflect.TypeFor[struct{ V []chan int }](),
+		reflect.TypeFor[struct{ hidden hookCat }](),
+		reflect.TypeFor[argsChan](), reflect.TypeFor[argsComplex](), reflect.TypeFor[argsDeep](), reflect.TypeFor[argsFunc](), reflect.TypeFor[argsIface](), reflect.TypeFor[argsMapChan](), reflect.TypeFor[argsMapKey2](), reflect.TypeFor[argsMapKey](), reflect.TypeFor[argsPtrFn](), reflect.TypeFor[argsRing](), reflect.TypeFor[argsSelfPointerMap](), reflect.TypeFor[argsSelfPointer](), reflect.TypeFor[argsSliceFn](), reflect.TypeFor[argsUintptr](), reflect.TypeFor[argsUnsafe](), reflect.TypeFor[argsWrongEnum](), reflect.TypeFor[embedUnexpPtr](), reflect.TypeFor[enumOnStruct](), reflect.TypeFor[tagArrayLen](), reflect.TypeFor[tagBoolConst](), reflect.TypeFor[tagConstRange](), reflect.TypeFor[tagDefaultEmailSpace](), reflect.TypeFor[tagDefaultEnum](), reflect.TypeFor[tagDefaultFormat](), reflect.TypeFor[tagDefaultIntKey](), reflect.TypeFor[tagDefaultInt](), reflect.TypeFor[tagDefaultJSON](), reflect.TypeFor[tagDefaultLen](), reflect.TypeFor[tagDefaultMin](), reflect.TypeFor[tagDefaultNestedBad](), reflect.TypeFor[tagDefaultStruct](), reflect.TypeFor[tagDefaultTimeBad](), reflect.TypeFor[tagDefaultUint8Key](), reflect.TypeFor[tagDefaultUnique](), reflect.TypeFor[tagDeprecatedBad](), reflect.TypeFor[tagEnumEmpty](), reflect.TypeFor[tagEnumFraction](), reflect.TypeFor[tagEnumIntBad](), reflect.TypeFor[tagEnumJSONBad](), reflect.TypeFor[tagEnumSlice](), reflect.TypeFor[tagEnumVsConst](), reflect.TypeFor[tagExampleBad](), reflect.TypeFor[tagExampleNestedBad](), reflect.TypeFor[tagExamplesBad](), reflect.TypeFor[tagExamplesWrongType](), reflect.TypeFor[tagExclusiveEqual](), reflect.TypeFor[tagFormatInt](), reflect.TypeFor[tagFormatOnTime](), reflect.TypeFor[tagFormatUnknown](), reflect.TypeFor[tagHugeExponent](), reflect.TypeFor[tagItems](), reflect.TypeFor[tagLengthOnJSONU](), reflect.TypeFor[tagLengths](), reflect.TypeFor[tagMinItemsString](), reflect.TypeFor[tagMinLengthInt](), reflect.TypeFor[tagMinLengthNeg](), reflect.TypeFor[tagMinMax](), reflect.TypeFor[tagMinPropsStruct](), reflect.TypeFor[tagMinimumBad](), reflect.TypeFor[tagMinimumHex](), reflect.TypeFor[tagMinimumString](), reflect.TypeFor[tagMultipleZero](), reflect.TypeFor[tagNested](), reflect.TypeFor[tagNoIntegerLeft](), reflect.TypeFor[tagNullable](), reflect.TypeFor[tagPatternBad](), reflect.TypeFor[tagPatternTime](), reflect.TypeFor[tagRequiredBad](), reflect.TypeFor[tagRequiredDefaultPtr](), reflect.TypeFor[tagRequiredDefault](), reflect.TypeFor[tagStringOpt](), reflect.TypeFor[tagUint8Over](), reflect.TypeFor[tagUniqueBad](),
 	}
 	for _, c := range zoo.Cases {
 		types = append(types, c.Type)
 	}
-	for _, typ := range types {
+	return types
+}
+
+// hookKey is a map key type with a method.
+type hookKey string
+
+func (hookKey) Description() string { return "a key" }
+
+// TestDeferrablePlanCannotFail checks the promises that let a definition
+// leave the schema tree and the decode plan to their first use: for a type
+// whose tree is deferrable, ForType and PlanFor succeed; for a deferrable
+// plan, PlanFor succeeds where ForType does; and the types whose problems
+// only the plan finds are not deferrable, so that their definition still
+// fails.
+func TestDeferrablePlanCannotFail(t *testing.T) {
+	for _, typ := range deferCorpus() {
 		base := fields.Deref(typ)
+		if schemahook.Deferrable(typ) {
+			if _, err := schema.ForType(typ); err != nil {
+				t.Errorf("the tree of %v is deferrable, but ForType fails: %v", typ, err)
+			}
+			if !reflectx.Deferrable(base) {
+				t.Errorf("the tree of %v is deferrable, but not its plan", typ)
+			}
+		}
 		if !reflectx.Deferrable(base) {
 			continue
 		}
@@ -81,7 +106,7 @@ func TestDeferrablePlanCannotFail(t *testing.T) {
 		}
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[plainNested](), reflect.TypeFor[zoo.Scalars]()} {
-		if diff := cmp.Diff(true, reflectx.Deferrable(typ)); diff != "" {
+		if diff := cmp.Diff([2]bool{true, true}, [2]bool{reflectx.Deferrable(typ), schemahook.Deferrable(typ)}); diff != "" {
 			t.Errorf("Deferrable(%v) (-want +got):\n%s", typ, diff)
 		}
 	}

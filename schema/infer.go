@@ -81,6 +81,22 @@ func ForType(t reflect.Type) (*Schema, error) {
 
 func init() {
 	schemahook.Shared = func(t reflect.Type) (any, error) { return shared(t) }
+	schemahook.Deferrable = deferrable
+}
+
+// deferrable reports whether building the tree of t cannot fail: t's plan
+// is deferrable (every reachable type is one KindOf accepts, without
+// methods, described without error, without tags that only decoding
+// checks), and nothing reachable implements a swaggest hook, so the
+// reflector is not run. What remains of build (the tree of described
+// fields, the cycle search, $defs names, the rules applied) has no error
+// path. (A deferrable tree implies a deferrable plan, which define relies
+// on.)
+func deferrable(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	return reflectx.Deferrable(fields.Deref(t)) && !usesSwaggestHooks(t)
 }
 
 // shared returns the cached schema of t itself, which nobody may modify

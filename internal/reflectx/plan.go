@@ -57,22 +57,23 @@ func PlanFor(t reflect.Type) (*Plan, error) {
 
 // Deferrable reports whether building t's plan may wait for the first
 // decode: whether everything that can make [PlanFor] fail for t has been
-// checked already by the field rules of internal/fields, which every
-// definition runs (schema's tree build describes every reachable type with
-// them). It is true when, in every type reachable from t through fields,
-// pointers, slices, arrays and map values:
+// checked already by the field rules of internal/fields, which Deferrable
+// itself runs over every reachable struct ([fields.Describe]). It is true
+// when, in every type reachable from t through fields, pointers, slices,
+// arrays and maps:
 //
+//   - [fields.KindOf] accepts the type;
 //   - no type other than time.Time and json.RawMessage has a method, on
-//     the value or its pointer: such a type may declare an enum, swaggest
-//     keywords or its own decoding, which only the plan compiles and checks;
+//     the value or its pointer (map keys included): such a type may declare
+//     an enum, swaggest keywords or its own decoding, which only the plan
+//     compiles and checks;
 //   - no field has a default, example or examples tag: the plan checks
 //     those by decoding them.
 //
 // For such types the plan build reads the same cached field descriptions
 // and compiled patterns that the rules have accepted, adds nothing that can
-// fail, and so cannot fail where the definition did not. Deferrable walks
-// the cached descriptions only; a type whose fields cannot be described is
-// not deferrable (its definition fails anyway).
+// fail, and so cannot fail where Deferrable succeeded. A type whose fields
+// cannot be described is not deferrable (its definition fails anyway).
 func Deferrable(t reflect.Type) bool {
 	seen := map[reflect.Type]bool{}
 	var ok func(t reflect.Type) bool
@@ -81,17 +82,22 @@ func Deferrable(t reflect.Type) bool {
 			return true
 		}
 		seen[t] = true
+		if _, err := fields.KindOf(t); err != nil {
+			return false
+		}
 		switch t.Kind() {
 		case reflect.Pointer:
 			return ok(t.Elem())
 		case reflect.Interface:
-			return t.NumMethod() == 0
+			return true // (KindOf accepts only the empty interface)
 		}
 		if t.NumMethod() > 0 || reflect.PointerTo(t).NumMethod() > 0 {
 			return false
 		}
 		switch t.Kind() {
-		case reflect.Slice, reflect.Array, reflect.Map:
+		case reflect.Map:
+			return ok(t.Key()) && ok(t.Elem())
+		case reflect.Slice, reflect.Array:
 			return ok(t.Elem())
 		case reflect.Struct:
 			fs, err := fields.Describe(t)

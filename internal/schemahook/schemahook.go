@@ -1,6 +1,7 @@
 // Package schemahook lets package define read the schema trees that package
 // schema caches per Go type, without the deep copy [schema.ForType] hands
-// to its callers. Package schema fills Shared in its init; the tree comes
+// to its callers, and ask whether a tree can be built later. Package schema
+// fills Shared and Deferrable in its init; the tree comes
 // back as any because this package cannot import schema (schema imports
 // it).
 //
@@ -14,3 +15,9 @@ import "reflect"
 // schema.ForType would return for t. The tree is shared by every caller
 // and must never be modified.
 var Shared func(t reflect.Type) (tree any, err error)
+
+// Deferrable reports whether Shared(t) can wait until the tree is first
+// needed: whether every error its build could return has been ruled out
+// by the checks Deferrable itself runs (see reflectx.Deferrable, and no
+// type reachable from t speaks to swaggest's reflector).
+var Deferrable func(t reflect.Type) bool
