@@ -27,7 +27,10 @@ import (
 //     everything the schema says (types, required and unknown keys, enum,
 //     bounds, lengths, patterns, formats); when nothing in In needs the
 //     plan to be checked (no default or example tags, no methods), the plan
-//     is built by the first call instead, once, and its build cannot fail;
+//     is built by the first call instead, once, and its build cannot fail
+//     (likewise the schema tree, then built by the first rendering or
+//     [Tool.InputSchema]; every check of the fields and tags still runs
+//     here);
 //   - infers an output schema when Out is a struct (or a pointer to one);
 //   - names the tool from [WithName], or else from fn's Go name in snake_case
 //     (getWeather becomes get_weather); a closure has no usable name and needs
