@@ -121,3 +121,26 @@ func TestDefiners(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDefineDistinct is BenchmarkDefine/first for toolnexus and eino
+// on types that share no field type and no tag text (distinct_gen_test.go),
+// so that caches keyed by them do not help. Run with -benchtime=24x
+// -count=1, one process per sample.
+func BenchmarkDefineDistinct(b *testing.B) {
+	for _, d := range []struct {
+		name string
+		pool *[distinctPoolSize]func() error
+	}{{NameToolnexus, &distinctToolnexus}, {NameEino, &distinctEino}} {
+		b.Run("first/"+d.name, func(b *testing.B) {
+			if b.N > distinctPoolSize {
+				b.Skipf("%d distinct types, %d needed: run with -benchtime=%dx -count=1", distinctPoolSize, b.N, distinctPoolSize)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := d.pool[i](); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
