@@ -72,3 +72,23 @@ func BenchmarkForTypeFresh(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDeferrableFresh times what a definition of a fresh deferrable
+// type does now that the tree and the plan wait: the checks of deferrable.
+func BenchmarkDeferrableFresh(b *testing.B) {
+	for _, v := range []struct {
+		name     string
+		distinct bool
+	}{{"pool", false}, {"distinct", true}} {
+		b.Run(v.name, func(b *testing.B) {
+			types := freshTypes(b.N, v.distinct)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if !deferrable(types[i]) {
+					b.Fatalf("%v is not deferrable", types[i])
+				}
+			}
+		})
+	}
+}
