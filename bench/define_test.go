@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/benchdata"
 )
@@ -119,5 +120,48 @@ func TestDefiners(t *testing.T) {
 		if err := d.fresh[freshPoolSize-1](); err != nil {
 			t.Errorf("%s (fresh type): %v", d.name, err)
 		}
+	}
+}
+
+// defineRenderToolnexus defines a tool for T and renders it for OpenAI
+// as JSON, its first rendering.
+func defineRenderToolnexus[T any]() error {
+	t, err := define.DefineTool(Ok[T], define.WithName("search_flights"), define.WithDescription("Search flights."))
+	if err != nil {
+		return err
+	}
+	tools, err := adapters.ToOpenAI([]define.Tool{t})
+	if err != nil {
+		return err
+	}
+	_, err = adapters.AppendJSON(nil, tools)
+	return err
+}
+
+// BenchmarkDefineDistinct is BenchmarkDefine/first for toolnexus and eino
+// on types that share no field type and no tag text (distinct_gen_test.go),
+// so that caches keyed by them do not help. Run with -benchtime=24x
+// -count=1, one process per sample.
+func BenchmarkDefineDistinct(b *testing.B) {
+	for _, d := range []struct {
+		name string
+		pool *[distinctPoolSize]func() error
+	}{
+		{NameToolnexus, &distinctToolnexus}, {NameEino, &distinctEino},
+		// Defining, then the first rendering for OpenAI as JSON: where the
+		// work that definitions leave to their first use went.
+		{NameToolnexus + "+render", &distinctToolnexusRender},
+	} {
+		b.Run("first/"+d.name, func(b *testing.B) {
+			if b.N > distinctPoolSize {
+				b.Skipf("%d distinct types, %d needed: run with -benchtime=%dx -count=1", distinctPoolSize, b.N, distinctPoolSize)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := d.pool[i](); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

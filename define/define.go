@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
+	"github.com/toolnexus/toolnexus/internal/schemahook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -24,7 +25,12 @@ import (
 //     string keys, or any) with [schema.ForType];
 //   - builds the decode plan that turns a model's arguments into In, enforcing
 //     everything the schema says (types, required and unknown keys, enum,
-//     bounds, lengths, patterns, formats);
+//     bounds, lengths, patterns, formats); when nothing in In needs the
+//     plan to be checked (no default or example tags, no methods), the plan
+//     is built by the first call instead, once, and its build cannot fail
+//     (likewise the schema tree, then built by the first rendering or
+//     [Tool.InputSchema]; every check of the fields and tags still runs
+//     here);
 //   - infers an output schema when Out is a struct (or a pointer to one);
 //   - names the tool from [WithName], or else from fn's Go name in snake_case
 //     (getWeather becomes get_weather); a closure has no usable name and needs
@@ -40,21 +46,20 @@ import (
 func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...Option) (Tool, error) {
 	cfg := newConfig(opts)
 	inType := reflect.TypeFor[In]()
-	label := fmt.Sprintf("define: DefineTool[%v]", inType)
+	// The error prefixes are formatted only when an error needs them.
 	if fn == nil {
-		return Tool{}, fmt.Errorf("%s: nil function", label)
+		return Tool{}, fmt.Errorf("define: DefineTool[%v]: nil function", inType)
 	}
 	name := cfg.name
 	if !cfg.nameSet {
 		var err error
 		if name, err = nameFromFunc(fn); err != nil {
-			return Tool{}, fmt.Errorf("%s: %w", label, err)
+			return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 		}
 	}
 	if err := ValidateName(name); err != nil {
-		return Tool{}, fmt.Errorf("%s: %w", label, err)
+		return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 	}
-	label = fmt.Sprintf("define: tool %q", name)
 
 	base, isPtr := inType, false
 	if inType.Kind() == reflect.Pointer {
@@ -63,22 +68,22 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	switch base.Kind() {
 	case reflect.Struct, reflect.Map, reflect.Interface:
 	default:
-		return Tool{}, fmt.Errorf("%s: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct)", label, inType)
+		return Tool{}, fmt.Errorf("define: tool %q: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct)", name, inType)
 	}
 	in, err := inputInfoFor(inType, base)
 	if err != nil {
-		return Tool{}, fmt.Errorf("%s: %w", label, err)
+		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict,
-		input: in.schema, inputJSON: in.json}
+		inputInfo: in, inputJSON: &in.json}
 	outType := reflect.TypeFor[Out]()
 	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
 		if outType != reflect.TypeFor[Result]() {
 			out, err := outputInfoFor(outType)
 			if err != nil {
-				return Tool{}, fmt.Errorf("%s: %w", label, err)
+				return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 			}
-			s.output, s.outputJSON = out.schema, out.json
+			s.output, s.outputJSON = out.schema(), &out.json
 		}
 	}
 
@@ -105,12 +110,73 @@ func MustDefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts
 }
 
 // typeInfo is what DefineTool computes once per Go type: the canonical
-// schema (shared, read-only, by every tool of that type), its JSON, and for
-// input types the decode plan.
+// schema (shared, read-only, by every tool of that type), its JSON (encoded
+// when first asked for), and for input types the decode plan. The schema
+// tree and the plan are built at definition when checking the type needs
+// them, and otherwise when first asked for (see schemahook.Deferrable and
+// reflectx.Deferrable: such builds cannot fail).
 type typeInfo struct {
-	schema *schema.Schema
-	json   []byte
-	plan   *reflectx.Plan
+	t    reflect.Type
+	once sync.Once
+	tree *schema.Schema
+	json schemaJSON
+	plan *lazyPlan
+}
+
+// schema returns the type's schema tree, building it if this is the first
+// use. It is never nil for a deferred tree (its build cannot fail); should
+// that promise break, the tree is the empty object schema rather than nil.
+func (i *typeInfo) schema() *schema.Schema {
+	i.once.Do(func() {
+		tree, err := sharedSchema(i.t)
+		if err != nil {
+			tree = &schema.Schema{Types: []string{"object"}}
+		}
+		i.tree = tree
+	})
+	return i.tree
+}
+
+// setSchema stores a tree built at definition.
+func (i *typeInfo) setSchema(tree *schema.Schema) { i.once.Do(func() { i.tree = tree }) }
+
+// newTypeInfo returns the typeInfo of t, nothing built yet.
+func newTypeInfo(t reflect.Type) *typeInfo {
+	info := &typeInfo{t: t}
+	info.json.info = info
+	return info
+}
+
+// schemaJSON is the JSON encoding of a schema tree, made when a rendering
+// or [Tool.InputSchema] first asks for it and then kept; safe for
+// concurrent use. For a NewTool schema it is encoded at definition (done
+// set), so that an encoding error is a definition error.
+type schemaJSON struct {
+	info *typeInfo // whose tree; nil when data was set at definition
+	once sync.Once
+	data []byte
+}
+
+// bytes returns the encoding, shared: callers must not modify it.
+//
+// An inferred tree holds only what internal/fields has checked (strings,
+// booleans, json.Number values that passed its number syntax, compact JSON
+// text), so its encoding cannot fail; were it ever to, the data stays nil and
+// the accessors return nil rather than a truncated schema.
+func (j *schemaJSON) bytes() []byte {
+	j.once.Do(func() {
+		if data, err := j.info.schema().MarshalJSON(); err == nil {
+			j.data = data
+		}
+	})
+	return j.data
+}
+
+// encodedJSON returns a schemaJSON already holding data.
+func encodedJSON(data []byte) *schemaJSON {
+	j := &schemaJSON{data: data}
+	j.once.Do(func() {})
+	return j
 }
 
 // inputInfos and outputInfos cache typeInfo per reflect.Type. Two goroutines
@@ -119,29 +185,37 @@ type typeInfo struct {
 // A program has finitely many types, so the caches are bounded by them.
 var inputInfos, outputInfos sync.Map
 
+// sharedSchema returns the cached schema tree of t without a copy: define
+// only reads it (see internal/toolhook).
+func sharedSchema(t reflect.Type) (*schema.Schema, error) {
+	v, err := schemahook.Shared(t)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*schema.Schema), nil
+}
+
 func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
 	if v, ok := inputInfos.Load(t); ok {
 		return v.(*typeInfo), nil
 	}
-	sch, err := schema.ForType(t)
-	if err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
-	data, err := sch.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("input schema: %w", err)
-	}
-	plan, err := reflectx.PlanFor(base)
-	if err != nil {
-		// schema.ForType has built this plan already; should it fail here,
-		// the error still has the one define-time shape.
-		var fe *fields.Error
-		if errors.As(err, &fe) {
-			err = (*schema.TypeError)(fe)
+	info := newTypeInfo(t)
+	info.plan = &lazyPlan{t: base}
+	if !schemahook.Deferrable(t) {
+		sch, err := sharedSchema(t)
+		if err != nil {
+			return nil, fmt.Errorf("input schema: %w", err)
 		}
-		return nil, fmt.Errorf("input type: %w", err)
+		info.setSchema(sch)
+		if !reflectx.Deferrable(base) {
+			plan, err := reflectx.PlanFor(base)
+			if err != nil {
+				return nil, fmt.Errorf("input type: %w", planError(err))
+			}
+			info.plan.once.Do(func() { info.plan.p = plan })
+		}
 	}
-	v, _ := inputInfos.LoadOrStore(t, &typeInfo{schema: sch, json: data, plan: plan})
+	v, _ := inputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
 }
 
@@ -149,23 +223,71 @@ func outputInfoFor(t reflect.Type) (*typeInfo, error) {
 	if v, ok := outputInfos.Load(t); ok {
 		return v.(*typeInfo), nil
 	}
-	sch, err := schema.ForType(t)
+	sch, err := sharedSchema(t)
 	if err != nil {
 		return nil, fmt.Errorf("output schema: %w", err)
 	}
-	data, err := sch.MarshalJSON()
-	if err != nil {
-		return nil, fmt.Errorf("output schema: %w", err)
-	}
-	v, _ := outputInfos.LoadOrStore(t, &typeInfo{schema: sch, json: data})
+	info := newTypeInfo(t)
+	info.setSchema(sch)
+	v, _ := outputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
+}
+
+// planError gives an error of reflectx.PlanFor the one define-time shape,
+// a *schema.TypeError.
+func planError(err error) error {
+	var fe *fields.Error
+	if errors.As(err, &fe) {
+		return (*schema.TypeError)(fe)
+	}
+	return err
+}
+
+// lazyPlan is the decode plan of an input type, built at definition when
+// checking the type needs it and otherwise on the first call (see
+// reflectx.Deferrable: such a build cannot fail); safe for concurrent first
+// calls, which build it once.
+type lazyPlan struct {
+	t    reflect.Type
+	once sync.Once
+	p    *reflectx.Plan
+	err  error
+}
+
+func (l *lazyPlan) get() (*reflectx.Plan, error) {
+	l.once.Do(func() {
+		if l.p, l.err = reflectx.PlanFor(l.t); l.err != nil {
+			l.err = fmt.Errorf("define: input type: %w", planError(l.err))
+		}
+	})
+	return l.p, l.err
+}
+
+// DecodeMapLimits is [reflectx.Plan.DecodeMapLimits] on the plan, built if
+// it is the first call.
+func (l *lazyPlan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim reflectx.Limits) error {
+	p, err := l.get()
+	if err != nil {
+		return err
+	}
+	return p.DecodeMapLimits(dst, args, lim)
+}
+
+// DecodeJSONLimits is [reflectx.Plan.DecodeJSONLimits] on the plan, built
+// if it is the first call.
+func (l *lazyPlan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim reflectx.Limits) error {
+	p, err := l.get()
+	if err != nil {
+		return err
+	}
+	return p.DecodeJSONLimits(dst, data, lim)
 }
 
 // typedHandler is the call path of a tool made by DefineTool.
 type typedHandler[In, Out any] struct {
 	fn     func(context.Context, In) (Out, error)
 	name   string
-	plan   *reflectx.Plan
+	plan   *lazyPlan
 	render func(Out) Result
 	// newPtr allocates the pointee when In is a pointer type; nil otherwise.
 	newPtr    func() (unsafe.Pointer, In)
@@ -260,9 +382,11 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, input: in}
 	limits, maxOutput := cfg.limits, cfg.outputLimit()
-	if s.inputJSON, err = in.MarshalJSON(); err != nil {
+	data, err := in.MarshalJSON()
+	if err != nil {
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}
+	s.inputJSON = encodedJSON(data)
 	call := func(ctx context.Context, args json.RawMessage) (res Result) {
 		defer func() {
 			if r := recover(); r != nil {

@@ -26,10 +26,11 @@ type state struct {
 	title       string
 	strict      strictPin
 
-	input      *schema.Schema // canonical input schema; never modified after define time
-	inputJSON  []byte
+	input      *schema.Schema // canonical input schema of a NewTool; never modified
+	inputInfo  *typeInfo      // DefineTool's input type: its schema, built when first needed
+	inputJSON  *schemaJSON
 	output     *schema.Schema // nil when the tool has no structured output
-	outputJSON []byte
+	outputJSON *schemaJSON    // nil when output is nil
 
 	execMap  func(ctx context.Context, args map[string]any) Result
 	execJSON func(ctx context.Context, args []byte) Result
@@ -68,7 +69,7 @@ func (t Tool) InputSchema() json.RawMessage {
 	if t.s == nil {
 		return nil
 	}
-	return append(json.RawMessage(nil), t.s.inputJSON...)
+	return append(json.RawMessage(nil), t.s.inputJSON.bytes()...)
 }
 
 // OutputSchema returns the JSON Schema of the tool's structured output, or
@@ -77,7 +78,7 @@ func (t Tool) OutputSchema() json.RawMessage {
 	if t.s == nil || t.s.outputJSON == nil {
 		return nil
 	}
-	return append(json.RawMessage(nil), t.s.outputJSON...)
+	return append(json.RawMessage(nil), t.s.outputJSON.bytes()...)
 }
 
 // StrictPin reports the strictness pinned with [WithStrict]: pinned is
@@ -132,11 +133,19 @@ func init() {
 		if t.s == nil {
 			return nil, nil
 		}
-		return t.s.input, t.s.output
+		return t.s.inputSchema(), t.s.output
 	}
 	toolhook.Memo = func(tool any, key any, build func() (any, error)) (any, error) {
 		return tool.(Tool).memo(key, build)
 	}
+}
+
+// inputSchema returns the canonical input schema, shared.
+func (s *state) inputSchema() *schema.Schema {
+	if s.inputInfo != nil {
+		return s.inputInfo.schema()
+	}
+	return s.input
 }
 
 // memo is toolhook.Memo: adapters render a tool once per provider and

@@ -18,7 +18,9 @@
 // by internal/fields, for this package and for the argument decoder
 // (internal/reflectx) alike, so that the decoder accepts exactly what the
 // schema advertises; ForType also builds the decode plan, which checks
-// defaults and examples by decoding them. The repository's docs/decisions.md
+// defaults and examples by decoding them, for types whose check needs it
+// (tags that only decoding can check, or methods through which a type
+// declares its values). The repository's docs/decisions.md
 // is the contract both follow. Every define-time problem is a [*TypeError]. Properties keep Go field
 // order, objects are closed, only pointers are nullable, and types in a cycle
 // are the only ones written under $defs.

@@ -13,6 +13,7 @@ import (
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/formats"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
+	"github.com/toolnexus/toolnexus/internal/schemahook"
 )
 
 // cache maps reflect.Type to the immutable *Schema built for it (or the
@@ -74,12 +75,39 @@ func For[T any]() (*Schema, error) { return ForType(reflect.TypeFor[T]()) }
 // constraints is an error wrapping [ErrInvalidTag]. Errors are [*TypeError]s
 // naming the Go type and the field path.
 func ForType(t reflect.Type) (*Schema, error) {
+	s, err := shared(t)
+	return s.Clone(), err
+}
+
+func init() {
+	schemahook.Shared = func(t reflect.Type) (any, error) { return shared(t) }
+	schemahook.Deferrable = deferrable
+}
+
+// deferrable reports whether building the tree of t cannot fail: t's plan
+// is deferrable (every reachable type is one KindOf accepts, without
+// methods, described without error, without tags that only decoding
+// checks), and nothing reachable implements a swaggest hook, so the
+// reflector is not run. What remains of build (the tree of described
+// fields, the cycle search, $defs names, the rules applied) has no error
+// path. (A deferrable tree implies a deferrable plan, which define relies
+// on.)
+func deferrable(t reflect.Type) bool {
+	if t == nil {
+		return false
+	}
+	return reflectx.Deferrable(fields.Deref(t)) && !usesSwaggestHooks(t)
+}
+
+// shared returns the cached schema of t itself, which nobody may modify
+// (define reads it through internal/schemahook), building it on first use.
+func shared(t reflect.Type) (*Schema, error) {
 	if t == nil {
 		return nil, &TypeError{Msg: "nil type", Err: ErrNotObject}
 	}
 	if e, ok := cache.Load(t); ok {
 		ce := e.(cacheEntry)
-		return ce.s.Clone(), ce.err
+		return ce.s, ce.err
 	}
 	s, err := build(t)
 	if err != nil {
@@ -87,7 +115,7 @@ func ForType(t reflect.Type) (*Schema, error) {
 	}
 	e, _ := cache.LoadOrStore(t, cacheEntry{s: s, err: err})
 	ce := e.(cacheEntry)
-	return ce.s.Clone(), ce.err
+	return ce.s, ce.err
 }
 
 // build computes the schema of root without the cache.
@@ -109,13 +137,15 @@ func build(root reflect.Type) (*Schema, error) {
 	// Our own rules first, so that their errors (with field paths and
 	// hints) win over swaggest's; then the decode plan, which checks the
 	// defaults and examples the rules leave to the decoder by decoding
-	// them; then again with swaggest's notes.
-	if _, err := b.buildRoot(t); err != nil {
+	// them; then again with swaggest's notes, when there are any.
+	s, err := b.buildRoot(t)
+	if err != nil {
 		return nil, err
 	}
-	if !fields.UnmarshalsJSON(t) {
+	if !fields.UnmarshalsJSON(t) && !reflectx.Deferrable(t) {
 		// (A root with its own UnmarshalJSON has no field-by-field plan;
-		// it cannot be a tool's input, but it can be an output type.)
+		// it cannot be a tool's input, but it can be an output type. A
+		// deferrable plan could not fail here: it waits for a first call.)
 		if _, err := reflectx.PlanFor(t); err != nil {
 			return nil, b.wrap(err, "")
 		}
@@ -123,6 +153,9 @@ func build(root reflect.Type) (*Schema, error) {
 	notes, err := reflectNotes(root)
 	if err != nil {
 		return nil, err
+	}
+	if len(notes) == 0 {
+		return s, nil // the second build would give the same tree
 	}
 	b = &builder{root: root, notes: notes}
 	return b.buildRoot(t)

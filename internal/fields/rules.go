@@ -95,7 +95,8 @@ func noRules(t reflect.Type) *Rules {
 // Errors are [*Error]s with an empty path.
 func ParseRules(t reflect.Type, tag reflect.StructTag) (*Rules, error) {
 	r := noRules(t)
-	p := &parser{r: r, tag: tag}
+	p := parser{r: r, tag: tag}
+	p.scan()
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -105,6 +106,76 @@ func ParseRules(t reflect.Type, tag reflect.StructTag) (*Rules, error) {
 type parser struct {
 	r   *Rules
 	tag reflect.StructTag
+	// pairs[:n] are the tag's key:"value" pairs, read once; a tag with more
+	// than len(pairs) (overflow) is read with reflect.StructTag.Lookup.
+	pairs    [12]tagPair
+	n        int
+	overflow bool
+}
+
+// tagPair is one key:"value" of a struct tag, the value still quoted.
+type tagPair struct{ key, quoted string }
+
+// scan splits the tag into its key:"value" pairs with the grammar of
+// [reflect.StructTag.Lookup], stopping where Lookup would stop looking, so
+// that [parser.lookup] answers as Lookup does after one pass over the tag
+// instead of one per keyword.
+func (p *parser) scan() {
+	tag := string(p.tag)
+	for tag != "" {
+		i := 0
+		for i < len(tag) && tag[i] == ' ' {
+			i++
+		}
+		tag = tag[i:]
+		if tag == "" {
+			break
+		}
+		i = 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			break
+		}
+		key := tag[:i]
+		tag = tag[i+1:]
+		i = 1
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(tag) {
+			break
+		}
+		if p.n == len(p.pairs) {
+			p.overflow = true
+			return
+		}
+		p.pairs[p.n] = tagPair{key, tag[:i+1]}
+		p.n++
+		tag = tag[i+1:]
+	}
+}
+
+// lookup is [reflect.StructTag.Lookup] on the scanned pairs: the first
+// pair with the key, unquoted.
+func (p *parser) lookup(key string) (string, bool) {
+	if p.overflow {
+		return p.tag.Lookup(key)
+	}
+	for _, kv := range p.pairs[:p.n] {
+		if kv.key == key {
+			v, err := strconv.Unquote(kv.quoted)
+			if err != nil {
+				return "", false
+			}
+			return v, true
+		}
+	}
+	return "", false
 }
 
 func (p *parser) errorf(tag, format string, args ...any) *Error {
@@ -130,7 +201,7 @@ func (p *parser) fits(name string, ok bool, want string) error {
 }
 
 func (p *parser) boolTag(name string, dst *bool) error {
-	v, ok := p.tag.Lookup(name)
+	v, ok := p.lookup(name)
 	if !ok {
 		return nil
 	}
@@ -143,7 +214,7 @@ func (p *parser) boolTag(name string, dst *bool) error {
 }
 
 func (p *parser) parse() error {
-	r, lookup := p.r, p.tag.Lookup
+	r, lookup := p.r, p.lookup
 	if v, ok := lookup("nullable"); ok {
 		return p.errorf("nullable", "%q is not supported: only pointers are nullable (consider a pointer type)", v)
 	}
@@ -163,12 +234,16 @@ func (p *parser) parse() error {
 			return err
 		}
 	}
-	for _, step := range []func() error{p.numbers, p.counts, p.strings, p.values} {
-		if err := step(); err != nil {
-			return err
-		}
+	if err := p.numbers(); err != nil {
+		return err
 	}
-	return nil
+	if err := p.counts(); err != nil {
+		return err
+	}
+	if err := p.strings(); err != nil {
+		return err
+	}
+	return p.values()
 }
 
 func (p *parser) numbers() error {
@@ -182,7 +257,7 @@ func (p *parser) numbers() error {
 		{"maximum", &r.Maximum}, {"exclusiveMaximum", &r.ExclusiveMaximum},
 		{"multipleOf", &r.MultipleOf},
 	} {
-		v, ok := p.tag.Lookup(b.name)
+		v, ok := p.lookup(b.name)
 		if !ok {
 			continue
 		}
@@ -295,7 +370,7 @@ func (p *parser) counts() error {
 		{"minProperties", &r.MinProperties, r.Class == ClassMap, "maps"},
 		{"maxProperties", &r.MaxProperties, r.Class == ClassMap, "maps"},
 	} {
-		v, ok := p.tag.Lookup(c.name)
+		v, ok := p.lookup(c.name)
 		if !ok {
 			continue
 		}
@@ -322,7 +397,7 @@ func (p *parser) counts() error {
 
 func (p *parser) strings() error {
 	r := p.r
-	if v, ok := p.tag.Lookup("pattern"); ok {
+	if v, ok := p.lookup("pattern"); ok {
 		if err := p.fits("pattern", r.Class == ClassString, "strings"); err != nil {
 			return err
 		}
@@ -332,7 +407,7 @@ func (p *parser) strings() error {
 		}
 		r.Pattern, r.Regexp, r.Set = v, re, true
 	}
-	if v, ok := p.tag.Lookup("format"); ok {
+	if v, ok := p.lookup("format"); ok {
 		switch {
 		case r.Type == TypeTime && v == "date-time":
 			// What the type already says: nothing to add.
@@ -348,7 +423,7 @@ func (p *parser) strings() error {
 			r.Format, r.Set = v, true
 		}
 	}
-	if _, ok := p.tag.Lookup("uniqueItems"); ok {
+	if _, ok := p.lookup("uniqueItems"); ok {
 		if err := p.fits("uniqueItems", r.Class == ClassArray, "slices and arrays"); err != nil {
 			return err
 		}
@@ -362,7 +437,7 @@ func (p *parser) strings() error {
 
 func (p *parser) values() error {
 	r := p.r
-	if v, ok := p.tag.Lookup("enum"); ok {
+	if v, ok := p.lookup("enum"); ok {
 		if err := p.fits("enum", r.Class.Scalar(), "strings, booleans and numbers"); err != nil {
 			return err
 		}
@@ -372,7 +447,7 @@ func (p *parser) values() error {
 		}
 		r.Enum, r.Set = vals, true
 	}
-	if v, ok := p.tag.Lookup("const"); ok {
+	if v, ok := p.lookup("const"); ok {
 		if err := p.fits("const", r.Class.Scalar(), "strings, booleans and numbers"); err != nil {
 			return err
 		}
@@ -395,7 +470,7 @@ func (p *parser) values() error {
 			return p.errorf("enum", "an enum member %v breaks the field's constraints: %s", jsonText(m), w)
 		}
 	}
-	if v, ok := p.tag.Lookup("default"); ok {
+	if v, ok := p.lookup("default"); ok {
 		d, text, err := tagValue(r.Type, r.Class, v)
 		if err != nil {
 			return p.errorf("default", "%v", err)
@@ -405,7 +480,7 @@ func (p *parser) values() error {
 		}
 		r.Default, r.DefaultJSON, r.HasDefault = d, text, true
 	}
-	if v, ok := p.tag.Lookup("example"); ok {
+	if v, ok := p.lookup("example"); ok {
 		e, text, err := tagValue(r.Type, r.Class, v)
 		if err != nil {
 			return p.errorf("example", "%v", err)
@@ -415,7 +490,7 @@ func (p *parser) values() error {
 		}
 		r.Examples, r.ExampleJSON, r.HasExample = append(r.Examples, e), append(r.ExampleJSON, text), true
 	}
-	if v, ok := p.tag.Lookup("examples"); ok {
+	if v, ok := p.lookup("examples"); ok {
 		vals, texts, err := jsonArray(r.Type, r.Class, v)
 		if err != nil {
 			return p.errorf("examples", "%v (consider example:\"...\" for one value)", err)
@@ -554,17 +629,15 @@ func fitsClass(t reflect.Type, c Class, x any) error {
 	return nil
 }
 
-var numberSyntax = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?([0-9]+))?$`)
-
 // ParseDecimal parses a JSON number exactly. Exponents are limited to 400
 // so that a tag cannot make us build a huge number.
 func ParseDecimal(v string) (*big.Rat, error) {
-	m := numberSyntax.FindStringSubmatch(v)
-	if m == nil {
+	exp, ok := scanNumber(v)
+	if !ok {
 		return nil, fmt.Errorf("not a JSON number")
 	}
-	if m[4] != "" {
-		if e, err := strconv.Atoi(m[4]); err != nil || e > 400 {
+	if exp != "" {
+		if e, err := strconv.Atoi(exp); err != nil || e > 400 {
 			return nil, fmt.Errorf("exponent out of range")
 		}
 	}
@@ -573,6 +646,51 @@ func ParseDecimal(v string) (*big.Rat, error) {
 		return nil, fmt.Errorf("not a JSON number")
 	}
 	return r, nil
+}
+
+// scanNumber reports whether v is a JSON number,
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, and returns the digits of
+// its exponent ("" when it has none).
+func scanNumber(v string) (exp string, ok bool) {
+	i := 0
+	if i < len(v) && v[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(v) && '0' <= v[i] && v[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(v) && v[i] == '0':
+		i++
+	case digits() == 0:
+		return "", false
+	}
+	if i < len(v) && v[i] == '.' {
+		i++
+		if digits() == 0 {
+			return "", false
+		}
+	}
+	if i < len(v) && (v[i] == 'e' || v[i] == 'E') {
+		i++
+		if i < len(v) && (v[i] == '+' || v[i] == '-') {
+			i++
+		}
+		start := i
+		if digits() == 0 {
+			return "", false
+		}
+		exp = v[start:i]
+	}
+	if i != len(v) {
+		return "", false
+	}
+	return exp, true
 }
 
 // IntRange returns the bounds of integer kind k.

@@ -41,10 +41,39 @@ var refusedHooks = []refusedHook{
 // interfaces of swaggest/jsonschema-go that this module refuses: the
 // one-of, any-of, all-of, not and if/then/else exposers.
 func CheckHooks(t reflect.Type) error {
+	switch t.Kind() {
+	case reflect.Struct, reflect.Pointer, reflect.Interface:
+	default:
+		if t.PkgPath() == "" {
+			return nil // predeclared or unnamed: no methods, on t or *t
+		}
+	}
 	pt := reflect.PointerTo(t)
 	if t.NumMethod() == 0 && pt.NumMethod() == 0 {
 		return nil // no method, no interface of swaggest's
 	}
+	if v, ok := hookErrors.Load(t); ok {
+		if v == nil {
+			return nil
+		}
+		return v.(error)
+	}
+	err := checkHooks(t, pt)
+	if err == nil {
+		hookErrors.Store(t, nil)
+		return nil
+	}
+	hookErrors.Store(t, err)
+	return err
+}
+
+// hookErrors caches CheckHooks per type with methods (nil for none): the
+// seven Implements calls on time.Time, say, are made once per program. The
+// errors are shared: callers copy them with [Under] before adding a path,
+// as for every cached error. A program has finitely many types.
+var hookErrors sync.Map // reflect.Type -> error or nil
+
+func checkHooks(t, pt reflect.Type) error {
 	for _, h := range refusedHooks {
 		if t.Implements(h.t) || pt.Implements(h.t) {
 			return errorf("", "", ErrUnsupportedType,

@@ -55,6 +55,66 @@ func PlanFor(t reflect.Type) (*Plan, error) {
 	return actual.(*Plan), nil
 }
 
+// Deferrable reports whether building t's plan may wait for the first
+// decode: whether everything that can make [PlanFor] fail for t has been
+// checked already by the field rules of internal/fields, which Deferrable
+// itself runs over every reachable struct ([fields.Describe]). It is true
+// when, in every type reachable from t through fields, pointers, slices,
+// arrays and maps:
+//
+//   - [fields.KindOf] accepts the type;
+//   - no type other than time.Time and json.RawMessage has a method, on
+//     the value or its pointer (map keys included): such a type may declare
+//     an enum, swaggest keywords or its own decoding, which only the plan
+//     compiles and checks;
+//   - no field has a default, example or examples tag: the plan checks
+//     those by decoding them.
+//
+// For such types the plan build reads the same cached field descriptions
+// and compiled patterns that the rules have accepted, adds nothing that can
+// fail, and so cannot fail where Deferrable succeeded. A type whose fields
+// cannot be described is not deferrable (its definition fails anyway).
+func Deferrable(t reflect.Type) bool {
+	seen := map[reflect.Type]bool{}
+	var ok func(t reflect.Type) bool
+	ok = func(t reflect.Type) bool {
+		if t == fields.TypeTime || t == fields.TypeRawMessage || seen[t] {
+			return true
+		}
+		seen[t] = true
+		if _, err := fields.KindOf(t); err != nil {
+			return false
+		}
+		switch t.Kind() {
+		case reflect.Pointer:
+			return ok(t.Elem())
+		case reflect.Interface:
+			return true // (KindOf accepts only the empty interface)
+		}
+		if t.NumMethod() > 0 || reflect.PointerTo(t).NumMethod() > 0 {
+			return false
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			return ok(t.Key()) && ok(t.Elem())
+		case reflect.Slice, reflect.Array:
+			return ok(t.Elem())
+		case reflect.Struct:
+			fs, err := fields.Describe(t)
+			if err != nil {
+				return false
+			}
+			for _, f := range fs {
+				if r := f.Rules; r.HasDefault || len(r.ExampleJSON) > 0 || !ok(f.Type) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return ok(t)
+}
+
 func buildPlan(t reflect.Type) (*Plan, error) {
 	if k, err := fields.KindOf(t); err == nil && k != fields.Struct && k != fields.Map && k != fields.Any {
 		return nil, fields.Under(fields.Errorf("", "", fields.ErrNotObject,
