@@ -73,8 +73,8 @@ var ErrToolExited = errors.New("tool exited without returning")
 // result, which the model sees and can act on:
 //
 //   - a name that is no tool of the toolkit gives an error naming the
-//     available tools (Err wraps [ErrUnknownTool]), as [Toolkit.ExecuteJSON]
-//     does;
+//     tools to call instead (Err is an [*UnknownToolError], which wraps
+//     [ErrUnknownTool]), as [Toolkit.ExecuteJSON] does;
 //   - bad arguments, a tool's error and a tool's panic are error results,
 //     as define makes them; a panic never reaches the other calls; a tool
 //     that ends its goroutine with runtime.Goexit gives an error result
