@@ -2,11 +2,11 @@ package main
 
 import (
 	"os"
-
-	"github.com/toolnexus/toolnexus/bench"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/toolnexus/bench"
 )
 
 func TestParseMedian(t *testing.T) {
