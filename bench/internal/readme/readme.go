@@ -253,6 +253,7 @@ type scenario struct {
 	unit                    string // "op" unless the table shows per call
 	rows                    []row
 	noPeers                 bool // toolnexus's rows only: no row is a peer to beat
+	checks                  bool // a peer's lead is explained by the bad calls it lets through
 }
 
 // median returns the median of r's benchmark, per call when its op is a
@@ -270,7 +271,7 @@ func (r row) median(res results) (sample, bool) {
 var peerNames = []string{bench.NameEino, bench.NameMCPGo, bench.NameGoSDK, bench.NameGoSDKSchema, bench.NameGenkit}
 
 func executeScenario(form, floorBench, floorLabel, intro string) scenario {
-	s := scenario{title: "Execute from " + form, intro: intro, baseLabel: "floor"}
+	s := scenario{title: "Execute from " + form, intro: intro, baseLabel: "floor", checks: true}
 	key := "map"
 	if form == "JSON text" {
 		key = "json"
@@ -450,8 +451,17 @@ func lookupScenario() scenario {
 		{"unknown", "`Toolkit.ExecuteJSON`, an unknown name (error result)"},
 	} {
 		for _, n := range []int{10, 100, 1000} {
-			s.rows = append(s.rows, row{label: fmt.Sprintf("%s, %d tools", k.label, n), bench: benchGet(k.kind, n), ours: k.kind == "hit"})
+			s.rows = append(s.rows, row{label: fmt.Sprintf("%s, %s tools", k.label, thousands(n)), bench: benchGet(k.kind, n), ours: k.kind == "hit"})
 		}
+	}
+	return s
+}
+
+// thousands formats n with a comma between thousands, as the README does.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
 	}
 	return s
 }
@@ -572,7 +582,7 @@ func writeScenario(b *strings.Builder, res results, rej *bench.RejectionTable, s
 			misses = append(misses, miss{
 				text: fmt.Sprintf("%s: %s is faster than toolnexus (%s vs %s; toolnexus takes %.2f× as long).",
 					s.title, r.label, duration(m.ns), duration(ours.ns), ours.ns/m.ns),
-				why: peerWhy(rej, r.label, m, ours),
+				why: peerWhy(rej, s.checks, r.label, m, ours),
 			})
 		}
 	}
@@ -581,10 +591,11 @@ func writeScenario(b *strings.Builder, res results, rej *bench.RejectionTable, s
 }
 
 // peerWhy gives the measurements behind a peer's lead: the bad calls it
-// lets through that toolnexus rejects, and what each allocates.
-func peerWhy(rej *bench.RejectionTable, peer string, m, ours sample) string {
+// lets through that toolnexus rejects (when checks), and what each
+// allocates.
+func peerWhy(rej *bench.RejectionTable, checks bool, peer string, m, ours sample) string {
 	var parts []string
-	if rej != nil {
+	if checks && rej != nil {
 		if i := slices.Index(rej.Peers, peer); i > 0 {
 			r, bad, _, _ := rej.Score(i)
 			ourR, _, _, _ := rej.Score(0)

@@ -80,6 +80,14 @@ func TestRunScenarioPerCall(t *testing.T) {
 	}
 }
 
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 10: "10", 999: "999", 1000: "1,000", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 // TestAgentMisses: a batch of one over ExecuteJSON + 1 µs, and a lookup
 // that grows, are misses explained by the run's own measurements; within
 // the targets there is no miss.
@@ -123,9 +131,15 @@ func TestPeerWhy(t *testing.T) {
 		JSON:  [][]bench.Outcome{{bench.Rejected, bench.Rejected}, {bench.Rejected, bench.LetThrough}, {bench.Passed, bench.Passed}},
 		Map:   [][]bench.Outcome{{bench.Rejected, bench.NotRun}, {bench.Rejected, bench.LetThrough}, {bench.Passed, bench.Passed}},
 	}
-	got := peerWhy(rej, bench.NameEino, sample{allocs: 30, bytes: 1500}, sample{allocs: 13, bytes: 400})
+	got := peerWhy(rej, true, bench.NameEino, sample{allocs: 30, bytes: 1500}, sample{allocs: 13, bytes: 400})
 	want := "eino InferTool rejects 1 of the 3 bad calls of the table below, toolnexus 4; eino InferTool makes 30 allocations (1500 B), toolnexus 13 (400 B)."
 	if got != want {
 		t.Errorf("peerWhy =\n%s\nwant\n%s", got, want)
+	}
+	// Defining a tool checks no call: only the allocations are measured.
+	got = peerWhy(rej, false, bench.NameEino, sample{allocs: 224, bytes: 18400}, sample{allocs: 650, bytes: 73870})
+	want = "eino InferTool makes 224 allocations (18400 B), toolnexus 650 (73870 B)."
+	if got != want {
+		t.Errorf("peerWhy without checks =\n%s\nwant\n%s", got, want)
 	}
 }
