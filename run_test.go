@@ -757,3 +757,43 @@ func countWorkers() int {
 		buf = make([]byte, 2*len(buf))
 	}
 }
+
+// TestRunGoneWithinLeakCheckWindow: once Run returns, the worker
+// goroutines of its batch end within the window go.uber.org/goleak's
+// VerifyNone waits by default before it reports a leak (20 retries,
+// sleeping 1 µs, 2 µs, 4 µs, ... up to 100 µs each: about 1.4 ms), after
+// batches that return, panic and call runtime.Goexit.
+func TestRunGoneWithinLeakCheckWindow(t *testing.T) {
+	tk := runTestToolkit(t,
+		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
+		runTestTool(t, "boom", func(ctx context.Context, _ json.RawMessage) (any, error) { panic("kaboom") }),
+		runTestTool(t, "exits", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			runtime.Goexit()
+			return nil, nil
+		}),
+	)
+	one := []adapters.Call{runTestCall("ok", `{}`)}
+	mixed := []adapters.Call{runTestCall("ok", `{}`), runTestCall("boom", `{}`), runTestCall("exits", `{}`), runTestCall("ok", `{}`), runTestCall("exits", `{}`)}
+	for _, tt := range []struct {
+		name  string
+		calls []adapters.Call
+		opts  []toolnexus.RunOption
+	}{
+		{"one call", one, nil},
+		{"mixed, 4 slots", mixed, []toolnexus.RunOption{toolnexus.WithParallelism(4)}},
+		{"mixed, one slot", mixed, []toolnexus.RunOption{toolnexus.WithParallelism(1)}},
+		{"mixed, call timeout", mixed, []toolnexus.RunOption{toolnexus.WithCallTimeout(time.Minute)}},
+	} {
+		for range 20 {
+			tk.Run(context.Background(), tt.calls, tt.opts...)
+			n := countWorkers()
+			for i := 0; n > 0 && i < 20; i++ {
+				time.Sleep(min(time.Microsecond<<i, 100*time.Microsecond))
+				n = countWorkers()
+			}
+			if n > 0 {
+				t.Fatalf("%s: %d worker goroutines still there after goleak's retry window", tt.name, n)
+			}
+		}
+	}
+}
