@@ -488,11 +488,11 @@ func countRunning(running, peak *atomic.Int32) func() {
 	return func() { running.Add(-1) }
 }
 
-// TestRunSingleCall: a batch of one call, on a context that can never be
-// done and on one that can, gives the tool's result, a panic's and a
-// Goexit's error result, and honours a cancelled context.
-func TestRunSingleCall(t *testing.T) {
-	tk := runTestToolkit(t,
+// okBoomExitsToolkit has three tools: ok returns "ok", boom panics with
+// "kaboom", exits calls runtime.Goexit.
+func okBoomExitsToolkit(t *testing.T) *toolnexus.Toolkit {
+	t.Helper()
+	return runTestToolkit(t,
 		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
 		runTestTool(t, "boom", func(ctx context.Context, _ json.RawMessage) (any, error) { panic("kaboom") }),
 		runTestTool(t, "exits", func(ctx context.Context, _ json.RawMessage) (any, error) {
@@ -500,6 +500,13 @@ func TestRunSingleCall(t *testing.T) {
 			return nil, nil
 		}),
 	)
+}
+
+// TestRunSingleCall: a batch of one call, on a context that can never be
+// done and on one that can, gives the tool's result, a panic's and a
+// Goexit's error result, and honours a cancelled context.
+func TestRunSingleCall(t *testing.T) {
+	tk := okBoomExitsToolkit(t)
 	cancellable, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for _, ctx := range []context.Context{context.Background(), cancellable} {
@@ -764,14 +771,7 @@ func countWorkers() int {
 // sleeping 1 µs, 2 µs, 4 µs, ... up to 100 µs each: about 1.4 ms), after
 // batches that return, panic and call runtime.Goexit.
 func TestRunGoneWithinLeakCheckWindow(t *testing.T) {
-	tk := runTestToolkit(t,
-		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
-		runTestTool(t, "boom", func(ctx context.Context, _ json.RawMessage) (any, error) { panic("kaboom") }),
-		runTestTool(t, "exits", func(ctx context.Context, _ json.RawMessage) (any, error) {
-			runtime.Goexit()
-			return nil, nil
-		}),
-	)
+	tk := okBoomExitsToolkit(t)
 	one := []adapters.Call{runTestCall("ok", `{}`)}
 	mixed := []adapters.Call{runTestCall("ok", `{}`), runTestCall("boom", `{}`), runTestCall("exits", `{}`), runTestCall("ok", `{}`), runTestCall("exits", `{}`)}
 	for _, tt := range []struct {
