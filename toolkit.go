@@ -23,7 +23,8 @@ var ErrUnknownTool = errors.New("unknown tool")
 type Toolkit struct {
 	tools  []define.Tool
 	byName map[string]int
-	names  []string // the tools' names, in order
+	names  []string  // the tools' names, in order
+	pairs  namePairs // their letter pairs, when there are more than cfg.closestNames
 	cfg    toolkitConfig
 }
 
@@ -102,6 +103,9 @@ func NewToolkitWith(tools []define.Tool, opts ...ToolkitOption) (*Toolkit, error
 		tk.byName[name] = i
 		tk.names = append(tk.names, name)
 	}
+	if len(tk.names) > tk.cfg.closestNames {
+		tk.pairs = newNamePairs(tk.names)
+	}
 	return tk, nil
 }
 
@@ -150,7 +154,7 @@ func (tk *Toolkit) unknownTool(name string) define.Result {
 	if len(tk.names) <= tk.cfg.closestNames {
 		err.Closest = append([]string(nil), tk.names...)
 	} else {
-		err.Closest = closestNames(err.Name, tk.names, tk.cfg.closestNames)
+		err.Closest = tk.pairs.closest(err.Name, tk.names, tk.cfg.closestNames)
 		err.More = len(tk.names) - len(err.Closest)
 	}
 	return define.Result{Output: err.Error(), IsError: true, Err: err}
@@ -258,9 +262,10 @@ var pairSymbolOf = func() (t [256]uint8) {
 	return t
 }()
 
-// addPairs adds the letter pairs of s, the ends included, to seen, and
-// returns how many were new to seen and, of those, how many are in want.
-func addPairs(s string, seen, want *pairSet) (added, shared int) {
+// appendPairs appends the distinct letter pairs of s, the ends included,
+// to dst.
+func appendPairs(dst []uint16, s string) []uint16 {
+	var seen pairSet
 	prev := uint(0)
 	for i := 0; i <= len(s); i++ {
 		cur := uint(0)
@@ -270,32 +275,56 @@ func addPairs(s string, seen, want *pairSet) (added, shared int) {
 		p := prev*pairSymbols + cur
 		prev = cur
 		w, bit := p>>6, uint64(1)<<(p&63)
-		if seen[w]&bit != 0 {
-			continue
-		}
-		seen[w] |= bit
-		added++
-		if want[w]&bit != 0 {
-			shared++
+		if seen[w]&bit == 0 {
+			seen[w] |= bit
+			dst = append(dst, uint16(p))
 		}
 	}
-	return added, shared
+	return dst
 }
 
-// closestNames returns the n names closest to name, best first, ties in
+// namePairs holds the distinct letter pairs of a toolkit's names, made
+// once by NewToolkitWith so that an unknown name costs one pass over them:
+// name i's pairs are pairs[ends[i-1]:ends[i]] (from 0 for the first).
+type namePairs struct {
+	pairs []uint16
+	ends  []int32
+}
+
+func newNamePairs(names []string) namePairs {
+	np := namePairs{ends: make([]int32, len(names))}
+	for i, n := range names {
+		np.pairs = appendPairs(np.pairs, n)
+		np.ends[i] = int32(len(np.pairs))
+	}
+	return np
+}
+
+// closest returns the n names closest to name, best first, ties in
 // toolkit order; n < len(names).
-func closestNames(name string, names []string, n int) []string {
+func (np namePairs) closest(name string, names []string, n int) []string {
+	var buf [MaxEchoedName + 1]uint16
 	var want pairSet
-	wantLen, _ := addPairs(name, &want, &want)
+	wantPairs := appendPairs(buf[:0], name)
+	for _, p := range wantPairs {
+		want[p>>6] |= uint64(1) << (p & 63)
+	}
 	// A name's score is shared/total: the pairs it shares with name over
 	// the pairs of both (the Dice coefficient, halved).
 	type score struct{ name, shared, total int }
 	better := func(a, b score) bool { return a.shared*b.total > b.shared*a.total }
 	best := make([]score, 0, n)
-	for ni, tn := range names {
-		var seen pairSet
-		added, shared := addPairs(tn, &seen, &want)
-		sc := score{name: ni, shared: shared, total: wantLen + added}
+	start := int32(0)
+	for ni, end := range np.ends {
+		ps := np.pairs[start:end]
+		start = end
+		shared := 0
+		for _, p := range ps {
+			if want[p>>6]&(uint64(1)<<(p&63)) != 0 {
+				shared++
+			}
+		}
+		sc := score{name: ni, shared: shared, total: len(wantPairs) + len(ps)}
 		if len(best) == n && !better(sc, best[n-1]) {
 			continue
 		}
