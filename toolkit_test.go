@@ -309,3 +309,23 @@ func TestUnknownToolCostBounded(t *testing.T) {
 		t.Errorf("unknown-tool error of a 10 MB name: %v bytes at 10 tools, %v at 1,000, want at most 300", sizes[0], sizes[1])
 	}
 }
+
+// A call of a name that is no tool gets an error result naming the closest
+// tools; in a toolkit larger than WithClosestNames, the others are counted.
+func ExampleNewToolkitWith() {
+	tool := func(name string) define.Tool {
+		return define.MustDefineTool(func(ctx context.Context, _ pingArgs) (string, error) { return "ok", nil }, define.WithName(name))
+	}
+	tools := []define.Tool{tool("get_weather"), tool("get_forecast"), tool("search_docs"), tool("send_email")}
+	tk, err := toolnexus.NewToolkitWith(tools, toolnexus.WithClosestNames(2), toolnexus.WithMaxEchoedName(20))
+	if err != nil {
+		panic(err)
+	}
+	res := tk.ExecuteJSON(context.Background(), "GetWeather", []byte(`{}`))
+	fmt.Println(res.Output)
+	res = tk.ExecuteJSON(context.Background(), strings.Repeat("x", 1000), []byte(`{}`))
+	fmt.Println(res.Output)
+	// Output:
+	// unknown tool "GetWeather" (closest tools: get_weather, get_forecast; 2 more)
+	// unknown tool "xxxxxxxxxxxxxxxxxxxx"... (1000 bytes) (closest tools: get_weather, get_forecast; 2 more)
+}
