@@ -115,6 +115,11 @@ func TestAgentMisses(t *testing.T) {
 			t.Errorf("miss %q lacks %q", got[1], want)
 		}
 	}
+	// A goroutine floor above Run itself (noise) is said to be so.
+	res[benchGoroutine] = []sample{{ns: 5000}}
+	if got := agentMisses(res); len(got) != 2 || !strings.Contains(got[0].String(), "(100% of Run's overhead)") || !strings.Contains(got[0].String(), "within the noise") {
+		t.Errorf("agentMisses with the floor above Run = %v, want 100%% and the noise named", got)
+	}
 	res[benchRun(1)] = []sample{{ns: 1400}}
 	res[benchGet("hit", 1000)] = []sample{{ns: 60}}
 	if got := agentMisses(res); len(got) != 0 {
