@@ -488,11 +488,11 @@ func countRunning(running, peak *atomic.Int32) func() {
 	return func() { running.Add(-1) }
 }
 
-// TestRunSingleCall: a batch of one call, on a context that can never be
-// done and on one that can, gives the tool's result, a panic's and a
-// Goexit's error result, and honours a cancelled context.
-func TestRunSingleCall(t *testing.T) {
-	tk := runTestToolkit(t,
+// okBoomExitsToolkit has three tools: ok returns "ok", boom panics with
+// "kaboom", exits calls runtime.Goexit.
+func okBoomExitsToolkit(t *testing.T) *toolnexus.Toolkit {
+	t.Helper()
+	return runTestToolkit(t,
 		runTestTool(t, "ok", func(ctx context.Context, _ json.RawMessage) (any, error) { return "ok", nil }),
 		runTestTool(t, "boom", func(ctx context.Context, _ json.RawMessage) (any, error) { panic("kaboom") }),
 		runTestTool(t, "exits", func(ctx context.Context, _ json.RawMessage) (any, error) {
@@ -500,6 +500,13 @@ func TestRunSingleCall(t *testing.T) {
 			return nil, nil
 		}),
 	)
+}
+
+// TestRunSingleCall: a batch of one call, on a context that can never be
+// done and on one that can, gives the tool's result, a panic's and a
+// Goexit's error result, and honours a cancelled context.
+func TestRunSingleCall(t *testing.T) {
+	tk := okBoomExitsToolkit(t)
 	cancellable, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	for _, ctx := range []context.Context{context.Background(), cancellable} {
@@ -755,5 +762,38 @@ func countWorkers() int {
 			return strings.Count(string(buf[:n]), "toolnexus.runWorkers(")
 		}
 		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// TestRunGoneWithinLeakCheckWindow: once Run returns, the worker
+// goroutines of its batch end within the window go.uber.org/goleak's
+// VerifyNone waits by default before it reports a leak (20 retries,
+// sleeping 1 µs, 2 µs, 4 µs, ... up to 100 µs each: about 1.4 ms), after
+// batches that return, panic and call runtime.Goexit.
+func TestRunGoneWithinLeakCheckWindow(t *testing.T) {
+	tk := okBoomExitsToolkit(t)
+	one := []adapters.Call{runTestCall("ok", `{}`)}
+	mixed := []adapters.Call{runTestCall("ok", `{}`), runTestCall("boom", `{}`), runTestCall("exits", `{}`), runTestCall("ok", `{}`), runTestCall("exits", `{}`)}
+	for _, tt := range []struct {
+		name  string
+		calls []adapters.Call
+		opts  []toolnexus.RunOption
+	}{
+		{"one call", one, nil},
+		{"mixed, 4 slots", mixed, []toolnexus.RunOption{toolnexus.WithParallelism(4)}},
+		{"mixed, one slot", mixed, []toolnexus.RunOption{toolnexus.WithParallelism(1)}},
+		{"mixed, call timeout", mixed, []toolnexus.RunOption{toolnexus.WithCallTimeout(time.Minute)}},
+	} {
+		for range 20 {
+			tk.Run(context.Background(), tt.calls, tt.opts...)
+			n := countWorkers()
+			for i := 0; n > 0 && i < 20; i++ {
+				time.Sleep(min(time.Microsecond<<i, 100*time.Microsecond))
+				n = countWorkers()
+			}
+			if n > 0 {
+				t.Fatalf("%s: %d worker goroutines still there after goleak's retry window", tt.name, n)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -169,4 +170,162 @@ func TestUnknownToolNameCut(t *testing.T) {
 	if diff := cmp.Diff(want, r.Output); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
+}
+
+// manyTools returns n trivial tools named tool_0000, tool_0001, ... plus
+// the named extras.
+func manyTools(t testing.TB, n int, extra ...string) []define.Tool {
+	t.Helper()
+	names := make([]string, 0, n+len(extra))
+	for i := range n {
+		names = append(names, fmt.Sprintf("tool_%04d", i))
+	}
+	names = append(names, extra...)
+	tools := make([]define.Tool, len(names))
+	for i, name := range names {
+		tools[i] = define.MustDefineTool(func(ctx context.Context, _ pingArgs) (string, error) { return name, nil }, define.WithName(name))
+	}
+	return tools
+}
+
+// TestUnknownToolClosest: in a toolkit larger than WithClosestNames, the
+// unknown-tool error names the closest few, best first, and counts the
+// rest; the error is an *UnknownToolError wrapping ErrUnknownTool.
+func TestUnknownToolClosest(t *testing.T) {
+	tools := manyTools(t, 1000, "get_weather", "get_forecast", "search_docs", "x")
+	ctx := context.Background()
+	tests := []struct {
+		name    string
+		opts    []toolnexus.ToolkitOption
+		call    string
+		closest []string
+	}{
+		{"typo", nil, "get_wether", []string{"get_weather", "get_forecast", "tool_0000", "tool_0001", "tool_0002"}},
+		{"case and dash", nil, "Get-Weather", []string{"get_weather", "get_forecast", "search_docs", "tool_0000", "tool_0001"}},
+		{"swapped words", []toolnexus.ToolkitOption{toolnexus.WithClosestNames(2)}, "docs_search", []string{"search_docs", "get_weather"}},
+		{"digits", []toolnexus.ToolkitOption{toolnexus.WithClosestNames(1)}, "tool_427", []string{"tool_0427"}},
+		{"one letter", []toolnexus.ToolkitOption{toolnexus.WithClosestNames(1)}, "X", []string{"x"}},
+		{"nothing close", []toolnexus.ToolkitOption{toolnexus.WithClosestNames(2)}, "ÿÿÿ", []string{"tool_0000", "tool_0001"}},
+		{"default on zero", []toolnexus.ToolkitOption{toolnexus.WithClosestNames(0), nil}, "get_wether", []string{"get_weather", "get_forecast", "tool_0000", "tool_0001", "tool_0002"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tk, err := toolnexus.NewToolkitWith(tools, tt.opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := tk.ExecuteJSON(ctx, tt.call, []byte(`{}`))
+			if !r.IsError || !errors.Is(r.Err, toolnexus.ErrUnknownTool) {
+				t.Fatalf("result = %+v, want an error wrapping ErrUnknownTool", r)
+			}
+			var ute *toolnexus.UnknownToolError
+			if !errors.As(r.Err, &ute) {
+				t.Fatalf("err = %T, want *UnknownToolError", r.Err)
+			}
+			want := &toolnexus.UnknownToolError{Name: tt.call, NameLen: len(tt.call), Closest: tt.closest, More: len(tools) - len(tt.closest)}
+			if diff := cmp.Diff(want, ute); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			wantOut := fmt.Sprintf("unknown tool %q (closest tools: %s; %d more)", tt.call, strings.Join(tt.closest, ", "), want.More)
+			if diff := cmp.Diff(wantOut, r.Output); diff != "" {
+				t.Errorf("output (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestUnknownToolSmallToolkit: a toolkit of at most WithClosestNames tools
+// lists them all, in order, and an empty one says so.
+func TestUnknownToolSmallToolkit(t *testing.T) {
+	ctx := context.Background()
+	tk, err := toolnexus.NewToolkitWith(manyTools(t, 3), toolnexus.WithClosestNames(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `unknown tool "zzz" (available tools: tool_0000, tool_0001, tool_0002)`
+	if diff := cmp.Diff(want, tk.Execute(ctx, "zzz", nil).Output); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	empty, err := toolnexus.NewToolkit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := empty.Execute(ctx, "zzz", nil)
+	if diff := cmp.Diff(`unknown tool "zzz" (available tools: none)`, r.Output); diff != "" {
+		t.Errorf("output (-want +got):\n%s", diff)
+	}
+	if !errors.Is(r.Err, toolnexus.ErrUnknownTool) {
+		t.Errorf("err = %v, want ErrUnknownTool", r.Err)
+	}
+}
+
+// TestWithMaxEchoedName: the echoed part of an unknown name follows the
+// setting, cut at a UTF-8 boundary, and the closest names are found from
+// that part alone.
+func TestWithMaxEchoedName(t *testing.T) {
+	tools := manyTools(t, 10, "get_weather")
+	name := "get_wéather" + strings.Repeat("x", 1<<20)
+	for _, tt := range []struct {
+		n    int
+		echo string
+	}{
+		{5, "get_w"},
+		{6, "get_w"}, // byte 6 is inside "é"
+		{7, "get_wé"},
+		{0, ("get_wéather" + strings.Repeat("x", 80))[:toolnexus.MaxEchoedName]},
+		{-1, ("get_wéather" + strings.Repeat("x", 80))[:toolnexus.MaxEchoedName]},
+	} {
+		tk, err := toolnexus.NewToolkitWith(tools, toolnexus.WithMaxEchoedName(tt.n), toolnexus.WithClosestNames(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := tk.Execute(context.Background(), name, nil)
+		want := fmt.Sprintf("unknown tool %q... (%d bytes) (closest tools: get_weather; 10 more)", tt.echo, len(name))
+		if diff := cmp.Diff(want, r.Output); diff != "" {
+			t.Errorf("WithMaxEchoedName(%d): output (-want +got):\n%s", tt.n, diff)
+		}
+	}
+}
+
+// TestUnknownToolCostBounded: the unknown-tool error of a toolkit of 1,000
+// tools allocates as often as that of 10 tools, and its text stays short
+// whatever the toolkit or the name called.
+func TestUnknownToolCostBounded(t *testing.T) {
+	ctx := context.Background()
+	huge := strings.Repeat("a", 10<<20)
+	var allocs, sizes []float64
+	for _, n := range []int{10, 1000} {
+		tk, err := toolnexus.NewToolkit(manyTools(t, n)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs = append(allocs, testing.AllocsPerRun(20, func() { tk.ExecuteJSON(ctx, "no_such_tool", nil) }))
+		sizes = append(sizes, float64(len(tk.ExecuteJSON(ctx, huge, nil).Output)))
+	}
+	if allocs[0] != allocs[1] {
+		t.Errorf("allocations per unknown-tool error: %v at 10 tools, %v at 1,000, want equal", allocs[0], allocs[1])
+	}
+	if sizes[0] > 300 || sizes[1] > 300 {
+		t.Errorf("unknown-tool error of a 10 MB name: %v bytes at 10 tools, %v at 1,000, want at most 300", sizes[0], sizes[1])
+	}
+}
+
+// A call of a name that is no tool gets an error result naming the closest
+// tools; in a toolkit larger than WithClosestNames, the others are counted.
+func ExampleNewToolkitWith() {
+	tool := func(name string) define.Tool {
+		return define.MustDefineTool(func(ctx context.Context, _ pingArgs) (string, error) { return "ok", nil }, define.WithName(name))
+	}
+	tools := []define.Tool{tool("get_weather"), tool("get_forecast"), tool("search_docs"), tool("send_email")}
+	tk, err := toolnexus.NewToolkitWith(tools, toolnexus.WithClosestNames(2), toolnexus.WithMaxEchoedName(20))
+	if err != nil {
+		panic(err)
+	}
+	res := tk.ExecuteJSON(context.Background(), "GetWeather", []byte(`{}`))
+	fmt.Println(res.Output)
+	res = tk.ExecuteJSON(context.Background(), strings.Repeat("x", 1000), []byte(`{}`))
+	fmt.Println(res.Output)
+	// Output:
+	// unknown tool "GetWeather" (closest tools: get_weather, get_forecast; 2 more)
+	// unknown tool "xxxxxxxxxxxxxxxxxxxx"... (1000 bytes) (closest tools: get_weather, get_forecast; 2 more)
 }

@@ -9,8 +9,10 @@
 //
 //	go run ./internal/readme -readme ../README.md
 //
-// The test binary is compiled once. Execute, Render and Define/again run
-// with -count; Define/first needs a type the library has never seen per
+// The test binaries are compiled once: the bench module's, and the root
+// package's for the Toolkit.Run and lookup tables (BenchmarkBatch and
+// BenchmarkLookup, which have no peer). Execute, Render, Define/again,
+// Batch and Lookup run with -count; Define/first needs a type the library has never seen per
 // iteration, from a generated pool, so each of its samples is a separate
 // process with -benchtime=100x.
 package main
@@ -90,6 +92,21 @@ func run() (string, error) {
 		}
 		cpu = res.parse(out)
 	}
+	// Toolkit.Run and lookup have no peer: they are the root package's own
+	// benchmarks (bench_run_test.go), compiled in the root module.
+	rootBin := filepath.Join(tmp, "toolnexus.test")
+	compileRoot := command("go", "test", "-c", "-o", rootBin, ".")
+	compileRoot.Dir = ".."
+	if err := compileRoot.Run(); err != nil {
+		return "", fmt.Errorf("go test -c (root package): %w", err)
+	}
+	log.Printf("running ^Benchmark(Batch|Lookup)$ (-count %d -benchtime %s)", *count, *benchtime)
+	out, err := output(command(rootBin, "-test.run=^$", "-test.bench=^Benchmark(Batch|Lookup)$",
+		"-test.benchmem", "-test.count="+strconv.Itoa(*count), "-test.benchtime="+*benchtime))
+	if err != nil {
+		return "", err
+	}
+	res.parse(out)
 	log.Printf("running Define/first (%d processes, -benchtime 100x)", *count)
 	for range *count {
 		out, err := output(command(bin, "-test.run=^$", "-test.bench=^BenchmarkDefine$/^first$",
@@ -227,18 +244,34 @@ func ratio(x, base float64) string {
 type row struct {
 	label, bench string
 	floor, ours  bool
+	calls        float64 // the benchmark's op is a batch of calls: the table shows per call
 }
 
 // scenario is one table.
 type scenario struct {
 	title, intro, baseLabel string
+	unit                    string // "op" unless the table shows per call
 	rows                    []row
+	noPeers                 bool // toolnexus's rows only: no row is a peer to beat
+	checks                  bool // a peer's lead is explained by the bad calls it lets through
+}
+
+// median returns the median of r's benchmark, per call when its op is a
+// batch.
+func (r row) median(res results) (sample, bool) {
+	m, ok := res.median(r.bench)
+	if ok && r.calls > 1 {
+		m.ns /= r.calls
+		m.bytes /= r.calls
+		m.allocs /= r.calls
+	}
+	return m, ok
 }
 
 var peerNames = []string{bench.NameEino, bench.NameMCPGo, bench.NameGoSDK, bench.NameGoSDKSchema, bench.NameGenkit}
 
 func executeScenario(form, floorBench, floorLabel, intro string) scenario {
-	s := scenario{title: "Execute from " + form, intro: intro, baseLabel: "floor"}
+	s := scenario{title: "Execute from " + form, intro: intro, baseLabel: "floor", checks: true}
 	key := "map"
 	if form == "JSON text" {
 		key = "json"
@@ -308,12 +341,14 @@ func render(res results, rej *bench.RejectionTable, cpu string) string {
 		defineScenario("again", "Define a tool again, for a type already seen", "No floor: ratios are to toolnexus."),
 	}
 	scenarios = append(scenarios, renderScenarios()...)
+	scenarios = append(scenarios, runScenario(), lookupScenario())
 
-	var misses []string
+	var misses []miss
 	for _, s := range scenarios {
-		m := writeScenario(&b, res, s)
+		m := writeScenario(&b, res, rej, s)
 		misses = append(misses, m...)
 	}
+	misses = append(misses, agentMisses(res)...)
 
 	b.WriteString("### Which bad arguments each library rejects\n\n")
 	b.WriteString("The argument cases of the core issue's call tests, on `Booking` (bench/rejections.go); " +
@@ -324,17 +359,22 @@ func render(res results, rej *bench.RejectionTable, cpu string) string {
 	ourRej, bad, _, _ := rej.Score(0)
 	for i, p := range rej.Peers[1:] {
 		if r, _, _, _ := rej.Score(i + 1); r >= ourRej {
-			misses = append(misses, fmt.Sprintf("%s rejects %d of %d bad calls, toolnexus %d.", p, r, bad, ourRej))
+			misses = append(misses, miss{text: fmt.Sprintf("%s rejects %d of %d bad calls, toolnexus %d.", p, r, bad, ourRej)})
 		}
 	}
 
 	b.WriteString("### Targets\n\n")
 	b.WriteString("toolnexus is to be the fastest library on every row while rejecting more bad arguments than any, " +
-		"and Execute from a map within 1.5× the hand-written floor.\n\n")
+		"Execute from a map within 1.5× the hand-written floor, a `Toolkit.Run` of one call within one " +
+		"`Tool.ExecuteJSON` plus 1 µs, and `Toolkit.Get` in constant time.\n\n")
 	floor, _ := res.median("Execute/map/hand-written")
 	ours, _ := res.median(benchName("Execute", "map", bench.NameToolnexus))
 	if floor.ns > 0 && ours.ns/floor.ns > 1.5 {
-		misses = append(misses, fmt.Sprintf("Execute from a map is %.2f× the hand-written floor (target 1.5×).", ours.ns/floor.ns))
+		misses = append(misses, miss{
+			text: fmt.Sprintf("Execute from a map is %.2f× the hand-written floor (target 1.5×).", ours.ns/floor.ns),
+			why: fmt.Sprintf("the floor makes %s allocations (%s B), toolnexus %s (%s B).",
+				amount(floor.allocs), amount(floor.bytes), amount(ours.allocs), amount(ours.bytes)),
+		})
 	}
 	if len(misses) == 0 {
 		b.WriteString("All met in this run.\n")
@@ -346,7 +386,7 @@ func render(res results, rej *bench.RejectionTable, cpu string) string {
 		b.WriteString("\nWhy:\n\n")
 		for _, n := range whyNotes {
 			for _, m := range misses {
-				if strings.Contains(m, n.match) {
+				if strings.Contains(m.text, n.match) {
 					fmt.Fprintf(&b, "- %s\n", n.text)
 					break
 				}
@@ -356,6 +396,111 @@ func render(res results, rej *bench.RejectionTable, cpu string) string {
 	b.WriteString("\n" + renderNote)
 	fmt.Fprintf(&b, "\n%s\n", endMarker)
 	return b.String()
+}
+
+// Names of the root package's benchmarks (bench_run_test.go).
+const (
+	benchExec      = "Batch/Tool.ExecuteJSON"
+	benchGoroutine = "Batch/goroutine"
+)
+
+func benchRun(calls int) string { return "Batch/Run/parallel/calls=" + strconv.Itoa(calls) }
+
+func benchGet(kind string, tools int) string {
+	if kind == "unknown" {
+		return "Lookup/ExecuteJSON/unknown/tools=" + strconv.Itoa(tools)
+	}
+	return "Lookup/Get/" + kind + "/tools=" + strconv.Itoa(tools)
+}
+
+// runScenario is Toolkit.Run on batches of a trivial tool, per call,
+// against one Tool.ExecuteJSON of it.
+func runScenario() scenario {
+	s := scenario{
+		title: "What an agent turn costs beyond its tools: `Toolkit.Run`",
+		intro: "A trivial tool (one string argument, returned), so the rows are the library's overhead; " +
+			"times and allocations per call. The second row is the least a batch of one can cost " +
+			"while the tool runs off the caller's goroutine (so that its runtime.Goexit cannot end it) " +
+			"and no goroutine outlives the batch. From the root package's BenchmarkBatch.",
+		baseLabel: "ExecuteJSON", unit: "call", noPeers: true,
+	}
+	s.rows = []row{
+		{label: "one `Tool.ExecuteJSON` (floor)", bench: benchExec, floor: true},
+		{label: "the same call on a new goroutine, waited for", bench: benchGoroutine},
+		{label: "`Toolkit.ExecuteJSON` (lookup and call)", bench: "Batch/Toolkit.ExecuteJSON"},
+	}
+	for _, n := range []int{1, 8, 64} {
+		s.rows = append(s.rows, row{label: fmt.Sprintf("`Run`, batch of %d", n), bench: benchRun(n), ours: true, calls: float64(n)})
+	}
+	s.rows = append(s.rows, row{label: "`Run` with `WithParallelism(1)`, batch of 64", bench: "Batch/Run/sequential/calls=64", calls: 64})
+	return s
+}
+
+// lookupScenario is finding a tool by name in toolkits of 10, 100 and
+// 1,000 tools.
+func lookupScenario() scenario {
+	s := scenario{
+		title: "What an agent turn costs beyond its tools: finding a tool by name",
+		intro: "Toolkits of 10, 100 and 1,000 trivial tools; present names are visited in turn. " +
+			"An unknown name's error names the 5 closest tools and counts the others. From the root package's BenchmarkLookup.",
+		baseLabel: "Get, 10 tools", noPeers: true,
+	}
+	for _, k := range []struct{ kind, label string }{
+		{"hit", "`Toolkit.Get`, a present name"},
+		{"miss", "`Toolkit.Get`, an absent name"},
+		{"unknown", "`Toolkit.ExecuteJSON`, an unknown name (error result)"},
+	} {
+		for _, n := range []int{10, 100, 1000} {
+			s.rows = append(s.rows, row{label: fmt.Sprintf("%s, %s tools", k.label, thousands(n)), bench: benchGet(k.kind, n), ours: k.kind == "hit"})
+		}
+	}
+	return s
+}
+
+// thousands formats n with a comma between thousands, as the README does.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// agentMisses checks the targets of the Run and lookup tables and explains
+// each miss with what this run measured.
+func agentMisses(res results) []miss {
+	var misses []miss
+	exec, ok1 := res.median(benchExec)
+	one, ok2 := res.median(benchRun(1))
+	gor, ok3 := res.median(benchGoroutine)
+	if ok1 && ok2 && one.ns-exec.ns > 1000 {
+		m := miss{text: fmt.Sprintf("`Toolkit.Run` of one call costs %s over one `Tool.ExecuteJSON` (target 1 µs).", duration(one.ns-exec.ns))}
+		if ok3 {
+			rest := "Run's own bookkeeping is the other " + duration(one.ns-gor.ns) + "."
+			if gor.ns >= one.ns {
+				rest = "in this run that floor cost as much as Run itself, so Run's own bookkeeping is within the noise."
+			}
+			m.why = fmt.Sprintf("running the same call on a new goroutine and waiting for it costs %s over it (%.0f%% of Run's overhead): "+
+				"Run starts a worker goroutine per batch, so that a tool's runtime.Goexit never ends the caller's goroutine "+
+				"and no goroutine outlives the batch; %s",
+				duration(gor.ns-exec.ns), min(100, 100*(gor.ns-exec.ns)/(one.ns-exec.ns)), rest)
+		}
+		misses = append(misses, m)
+	}
+	hit10, ok1 := res.median(benchGet("hit", 10))
+	hit1k, ok2 := res.median(benchGet("hit", 1000))
+	miss10, ok3 := res.median(benchGet("miss", 10))
+	miss1k, ok4 := res.median(benchGet("miss", 1000))
+	if ok1 && ok2 && hit1k.ns > 2*hit10.ns {
+		m := miss{text: fmt.Sprintf("`Toolkit.Get` of a present name takes %.2f× as long at 1,000 tools as at 10 (target: constant time).", hit1k.ns/hit10.ns)}
+		if ok3 && ok4 {
+			m.why = fmt.Sprintf("an absent name, which hashes the name and probes the map without reading a tool, "+
+				"takes %s at 10 tools and %s at 1,000 (%.2f×); the rest of the growth is reading 1,000 tools' state "+
+				"that no longer fits in the CPU caches.", duration(miss10.ns), duration(miss1k.ns), miss1k.ns/miss10.ns)
+		}
+		misses = append(misses, m)
+	}
+	return misses
 }
 
 // whyNotes explain the misses these tables have shown; a note is printed
@@ -387,21 +532,47 @@ const renderNote = "Render rows time `adapters.AppendJSON` over the adapters' ca
 	"`json.Marshal` of the same typed values gives the same bytes, several times slower: " +
 	"encoding/json re-validates and compacts every pre-rendered `json.RawMessage`.\n"
 
-func writeScenario(b *strings.Builder, res results, s scenario) (misses []string) {
+// miss is a target this run missed, and the measurements that explain it.
+type miss struct{ text, why string }
+
+func (m miss) String() string {
+	if m.why == "" {
+		return m.text
+	}
+	return m.text + " Measured: " + m.why
+}
+
+// amount formats a per-op count: whole, or with one decimal when per call.
+func amount(v float64) string {
+	if v == float64(int64(v)) || v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+func writeScenario(b *strings.Builder, res results, rej *bench.RejectionTable, s scenario) (misses []miss) {
 	fmt.Fprintf(b, "### %s\n\n", s.title)
 	if s.intro != "" {
 		fmt.Fprintf(b, "%s\n\n", s.intro)
 	}
-	fmt.Fprintf(b, "| Library | time/op | × %s | allocs/op | B/op |\n|---|--:|--:|--:|--:|\n", s.baseLabel)
-	base, _ := res.median(s.rows[0].bench)
+	unit := s.unit
+	if unit == "" {
+		unit = "op"
+	}
+	first := "Library"
+	if s.noPeers {
+		first = "What"
+	}
+	fmt.Fprintf(b, "| %s | time/%s | × %s | allocs/%s | B/%s |\n|---|--:|--:|--:|--:|\n", first, unit, s.baseLabel, unit, unit)
+	base, _ := s.rows[0].median(res)
 	var ours sample
 	for _, r := range s.rows {
 		if r.ours {
-			ours, _ = res.median(r.bench)
+			ours, _ = r.median(res)
 		}
 	}
 	for _, r := range s.rows {
-		m, ok := res.median(r.bench)
+		m, ok := r.median(res)
 		label := r.label
 		if r.ours {
 			label = "**" + label + "**"
@@ -410,14 +581,35 @@ func writeScenario(b *strings.Builder, res results, s scenario) (misses []string
 			fmt.Fprintf(b, "| %s | - | - | - | - |\n", label)
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %.0f | %.0f |\n", label, duration(m.ns), ratio(m.ns, base.ns), m.allocs, m.bytes)
-		if !r.ours && !r.floor && ours.ns > 0 && m.ns < ours.ns {
-			misses = append(misses, fmt.Sprintf("%s: %s is faster than toolnexus (%s vs %s; toolnexus takes %.2f× as long).",
-				s.title, r.label, duration(m.ns), duration(ours.ns), ours.ns/m.ns))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", label, duration(m.ns), ratio(m.ns, base.ns), amount(m.allocs), amount(m.bytes))
+		if !s.noPeers && !r.ours && !r.floor && ours.ns > 0 && m.ns < ours.ns {
+			misses = append(misses, miss{
+				text: fmt.Sprintf("%s: %s is faster than toolnexus (%s vs %s; toolnexus takes %.2f× as long).",
+					s.title, r.label, duration(m.ns), duration(ours.ns), ours.ns/m.ns),
+				why: peerWhy(rej, s.checks, r.label, m, ours),
+			})
 		}
 	}
 	b.WriteString("\n")
 	return misses
+}
+
+// peerWhy gives the measurements behind a peer's lead: the bad calls it
+// lets through that toolnexus rejects (when checks), and what each
+// allocates.
+func peerWhy(rej *bench.RejectionTable, checks bool, peer string, m, ours sample) string {
+	var parts []string
+	if checks && rej != nil {
+		if i := slices.Index(rej.Peers, peer); i > 0 {
+			r, bad, _, _ := rej.Score(i)
+			ourR, _, _, _ := rej.Score(0)
+			if r < ourR {
+				parts = append(parts, fmt.Sprintf("%s rejects %d of the %d bad calls of the table below, toolnexus %d", peer, r, bad, ourR))
+			}
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%s makes %s allocations (%s B), toolnexus %s (%s B)", peer, amount(m.allocs), amount(m.bytes), amount(ours.allocs), amount(ours.bytes)))
+	return strings.Join(parts, "; ") + "."
 }
 
 // rewrite replaces the README's section between the markers.
