@@ -202,13 +202,17 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	var in In
-	dst := unsafe.Pointer(&in)
-	if h.newPtr != nil {
-		dst, in = h.newPtr()
-	}
-	if err := h.plan.DecodeJSONLimits(dst, args, h.limits); err != nil {
+	// One allocation holds the decoded value and, where they fit, its
+	// strings, string slices and scalar pointees (reflectx's frame).
+	v, err := h.plan.DecodeJSONNew(args, h.limits)
+	if err != nil {
 		return argResult(err)
+	}
+	var in In
+	if h.newPtr != nil {
+		in = *(*In)(unsafe.Pointer(&v)) // In is *T, v points to a T
+	} else {
+		in = *(*In)(v)
 	}
 	return h.call(ctx, in)
 }

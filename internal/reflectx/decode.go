@@ -21,14 +21,16 @@ type decoder struct {
 	path    []pathElem // reusable path stack: push on descent, cut back after
 	errs    []*ArgError
 	omitted int
-	fatal   bool   // a syntax or depth error: stop everything
-	scratch []byte // unescaped strings
-	arena   []byte // backing store of the strings decoded by this call
-	copied  int    // bytes copied into arenas by this call
-	hint    int    // size of the first arena when > 0 (Plan.arenaHint)
-	keys    bool   // the path stack held keys from the input
-	lim     Limits // resolved limits of this decode
-	budget  int    // map input: bytes left under lim.MaxBytes
+	fatal   bool     // a syntax or depth error: stop everything
+	scratch []byte   // unescaped strings
+	arena   []byte   // backing store of the strings decoded by this call
+	copied  int      // bytes copied into arenas by this call
+	hint    int      // size of the first arena when > 0 (Plan.arenaHint)
+	slots   []string // backing store of the string slices decoded by this call
+	used    int      // string slots used by this call
+	keys    bool     // the path stack held keys from the input
+	lim     Limits   // resolved limits of this decode
+	budget  int      // map input: bytes left under lim.MaxBytes
 }
 
 var decoderPool = sync.Pool{New: func() any { return &decoder{path: make([]pathElem, 0, 16)} }}
@@ -47,6 +49,7 @@ func (d *decoder) finish() error {
 	d.lim, d.budget = Limits{}, 0
 	d.arena = nil // handed-out strings point into it: never reused
 	d.copied, d.hint = 0, 0
+	d.slots, d.used = nil, 0 // handed out, as the arena
 	if d.keys {
 		clear(d.path[:cap(d.path)]) // drop keys from the input, not to retain them
 		d.keys = false

@@ -600,7 +600,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		d.jarray(n, p)
 	case kPtr:
-		ptr := reflect.New(n.elem.t).UnsafePointer()
+		ptr := d.newPointee(n.elem)
 		d.jvalue(n.elem, ptr)
 		*(*unsafe.Pointer)(p) = ptr
 	}
@@ -975,6 +975,10 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		d.checkSlice(n, p, 0)
 		return
 	}
+	if n.arrays.strings {
+		d.jstrings(n, p)
+		return
+	}
 	size := n.elem.t.Size()
 	var data unsafe.Pointer
 	length, capacity := 0, 0
@@ -1010,6 +1014,44 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	}
 	d.leave()
 	*(*sliceHeader)(p) = sliceHeader{Data: data, Len: length, Cap: capacity}
+	d.checkSlice(n, p, length)
+}
+
+// jstrings decodes the elements of a non-empty JSON array into the string
+// slice at p, in the call's string slots: the slices of one call share
+// their backing arrays, each with a capacity of its length, so that an
+// append to one never writes into another.
+func (d *decoder) jstrings(n *node, p unsafe.Pointer) {
+	start, length := len(d.slots), 0
+	end := d.tailOf(n.c, true)
+	for {
+		if end.stops(d, length) {
+			d.skipTail(end, length, ']')
+			return
+		}
+		if len(d.slots) == cap(d.slots) {
+			d.growSlots(length)
+			start = 0
+		}
+		d.slots = d.slots[:len(d.slots)+1]
+		d.pushIndex(length)
+		d.jvalue(n.elem, unsafe.Pointer(&d.slots[len(d.slots)-1]))
+		d.pop()
+		length++
+		if d.fatal {
+			return
+		}
+		more, ok := d.next(']')
+		if !ok {
+			return
+		}
+		if !more {
+			break
+		}
+	}
+	d.leave()
+	d.used += length
+	*(*sliceHeader)(p) = sliceHeader{Data: unsafe.Pointer(&d.slots[start]), Len: length, Cap: length}
 	d.checkSlice(n, p, length)
 }
 

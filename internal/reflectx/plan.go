@@ -23,6 +23,10 @@ type Plan struct {
 	// (at most arenaChunk): the size of the next decode's first string
 	// arena. Only a sizing hint, the one field that changes after PlanFor.
 	arenaHint atomic.Int32
+	// slotHint is how many string slots the last JSON decode used (at
+	// most maxFrameSlots), a sizing hint as arenaHint is.
+	slotHint atomic.Int32
+	frames   frames // DecodeJSONNew's frame types by size
 }
 
 // Type returns the Go type the plan decodes into.

@@ -1,0 +1,150 @@
+package reflectx
+
+import (
+	"reflect"
+	"strconv"
+	"sync/atomic"
+	"unsafe"
+)
+
+// A frame is the one allocation of a [Plan.DecodeJSONNew] call: the decoded
+// value first, then string slots for the call's string slices and *string
+// pointees, then bytes for its strings and scalar pointees (*int, *float64,
+// *bool). Slots and bytes are sized by what the plan's last decode used, so
+// arguments alike from call to call (one tool's) take one allocation in
+// all. What does not fit goes to fresh allocations, as without a frame.
+//
+// Strings, slices and pointers handed out point into the frame and keep it
+// alive; they never overlap, and no part of a frame is ever reused by a
+// later call, so a handler may keep any of them.
+type frame struct {
+	t        reflect.Type // struct{ V T; S [nslots]string; B [nbytes]byte }
+	slotsOff uintptr
+	bytesOff uintptr
+	nslots   int
+	nbytes   int
+}
+
+// Frame sizes are rounded up to these steps, so that a plan makes at most
+// frameKinds frame types (kept forever by reflect).
+const (
+	frameByteStep = 64
+	frameSlotStep = 4
+	maxFrameSlots = 32
+	frameByteKind = arenaChunk/frameByteStep + 1
+	frameSlotKind = maxFrameSlots/frameSlotStep + 1
+	frameKinds    = frameByteKind * frameSlotKind
+)
+
+// frames caches a plan's frame types by size.
+type frames [frameKinds]atomic.Pointer[frame]
+
+var (
+	stringType = reflect.TypeFor[string]()
+	byteType   = reflect.TypeFor[byte]()
+)
+
+// frameFor returns the frame of plan p with room for at least nbytes bytes
+// (at most arenaChunk) and nslots string slots (at most maxFrameSlots).
+func (p *Plan) frameFor(nbytes, nslots int) *frame {
+	bi := (min(nbytes, arenaChunk) + frameByteStep - 1) / frameByteStep
+	si := (min(nslots, maxFrameSlots) + frameSlotStep - 1) / frameSlotStep
+	fp := &p.frames[bi*frameSlotKind+si]
+	if f := fp.Load(); f != nil {
+		return f
+	}
+	f := &frame{nslots: si * frameSlotStep, nbytes: bi * frameByteStep}
+	fs := []reflect.StructField{{Name: "V", Type: p.t}}
+	if f.nslots > 0 {
+		fs = append(fs, reflect.StructField{Name: "S", Type: reflect.ArrayOf(f.nslots, stringType)})
+	}
+	if f.nbytes > 0 {
+		fs = append(fs, reflect.StructField{Name: "B", Type: reflect.ArrayOf(f.nbytes, byteType)})
+	}
+	f.t = reflect.StructOf(fs)
+	if f.nslots > 0 {
+		f.slotsOff = f.t.Field(1).Offset
+	}
+	if f.nbytes > 0 {
+		f.bytesOff = f.t.Field(len(fs) - 1).Offset
+	}
+	fp.Store(f) // a concurrent first use may store an equal frame: harmless
+	return f
+}
+
+// DecodeJSONNew decodes JSON text, validating it as [Plan.DecodeJSON] does,
+// into a new value of the plan's type, and returns its address (nil with
+// the error when the text does not decode). The value shares one allocation
+// with what the call decodes into fresh memory where it fits: its strings,
+// the backing arrays of its string slices, and the targets of pointers to
+// strings and numbers.
+func (p *Plan) DecodeJSONNew(data []byte, lim Limits) (unsafe.Pointer, error) {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	if len(data) > d.lim.MaxBytes {
+		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
+		return nil, d.finish()
+	}
+	hint, slotHint := int(p.arenaHint.Load()), int(p.slotHint.Load())
+	f := p.frameFor(hint, slotHint)
+	base := reflect.New(f.t).UnsafePointer()
+	if f.nslots > 0 {
+		d.slots = unsafe.Slice((*string)(unsafe.Add(base, f.slotsOff)), f.nslots)[:0]
+	}
+	if f.nbytes > 0 {
+		d.arena = unsafe.Slice((*byte)(unsafe.Add(base, f.bytesOff)), f.nbytes)[:0]
+	}
+	d.hint = hint
+	d.decodeJSON(p, base, data)
+	p.noteCopied(hint, d.copied)
+	p.noteSlots(slotHint, d.used)
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return base, nil
+}
+
+// noteSlots updates the plan's slot hint as noteCopied does the arena's.
+func (p *Plan) noteSlots(hint, used int) {
+	used = min(used, maxFrameSlots)
+	if used > hint || used < hint/2 {
+		p.slotHint.Store(int32(used))
+	}
+}
+
+// newPointee returns zeroed memory for the target of a pointer of node n
+// (a kPtr), from the call's slots or bytes when its type allows and they
+// have room, else from a fresh allocation.
+func (d *decoder) newPointee(e *node) unsafe.Pointer {
+	switch e.kind {
+	case kString:
+		d.used++
+		if len(d.slots) < cap(d.slots) {
+			d.slots = d.slots[:len(d.slots)+1]
+			return unsafe.Pointer(&d.slots[len(d.slots)-1])
+		}
+	case kBool, kInt, kUint, kFloat:
+		// No pointers inside: the noscan bytes may hold it.
+		size := int(e.t.Size())
+		d.copied += size + 8 // with room for alignment
+		l := len(d.arena)
+		if l < cap(d.arena) {
+			pad := int(-uintptr(unsafe.Pointer(unsafe.SliceData(d.arena[l:]))) & uintptr(e.t.Align()-1))
+			if cap(d.arena)-l >= pad+size {
+				d.arena = d.arena[:l+pad+size]
+				ptr := unsafe.Pointer(&d.arena[l+pad])
+				clear(d.arena[l+pad:])
+				return ptr
+			}
+		}
+	}
+	return reflect.New(e.t).UnsafePointer()
+}
+
+// growSlots gives d.slots room for at least one more slot, keeping its
+// last keep slots (the slice being decoded) at the start of new ones.
+func (d *decoder) growSlots(keep int) {
+	s := make([]string, keep, max(2*keep, 8))
+	copy(s, d.slots[len(d.slots)-keep:])
+	d.slots = s
+}
