@@ -89,10 +89,10 @@ func (p *Plan) DecodeJSONNew(data []byte, lim Limits) (unsafe.Pointer, error) {
 	f := p.frameFor(hint, slotHint)
 	base := reflect.New(f.t).UnsafePointer()
 	if f.nslots > 0 {
-		d.slots = unsafe.Slice((*string)(unsafe.Add(base, f.slotsOff)), f.nslots)[:0]
+		d.slots = unsafe.Slice((*string)(unsafe.Add(base, f.slotsOff)), f.nslots)
 	}
 	if f.nbytes > 0 {
-		d.arena = unsafe.Slice((*byte)(unsafe.Add(base, f.bytesOff)), f.nbytes)[:0]
+		d.arena = unsafe.Slice((*byte)(unsafe.Add(base, f.bytesOff)), f.nbytes)
 	}
 	d.hint = hint
 	d.decodeJSON(p, base, data)
@@ -119,22 +119,19 @@ func (d *decoder) newPointee(e *node) unsafe.Pointer {
 	switch e.kind {
 	case kString:
 		d.used++
-		if len(d.slots) < cap(d.slots) {
-			d.slots = d.slots[:len(d.slots)+1]
-			return unsafe.Pointer(&d.slots[len(d.slots)-1])
+		if d.slen < len(d.slots) {
+			d.slen++
+			return unsafe.Pointer(&d.slots[d.slen-1])
 		}
 	case kBool, kInt, kUint, kFloat:
 		// No pointers inside: the noscan bytes may hold it.
 		size := int(e.t.Size())
 		d.copied += size + 8 // with room for alignment
-		l := len(d.arena)
-		if l < cap(d.arena) {
-			pad := int(-uintptr(unsafe.Pointer(unsafe.SliceData(d.arena[l:]))) & uintptr(e.t.Align()-1))
-			if cap(d.arena)-l >= pad+size {
-				d.arena = d.arena[:l+pad+size]
-				ptr := unsafe.Pointer(&d.arena[l+pad])
-				clear(d.arena[l+pad:])
-				return ptr
+		if l := d.alen; l < len(d.arena) {
+			pad := int(-uintptr(unsafe.Pointer(&d.arena[l])) & uintptr(e.t.Align()-1))
+			if len(d.arena)-l >= pad+size {
+				d.alen = l + pad + size
+				return unsafe.Pointer(&d.arena[l+pad]) // zero: never handed out before
 			}
 		}
 	}
@@ -144,7 +141,7 @@ func (d *decoder) newPointee(e *node) unsafe.Pointer {
 // growSlots gives d.slots room for at least one more slot, keeping its
 // last keep slots (the slice being decoded) at the start of new ones.
 func (d *decoder) growSlots(keep int) {
-	s := make([]string, keep, max(2*keep, 8))
-	copy(s, d.slots[len(d.slots)-keep:])
-	d.slots = s
+	s := make([]string, max(2*keep, 8))
+	copy(s, d.slots[d.slen-keep:d.slen])
+	d.slots, d.slen = s, keep
 }

@@ -683,13 +683,13 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 				if d.skip(); d.fatal {
 					return
 				}
-				d.push(f.esc)
+				d.pushField(f)
 				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
 				d.pop()
 			default:
 				seen.set(idx)
 				f := &sp.fields[idx]
-				d.push(f.esc)
+				d.pushField(f)
 				d.jvalue(f.node, f.ptr(base))
 				d.pop()
 				if d.fatal {
@@ -716,10 +716,23 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 // escapes, unknown or out-of-order keys). A true result with d.fatal set
 // means a syntax error after the key.
 func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
-	if idx >= len(sp.fields) || !sp.fields[idx].verbatim {
+	if idx >= len(sp.fields) {
 		return false
 	}
-	name := sp.fields[idx].name
+	f := &sp.fields[idx]
+	if f.klen > 0 && d.i+16 <= len(d.data) {
+		w0 := binary.LittleEndian.Uint64(d.data[d.i:])
+		w1 := binary.LittleEndian.Uint64(d.data[d.i+8:])
+		if w0&f.km[0] == f.kw[0] && w1&f.km[1] == f.kw[1] {
+			d.i += int(f.klen)
+			d.ws()
+			return true
+		}
+	}
+	if !f.verbatim {
+		return false
+	}
+	name := f.name
 	start, end := d.i+1, d.i+1+len(name)
 	if end >= len(d.data) || d.data[d.i] != '"' || d.data[end] != '"' || string(d.data[start:end]) != name {
 		return false
@@ -1022,20 +1035,20 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 // their backing arrays, each with a capacity of its length, so that an
 // append to one never writes into another.
 func (d *decoder) jstrings(n *node, p unsafe.Pointer) {
-	start, length := len(d.slots), 0
+	start, length := d.slen, 0
 	end := d.tailOf(n.c, true)
 	for {
 		if end.stops(d, length) {
 			d.skipTail(end, length, ']')
 			return
 		}
-		if len(d.slots) == cap(d.slots) {
+		if d.slen == len(d.slots) {
 			d.growSlots(length)
 			start = 0
 		}
-		d.slots = d.slots[:len(d.slots)+1]
+		d.slen++
 		d.pushIndex(length)
-		d.jvalue(n.elem, unsafe.Pointer(&d.slots[len(d.slots)-1]))
+		d.jvalue(n.elem, unsafe.Pointer(&d.slots[d.slen-1]))
 		d.pop()
 		length++
 		if d.fatal {

@@ -332,7 +332,7 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 		if !d.spend(len(f.name) + 4) {
 			return
 		}
-		d.push(f.esc)
+		d.pushField(f)
 		d.mvalue(f.node, f.ptr(base), v)
 		d.pop()
 		if d.fatal {
