@@ -3,6 +3,7 @@ package reflectx
 import (
 	"reflect"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -25,19 +26,22 @@ type frame struct {
 	nbytes   int
 }
 
-// Frame sizes are rounded up to these steps, so that a plan makes at most
-// frameKinds frame types (kept forever by reflect).
+// Frame sizes are rounded up to these steps; hints change only when a
+// call needs more or less than half (noteCopied), so a plan makes a few
+// frame types (kept forever by reflect), cached in frames.
 const (
-	frameByteStep = 64
-	frameSlotStep = 4
+	frameByteStep = 16
+	frameSlotStep = 1
 	maxFrameSlots = 32
-	frameByteKind = arenaChunk/frameByteStep + 1
-	frameSlotKind = maxFrameSlots/frameSlotStep + 1
-	frameKinds    = frameByteKind * frameSlotKind
 )
 
-// frames caches a plan's frame types by size.
-type frames [frameKinds]atomic.Pointer[frame]
+// frames caches a plan's frame types: the one used last, and all by size.
+type frames struct {
+	last atomic.Pointer[frame]
+	all  sync.Map // frameKey -> *frame
+}
+
+type frameKey struct{ nbytes, nslots int }
 
 var (
 	stringType = reflect.TypeFor[string]()
@@ -47,13 +51,19 @@ var (
 // frameFor returns the frame of plan p with room for at least nbytes bytes
 // (at most arenaChunk) and nslots string slots (at most maxFrameSlots).
 func (p *Plan) frameFor(nbytes, nslots int) *frame {
-	bi := (min(nbytes, arenaChunk) + frameByteStep - 1) / frameByteStep
-	si := (min(nslots, maxFrameSlots) + frameSlotStep - 1) / frameSlotStep
-	fp := &p.frames[bi*frameSlotKind+si]
-	if f := fp.Load(); f != nil {
+	k := frameKey{
+		nbytes: (min(nbytes, arenaChunk) + frameByteStep - 1) / frameByteStep * frameByteStep,
+		nslots: (min(nslots, maxFrameSlots) + frameSlotStep - 1) / frameSlotStep * frameSlotStep,
+	}
+	if f := p.frames.last.Load(); f != nil && f.nbytes == k.nbytes && f.nslots == k.nslots {
 		return f
 	}
-	f := &frame{nslots: si * frameSlotStep, nbytes: bi * frameByteStep}
+	if v, ok := p.frames.all.Load(k); ok {
+		f := v.(*frame)
+		p.frames.last.Store(f)
+		return f
+	}
+	f := &frame{nslots: k.nslots, nbytes: k.nbytes}
 	fs := []reflect.StructField{{Name: "V", Type: p.t}}
 	if f.nslots > 0 {
 		fs = append(fs, reflect.StructField{Name: "S", Type: reflect.ArrayOf(f.nslots, stringType)})
@@ -68,7 +78,9 @@ func (p *Plan) frameFor(nbytes, nslots int) *frame {
 	if f.nbytes > 0 {
 		f.bytesOff = f.t.Field(len(fs) - 1).Offset
 	}
-	fp.Store(f) // a concurrent first use may store an equal frame: harmless
+	v, _ := p.frames.all.LoadOrStore(k, f)
+	f = v.(*frame)
+	p.frames.last.Store(f)
 	return f
 }
 

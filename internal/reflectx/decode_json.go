@@ -465,16 +465,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 			d.mismatch(n.want)
 			return
 		}
-		b, ok := d.str()
-		if !ok {
-			return
-		}
-		// Checked before it is copied: a string breaking maxLength
-		// costs no memory.
-		if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
-			return
-		}
-		*(*string)(p) = d.makeString(b)
+		d.jstring(n, p)
 	case kBool:
 		switch c {
 		case 't':
@@ -537,7 +528,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if n.c != nil && !d.checkStr(n, string(b)) {
 			return
 		}
-		t, err := formats.ParseDateTimeBytes(b)
+		t, err := parseDateTime(b)
 		if err != nil {
 			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
 			return
@@ -604,6 +595,22 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		d.jvalue(n.elem, ptr)
 		*(*unsafe.Pointer)(p) = ptr
 	}
+}
+
+// jstring decodes the JSON string at d.i (a '"') into the string node n at
+// p: jvalue's case for strings, which the loops over fields and over
+// elements also call directly for a string, skipping the dispatch.
+func (d *decoder) jstring(n *node, p unsafe.Pointer) {
+	b, ok := d.str()
+	if !ok {
+		return
+	}
+	// Checked before it is copied: a string breaking maxLength costs no
+	// memory.
+	if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
+		return
+	}
+	*(*string)(p) = d.makeString(b)
 }
 
 // null stores JSON null (or nil from a map) into n at p, where allowed.
@@ -690,7 +697,11 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 				seen.set(idx)
 				f := &sp.fields[idx]
 				d.pushField(f)
-				d.jvalue(f.node, f.ptr(base))
+				if f.node.kind == kString && d.i < len(d.data) && d.data[d.i] == '"' {
+					d.jstring(f.node, f.ptr(base))
+				} else {
+					d.jvalue(f.node, f.ptr(base))
+				}
 				d.pop()
 				if d.fatal {
 					return
@@ -1048,7 +1059,11 @@ func (d *decoder) jstrings(n *node, p unsafe.Pointer) {
 		}
 		d.slen++
 		d.pushIndex(length)
-		d.jvalue(n.elem, unsafe.Pointer(&d.slots[d.slen-1]))
+		if d.i < len(d.data) && d.data[d.i] == '"' {
+			d.jstring(n.elem, unsafe.Pointer(&d.slots[d.slen-1]))
+		} else {
+			d.jvalue(n.elem, unsafe.Pointer(&d.slots[d.slen-1]))
+		}
 		d.pop()
 		length++
 		if d.fatal {

@@ -27,7 +27,7 @@ type Plan struct {
 	// slotHint is how many string slots the last JSON decode used (at
 	// most maxFrameSlots), a sizing hint as arenaHint is.
 	slotHint atomic.Int32
-	frames   frames // DecodeJSONNew's frame types by size
+	frames   frames // DecodeJSONNew's frame types
 }
 
 // Type returns the Go type the plan decodes into.
