@@ -83,12 +83,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	}
 
 	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
-	if isPtr {
-		h.newPtr = func() (unsafe.Pointer, In) {
-			v := reflect.New(base)
-			return v.UnsafePointer(), v.Interface().(In)
-		}
-	}
+	h.isPtr = isPtr
 	s.execMap = h.execMap
 	s.execJSON = h.execJSON
 	return Tool{s: s}, nil
@@ -163,12 +158,11 @@ func outputInfoFor(t reflect.Type) (*typeInfo, error) {
 
 // typedHandler is the call path of a tool made by DefineTool.
 type typedHandler[In, Out any] struct {
-	fn     func(context.Context, In) (Out, error)
-	name   string
-	plan   *reflectx.Plan
-	render func(Out) Result
-	// newPtr allocates the pointee when In is a pointer type; nil otherwise.
-	newPtr    func() (unsafe.Pointer, In)
+	fn        func(context.Context, In) (Out, error)
+	name      string
+	plan      *reflectx.Plan
+	render    func(Out) Result
+	isPtr     bool // In is a pointer type; the plan decodes its pointee
 	limits    reflectx.Limits
 	maxOutput int
 }
@@ -182,15 +176,11 @@ func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	var in In
-	dst := unsafe.Pointer(&in)
-	if h.newPtr != nil {
-		dst, in = h.newPtr()
-	}
-	if err := h.plan.DecodeMapLimits(dst, args, h.limits); err != nil {
+	v, err := h.plan.DecodeMapNew(args, h.limits)
+	if err != nil {
 		return argResult(err)
 	}
-	return h.call(ctx, in)
+	return h.call(ctx, h.value(v))
 }
 
 func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res Result) {
@@ -208,13 +198,15 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if err != nil {
 		return argResult(err)
 	}
-	var in In
-	if h.newPtr != nil {
-		in = *(*In)(unsafe.Pointer(&v)) // In is *T, v points to a T
-	} else {
-		in = *(*In)(v)
+	return h.call(ctx, h.value(v))
+}
+
+// value returns the In whose value the plan decoded at v.
+func (h *typedHandler[In, Out]) value(v unsafe.Pointer) In {
+	if h.isPtr {
+		return *(*In)(unsafe.Pointer(&v)) // In is *T, and v points to a T
 	}
-	return h.call(ctx, in)
+	return *(*In)(v)
 }
 
 func (h *typedHandler[In, Out]) call(ctx context.Context, in In) Result {

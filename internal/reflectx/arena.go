@@ -98,7 +98,40 @@ func (p *Plan) DecodeJSONNew(data []byte, lim Limits) (unsafe.Pointer, error) {
 		return nil, d.finish()
 	}
 	hint, slotHint := int(p.arenaHint.Load()), int(p.slotHint.Load())
-	f := p.frameFor(hint, slotHint)
+	base := d.useFrame(p.frameFor(hint, slotHint))
+	d.hint = hint
+	d.decodeJSON(p, base, data)
+	p.noteCopied(hint, d.copied)
+	noteHint(&p.slotHint, slotHint, d.used, maxFrameSlots)
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return base, nil
+}
+
+// DecodeMapNew is [Plan.DecodeMapLimits] into a new value of the plan's
+// type, whose address it returns (nil with the error when args do not
+// decode). The value shares one allocation with the backing arrays of its
+// string slices and the targets of pointers to strings and numbers, where
+// they fit. Strings are not copied: they are the map's.
+func (p *Plan) DecodeMapNew(args map[string]any, lim Limits) (unsafe.Pointer, error) {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	d.budget = d.lim.MaxBytes
+	hint, slotHint := int(p.mapHint.Load()), int(p.mapSlotHint.Load())
+	base := d.useFrame(p.frameFor(hint, slotHint))
+	d.decodeMap(p, base, args)
+	noteHint(&p.mapHint, hint, d.copied, arenaChunk)
+	noteHint(&p.mapSlotHint, slotHint, d.used, maxFrameSlots)
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return base, nil
+}
+
+// useFrame allocates a frame of type f, makes its slots and bytes those of
+// d, and returns its address (that of the value).
+func (d *decoder) useFrame(f *frame) unsafe.Pointer {
 	base := reflect.New(f.t).UnsafePointer()
 	if f.nslots > 0 {
 		d.slots = unsafe.Slice((*string)(unsafe.Add(base, f.slotsOff)), f.nslots)
@@ -106,22 +139,28 @@ func (p *Plan) DecodeJSONNew(data []byte, lim Limits) (unsafe.Pointer, error) {
 	if f.nbytes > 0 {
 		d.arena = unsafe.Slice((*byte)(unsafe.Add(base, f.bytesOff)), f.nbytes)
 	}
-	d.hint = hint
-	d.decodeJSON(p, base, data)
-	p.noteCopied(hint, d.copied)
-	p.noteSlots(slotHint, d.used)
-	if err := d.finish(); err != nil {
-		return nil, err
-	}
-	return base, nil
+	return base
 }
 
-// noteSlots updates the plan's slot hint as noteCopied does the arena's.
-func (p *Plan) noteSlots(hint, used int) {
-	used = min(used, maxFrameSlots)
+// noteHint updates a sizing hint after a decode that used used units with
+// hint in force: it grows to what was needed (up to most) and shrinks only
+// below half, so that calls alike keep the shared Plan's cache line clean.
+func noteHint(h *atomic.Int32, hint, used, most int) {
+	used = min(used, most)
 	if used > hint || used < hint/2 {
-		p.slotHint.Store(int32(used))
+		h.Store(int32(used))
 	}
+}
+
+// takeSlots returns n > 0 zeroed string slots for the backing array of one
+// slice: from d.slots when they have room, else a new array.
+func (d *decoder) takeSlots(n int) unsafe.Pointer {
+	d.used += n
+	if len(d.slots)-d.slen >= n {
+		d.slen += n
+		return unsafe.Pointer(&d.slots[d.slen-n])
+	}
+	return unsafe.Pointer(unsafe.SliceData(make([]string, n)))
 }
 
 // newPointee returns zeroed memory for the target of a pointer of node n

@@ -171,3 +171,46 @@ func TestDecodeJSONNewErrors(t *testing.T) {
 		t.Errorf("over MaxBytes: %v, want ErrTooLarge", err)
 	}
 }
+
+// DecodeMapNew decodes as DecodeMap does, with the string slices and scalar
+// pointees in the value's frame where they fit: disjoint, each slice with
+// no spare capacity, whatever the calls before sized the frame for.
+func TestDecodeMapNewPartsAreDisjoint(t *testing.T) {
+	type args struct {
+		A  []string `json:"a"`
+		B  []string `json:"b"`
+		PS *string  `json:"ps"`
+		PF *float64 `json:"pf"`
+	}
+	p := mustPlan(t, reflect.TypeFor[args]())
+	for round, n := range []int{1, 3, 40, 2, 70} {
+		var list []any
+		for i := range n {
+			list = append(list, fmt.Sprintf("item-%d", i))
+		}
+		m := map[string]any{"a": list, "b": list, "ps": "pointed", "pf": 2.5}
+		var want args
+		if err := p.DecodeMap(unsafe.Pointer(&want), m); err != nil {
+			t.Fatal(err)
+		}
+		v, err := p.DecodeMapNew(m, Limits{})
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		got := (*args)(v)
+		if diff := cmp.Diff(want, *got); diff != "" {
+			t.Fatalf("round %d: DecodeMapNew differs from DecodeMap (-want +got):\n%s", round, diff)
+		}
+		if cap(got.A) != n || cap(got.B) != n {
+			t.Fatalf("round %d: caps %d and %d, want %d", round, cap(got.A), cap(got.B), n)
+		}
+		got.A = append(got.A, "appended")
+		*got.PS, *got.PF = "changed", 99
+		if diff := cmp.Diff(want.B, got.B); diff != "" {
+			t.Errorf("round %d: B after writes elsewhere (-want +got):\n%s", round, diff)
+		}
+	}
+	if _, err := p.DecodeMapNew(map[string]any{"a": 1}, Limits{}); !errors.Is(err, ErrType) {
+		t.Errorf("a number for a list: %v, want ErrType", err)
+	}
+}

@@ -60,15 +60,8 @@ func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) err
 }
 
 // noteCopied updates the plan's arena hint after a decode that copied
-// copied bytes of strings with hint in force: it grows to what was needed
-// (up to arenaChunk) and shrinks only below half, so that calls alike keep
-// the shared Plan's cache line clean.
-func (p *Plan) noteCopied(hint, copied int) {
-	copied = min(copied, arenaChunk)
-	if copied > hint || copied < hint/2 {
-		p.arenaHint.Store(int32(copied))
-	}
-}
+// copied bytes of strings with hint in force (noteHint).
+func (p *Plan) noteCopied(hint, copied int) { noteHint(&p.arenaHint, hint, copied, arenaChunk) }
 
 // DecodeMapLimits is [Plan.DecodeMap] under lim.
 func (p *Plan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim Limits) error {

@@ -27,7 +27,9 @@ type Plan struct {
 	// slotHint is how many string slots the last JSON decode used (at
 	// most maxFrameSlots), a sizing hint as arenaHint is.
 	slotHint atomic.Int32
-	frames   frames // DecodeJSONNew's frame types
+	// mapHint and mapSlotHint are arenaHint and slotHint of map input.
+	mapHint, mapSlotHint atomic.Int32
+	frames               frames // DecodeJSONNew's frame types
 }
 
 // Type returns the Go type the plan decodes into.
