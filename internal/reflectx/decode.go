@@ -30,7 +30,7 @@ type decoder struct {
 	slots   []string // backing store of the string slices decoded by this call
 	slen    int      // slots handed out or being filled, as alen
 	used    int      // string slots used by this call
-	inKeys  []string // escaped keys from the input on the path stack
+	inKeys  []string // escaped keys from the input read so far (path steps refer to them)
 	lim     Limits   // resolved limits of this decode
 	budget  int      // map input: bytes left under lim.MaxBytes
 }
@@ -52,8 +52,11 @@ func (d *decoder) finish() error {
 	d.arena, d.alen = nil, 0 // handed-out strings point into it: never reused
 	d.copied, d.hint = 0, 0
 	d.slots, d.slen, d.used = nil, 0, 0 // handed out, as the arena
-	clear(d.inKeys)                     // keys from the input, not to retain them (an abort leaves some)
+	clear(d.inKeys)                     // keys from the input, not to retain them
 	d.inKeys = d.inKeys[:0]
+	if cap(d.inKeys) > 1024 {
+		d.inKeys = nil
+	}
 	d.path = d.path[:0]
 	if cap(d.path) > 1024 {
 		d.path = make([]pathElem, 0, 16)
@@ -106,13 +109,9 @@ func (d *decoder) pushKey(k string) {
 	d.path = append(d.path, pathElem{idx: -1, ref: -int32(len(d.inKeys))})
 }
 
-func (d *decoder) pop() {
-	if d.path[len(d.path)-1].ref < 0 {
-		d.inKeys[len(d.inKeys)-1] = "" // not to retain the input
-		d.inKeys = d.inKeys[:len(d.inKeys)-1]
-	}
-	d.path = d.path[:len(d.path)-1]
-}
+// pop drops the last path step. Keys from the input stay in d.inKeys
+// until finish (16 bytes per key read, as the input bounds).
+func (d *decoder) pop() { d.path = d.path[:len(d.path)-1] }
 
 // pathString renders the path stack as a JSON Pointer; only called when an
 // error is recorded.
