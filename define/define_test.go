@@ -563,3 +563,38 @@ func TestTimeWithDateTimeFormat(t *testing.T) {
 		t.Errorf("ok.IsError, ok.Output, bad.IsError, bad is ErrType (-want +got):\n%s", diff)
 	}
 }
+
+// A tool whose input is a pointer gets a fresh, fully decoded value per call,
+// from JSON text and from a map, and never one shared with another call.
+func TestPointerInputFreshPerCall(t *testing.T) {
+	var got []*Booking
+	tool, err := define.DefineTool(func(_ context.Context, in *Booking) (string, error) {
+		got = append(got, in)
+		return in.City, nil
+	}, define.WithName("book_ptr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	budget := 120.5
+	want := []*Booking{
+		{City: "Paris", Passengers: 2, Budget: &budget, Tags: []string{"a", "b"}},
+		{City: "Rome", Passengers: 1, Tags: []string{"c"}},
+		{City: "Oslo", Passengers: 3, Budget: &budget},
+	}
+	for _, r := range []define.Result{
+		tool.ExecuteJSON(ctx, []byte(`{"city":"Paris","passengers":2,"budget":120.5,"tags":["a","b"]}`)),
+		tool.Execute(ctx, map[string]any{"city": "Rome", "passengers": 1.0, "tags": []any{"c"}}),
+		tool.ExecuteJSON(ctx, []byte(`{"city":"Oslo","passengers":3,"budget":120.5}`)),
+	} {
+		if r.IsError {
+			t.Fatalf("call failed: %s", r.Output)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+	if len(got) == 3 && (got[0] == got[2] || got[0].Budget == got[2].Budget) {
+		t.Errorf("two calls shared memory: %p and %p", got[0], got[2])
+	}
+}
