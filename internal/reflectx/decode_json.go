@@ -841,27 +841,26 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 	}
 }
 
-// tail is where the decode of an array or object may stop early: past its
-// limit (maxItems or maxProperties; < 0 for none), or past the error cap;
-// mark and omitted are the problems found before it began.
+// tail is where the decode of an array (items) or object may stop early:
+// past its limit (maxItems or maxProperties of c; < 0 for none), or past the
+// error cap; mark and omitted are the problems found before it began. It
+// holds no strings, so that taking one costs a few stores.
 type tail struct {
 	limit         int
-	want, unit    string
+	c             *constraints
+	items         bool
 	mark, omitted int
 }
 
 // tailOf returns the tail of an array (items) or object with constraints c.
 func (d *decoder) tailOf(c *constraints, items bool) tail {
-	t := tail{limit: -1, unit: " properties", mark: len(d.errs), omitted: d.omitted}
-	if items {
-		t.unit = " items"
-	}
+	t := tail{limit: -1, c: c, items: items, mark: len(d.errs), omitted: d.omitted}
 	switch {
 	case c == nil:
 	case items:
-		t.limit, t.want = c.maxItems, c.maxItemsWant
+		t.limit = c.maxItems
 	default:
-		t.limit, t.want = c.maxProps, c.maxPropsWant
+		t.limit = c.maxProps
 	}
 	return t
 }
@@ -886,7 +885,11 @@ func (d *decoder) skipTail(t tail, count int, closing byte) {
 		d.errs = d.errs[:t.mark]
 	}
 	d.omitted = t.omitted
-	d.fail(ErrConstraint, t.want, strconv.Itoa(count+rest)+t.unit)
+	if t.items {
+		d.fail(ErrConstraint, t.c.maxItemsWant, strconv.Itoa(count+rest)+" items")
+	} else {
+		d.fail(ErrConstraint, t.c.maxPropsWant, strconv.Itoa(count+rest)+" properties")
+	}
 }
 
 // skipRest skips the remaining members (closing '}') or elements (']') of
