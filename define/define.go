@@ -84,6 +84,9 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 
 	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
 	h.isPtr = isPtr
+	if !isPtr && !in.plan.UserMethods() {
+		h.pool = &sync.Pool{New: func() any { return new(In) }}
+	}
 	s.execMap = h.execMap
 	s.execJSON = h.execJSON
 	return Tool{s: s}, nil
@@ -158,11 +161,15 @@ func outputInfoFor(t reflect.Type) (*typeInfo, error) {
 
 // typedHandler is the call path of a tool made by DefineTool.
 type typedHandler[In, Out any] struct {
-	fn        func(context.Context, In) (Out, error)
-	name      string
-	plan      *reflectx.Plan
-	render    func(Out) Result
-	isPtr     bool // In is a pointer type; the plan decodes its pointee
+	fn     func(context.Context, In) (Out, error)
+	name   string
+	plan   *reflectx.Plan
+	render func(Out) Result
+	isPtr  bool // In is a pointer type; the plan decodes its pointee
+	// pool holds *In to decode into, when In is not a pointer and its plan
+	// calls no user method (reflectx.Plan.UserMethods): the value is copied
+	// out for the handler, so a call allocates only what the value points to.
+	pool      *sync.Pool
 	limits    reflectx.Limits
 	maxOutput int
 }
@@ -175,6 +182,15 @@ func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any
 	}()
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
+	}
+	if h.pool != nil {
+		vp := h.pool.Get().(*In)
+		err := h.plan.DecodeMapLimits(unsafe.Pointer(vp), args, h.limits)
+		in := h.release(vp)
+		if err != nil {
+			return argResult(err)
+		}
+		return h.call(ctx, in)
 	}
 	v, err := h.plan.DecodeMapNew(args, h.limits)
 	if err != nil {
@@ -192,6 +208,15 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
+	if h.pool != nil {
+		vp := h.pool.Get().(*In)
+		err := h.plan.DecodeJSONLimits(unsafe.Pointer(vp), args, h.limits)
+		in := h.release(vp)
+		if err != nil {
+			return argResult(err)
+		}
+		return h.call(ctx, in)
+	}
 	// One allocation holds the decoded value and, where they fit, its
 	// strings, string slices and scalar pointees (reflectx's frame).
 	v, err := h.plan.DecodeJSONNew(args, h.limits)
@@ -199,6 +224,17 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 		return argResult(err)
 	}
 	return h.call(ctx, h.value(v))
+}
+
+// release copies the value out of pooled memory, zeroes it and returns it
+// to the pool. Only for plans without user methods: nothing else keeps a
+// pointer into it (the strings and slices of the value live elsewhere).
+func (h *typedHandler[In, Out]) release(vp *In) In {
+	in := *vp
+	var zero In
+	*vp = zero
+	h.pool.Put(vp)
+	return in
 }
 
 // value returns the In whose value the plan decoded at v.

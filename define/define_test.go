@@ -598,3 +598,74 @@ func TestPointerInputFreshPerCall(t *testing.T) {
 		t.Errorf("two calls shared memory: %p and %p", got[0], got[2])
 	}
 }
+
+// Values a handler keeps stay as they were decoded, whatever later calls
+// decode: the memory a call decodes into is reused only for input types
+// without user methods, and only after the value was copied out.
+func TestKeptInputsSurviveLaterCalls(t *testing.T) {
+	var kept []Booking
+	tool, err := define.DefineTool(func(_ context.Context, in Booking) (string, error) {
+		kept = append(kept, in)
+		return "", nil
+	}, define.WithName("keep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var want []Booking
+	for i := range 200 {
+		city := fmt.Sprintf("City%c", 'a'+i%26)
+		tags := []string{fmt.Sprintf("t%d", i), fmt.Sprintf("u%d", i)}
+		budget := float64(i + 1)
+		want = append(want, Booking{City: "X" + strings.ToLower(city), Passengers: 1 + i%9, Budget: &budget, Tags: tags})
+		var r define.Result
+		if i%2 == 0 {
+			r = tool.ExecuteJSON(ctx, fmt.Appendf(nil, `{"city":%q,"passengers":%d,"budget":%d,"tags":[%q,%q]}`, "X"+strings.ToLower(city), 1+i%9, i+1, tags[0], tags[1]))
+		} else {
+			r = tool.Execute(ctx, map[string]any{"city": "X" + strings.ToLower(city), "passengers": float64(1 + i%9), "budget": float64(i + 1), "tags": []any{tags[0], tags[1]}})
+		}
+		if r.IsError {
+			t.Fatalf("call %d: %s", i, r.Output)
+		}
+	}
+	if diff := cmp.Diff(want, kept); diff != "" {
+		t.Errorf("kept inputs (-want +got):\n%s", diff)
+	}
+}
+
+// stamp keeps a pointer into the value it is decoded into, as a user's
+// UnmarshalText may; a tool with such an input must not reuse that memory.
+type stamp struct {
+	self *stamp
+	Text string
+}
+
+func (s *stamp) UnmarshalText(b []byte) error {
+	s.self, s.Text = s, string(b)
+	return nil
+}
+
+type stamped struct {
+	S stamp `json:"s"`
+}
+
+func TestUserMethodInputsAreFresh(t *testing.T) {
+	var kept []*stamp
+	tool, err := define.DefineTool(func(_ context.Context, in stamped) (string, error) {
+		kept = append(kept, in.S.self)
+		return "", nil
+	}, define.WithName("stamped"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		if r := tool.ExecuteJSON(context.Background(), fmt.Appendf(nil, `{"s":"v%d"}`, i)); r.IsError {
+			t.Fatalf("call %d: %s", i, r.Output)
+		}
+	}
+	for i, p := range kept {
+		if want := fmt.Sprintf("v%d", i); p.Text != want {
+			t.Errorf("call %d: the value UnmarshalText kept reads %q, want %q (its memory was reused)", i, p.Text, want)
+		}
+	}
+}

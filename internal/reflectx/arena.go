@@ -19,11 +19,10 @@ import (
 // alive; they never overlap, and no part of a frame is ever reused by a
 // later call, so a handler may keep any of them.
 type frame struct {
-	t        reflect.Type // struct{ V T; S [nslots]string; B [nbytes]byte }
+	t        reflect.Type // struct{ V T; S [nslots]string; B [nbytes]byte }, V only with value; nil when empty
 	slotsOff uintptr
 	bytesOff uintptr
-	nslots   int
-	nbytes   int
+	key      frameKey // sizes: nslots slots, nbytes bytes
 }
 
 // Frame sizes are rounded up to these steps; hints change only when a
@@ -41,7 +40,10 @@ type frames struct {
 	all  sync.Map // frameKey -> *frame
 }
 
-type frameKey struct{ nbytes, nslots int }
+type frameKey struct {
+	nbytes, nslots int
+	value          bool
+}
 
 var (
 	stringType = reflect.TypeFor[string]()
@@ -49,13 +51,15 @@ var (
 )
 
 // frameFor returns the frame of plan p with room for at least nbytes bytes
-// (at most arenaChunk) and nslots string slots (at most maxFrameSlots).
-func (p *Plan) frameFor(nbytes, nslots int) *frame {
+// (at most arenaChunk) and nslots string slots (at most maxFrameSlots),
+// and with the value itself when value is set.
+func (p *Plan) frameFor(nbytes, nslots int, value bool) *frame {
 	k := frameKey{
 		nbytes: (min(nbytes, arenaChunk) + frameByteStep - 1) / frameByteStep * frameByteStep,
 		nslots: (min(nslots, maxFrameSlots) + frameSlotStep - 1) / frameSlotStep * frameSlotStep,
+		value:  value,
 	}
-	if f := p.frames.last.Load(); f != nil && f.nbytes == k.nbytes && f.nslots == k.nslots {
+	if f := p.frames.last.Load(); f != nil && f.key == k {
 		return f
 	}
 	if v, ok := p.frames.all.Load(k); ok {
@@ -63,20 +67,27 @@ func (p *Plan) frameFor(nbytes, nslots int) *frame {
 		p.frames.last.Store(f)
 		return f
 	}
-	f := &frame{nslots: k.nslots, nbytes: k.nbytes}
-	fs := []reflect.StructField{{Name: "V", Type: p.t}}
-	if f.nslots > 0 {
-		fs = append(fs, reflect.StructField{Name: "S", Type: reflect.ArrayOf(f.nslots, stringType)})
+	f := &frame{key: k}
+	var fs []reflect.StructField
+	if value {
+		fs = append(fs, reflect.StructField{Name: "V", Type: p.t})
 	}
-	if f.nbytes > 0 {
-		fs = append(fs, reflect.StructField{Name: "B", Type: reflect.ArrayOf(f.nbytes, byteType)})
+	if k.nslots > 0 {
+		fs = append(fs, reflect.StructField{Name: "S", Type: reflect.ArrayOf(k.nslots, stringType)})
 	}
-	f.t = reflect.StructOf(fs)
-	if f.nslots > 0 {
-		f.slotsOff = f.t.Field(1).Offset
+	if k.nbytes > 0 {
+		fs = append(fs, reflect.StructField{Name: "B", Type: reflect.ArrayOf(k.nbytes, byteType)})
 	}
-	if f.nbytes > 0 {
-		f.bytesOff = f.t.Field(len(fs) - 1).Offset
+	if len(fs) > 0 {
+		f.t = reflect.StructOf(fs)
+		for i := range fs {
+			switch fs[i].Name {
+			case "S":
+				f.slotsOff = f.t.Field(i).Offset
+			case "B":
+				f.bytesOff = f.t.Field(i).Offset
+			}
+		}
 	}
 	v, _ := p.frames.all.LoadOrStore(k, f)
 	f = v.(*frame)
@@ -98,7 +109,7 @@ func (p *Plan) DecodeJSONNew(data []byte, lim Limits) (unsafe.Pointer, error) {
 		return nil, d.finish()
 	}
 	hint, slotHint := int(p.arenaHint.Load()), int(p.slotHint.Load())
-	base := d.useFrame(p.frameFor(hint, slotHint))
+	base := d.useFrame(p.frameFor(hint, slotHint, true))
 	d.hint = hint
 	d.decodeJSON(p, base, data)
 	p.noteCopied(hint, d.copied)
@@ -119,7 +130,7 @@ func (p *Plan) DecodeMapNew(args map[string]any, lim Limits) (unsafe.Pointer, er
 	d.lim = lim.resolve()
 	d.budget = d.lim.MaxBytes
 	hint, slotHint := int(p.mapHint.Load()), int(p.mapSlotHint.Load())
-	base := d.useFrame(p.frameFor(hint, slotHint))
+	base := d.useFrame(p.frameFor(hint, slotHint, true))
 	d.decodeMap(p, base, args)
 	noteHint(&p.mapHint, hint, d.copied, arenaChunk)
 	noteHint(&p.mapSlotHint, slotHint, d.used, maxFrameSlots)
@@ -129,17 +140,59 @@ func (p *Plan) DecodeMapNew(args map[string]any, lim Limits) (unsafe.Pointer, er
 	return base, nil
 }
 
-// useFrame allocates a frame of type f, makes its slots and bytes those of
-// d, and returns its address (that of the value).
+// useFrame allocates a frame of type f (none when it is empty), makes its
+// slots and bytes those of d, and returns its address (that of the value,
+// when it holds one).
 func (d *decoder) useFrame(f *frame) unsafe.Pointer {
-	base := reflect.New(f.t).UnsafePointer()
-	if f.nslots > 0 {
-		d.slots = unsafe.Slice((*string)(unsafe.Add(base, f.slotsOff)), f.nslots)
+	if f.t == nil {
+		return nil
 	}
-	if f.nbytes > 0 {
-		d.arena = unsafe.Slice((*byte)(unsafe.Add(base, f.bytesOff)), f.nbytes)
+	base := reflect.New(f.t).UnsafePointer()
+	if f.key.nslots > 0 {
+		d.slots = unsafe.Slice((*string)(unsafe.Add(base, f.slotsOff)), f.key.nslots)
+	}
+	if f.key.nbytes > 0 {
+		d.arena = unsafe.Slice((*byte)(unsafe.Add(base, f.bytesOff)), f.key.nbytes)
 	}
 	return base
+}
+
+// UserMethods reports whether decoding may call a user's UnmarshalJSON or
+// UnmarshalText method, which may keep a pointer into the value decoded.
+// When it does not, nothing of a decode keeps a pointer into the value, and
+// the caller may reuse the memory it decoded into once it copied the value
+// out.
+func (p *Plan) UserMethods() bool {
+	switch p.userMethods.Load() {
+	case 1:
+		return false
+	case 2:
+		return true
+	}
+	r := int32(1)
+	if userMethods(p.root, map[*node]bool{}) {
+		r = 2
+	}
+	p.userMethods.Store(r)
+	return r == 2
+}
+
+func userMethods(n *node, seen map[*node]bool) bool {
+	if n == nil || seen[n] {
+		return false
+	}
+	seen[n] = true
+	if n.kind == kText || n.kind == kJSONU || userMethods(n.elem, seen) {
+		return true
+	}
+	if n.st != nil {
+		for i := range n.st.fields {
+			if userMethods(n.st.fields[i].node, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // noteHint updates a sizing hint after a decode that used used units with

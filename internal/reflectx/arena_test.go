@@ -214,3 +214,48 @@ func TestDecodeMapNewPartsAreDisjoint(t *testing.T) {
 		t.Errorf("a number for a list: %v, want ErrType", err)
 	}
 }
+
+type textField struct{ v string }
+
+func (t *textField) UnmarshalText(b []byte) error { t.v = string(b); return nil }
+
+type jsonField struct{ v string }
+
+func (j *jsonField) UnmarshalJSON(b []byte) error { j.v = string(b); return nil }
+
+// UserMethods finds a user's decoding method anywhere in the plan: in a
+// field, an element, a pointee, a map value, a recursive type.
+func TestUserMethods(t *testing.T) {
+	type rec struct {
+		Next *rec     `json:"next,omitempty"`
+		Tags []string `json:"tags,omitempty"`
+	}
+	type deep struct {
+		M map[string][]*textField `json:"m"`
+	}
+	cases := []struct {
+		typ  reflect.Type
+		want bool
+	}{
+		{reflect.TypeFor[struct {
+			A string `json:"a"`
+		}](), false},
+		{reflect.TypeFor[rec](), false},
+		{reflect.TypeFor[map[string]any](), false},
+		{reflect.TypeFor[struct {
+			T textField `json:"t"`
+		}](), true},
+		{reflect.TypeFor[struct {
+			J []jsonField `json:"j"`
+		}](), true},
+		{reflect.TypeFor[deep](), true},
+	}
+	for _, c := range cases {
+		p := mustPlan(t, c.typ)
+		for range 2 { // computed, then cached
+			if got := p.UserMethods(); got != c.want {
+				t.Errorf("%v: UserMethods() = %v, want %v", c.typ, got, c.want)
+			}
+		}
+	}
+}

@@ -53,9 +53,12 @@ func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) err
 		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
 		return d.finish()
 	}
-	d.hint = int(p.arenaHint.Load())
+	hint, slotHint := int(p.arenaHint.Load()), int(p.slotHint.Load())
+	d.useFrame(p.frameFor(hint, slotHint, false))
+	d.hint = hint
 	d.decodeJSON(p, dst, data)
-	p.noteCopied(d.hint, d.copied)
+	p.noteCopied(hint, d.copied)
+	noteHint(&p.slotHint, slotHint, d.used, maxFrameSlots)
 	return d.finish()
 }
 
@@ -68,7 +71,11 @@ func (p *Plan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim Limi
 	d := getDecoder()
 	d.lim = lim.resolve()
 	d.budget = d.lim.MaxBytes
+	hint, slotHint := int(p.mapHint.Load()), int(p.mapSlotHint.Load())
+	d.useFrame(p.frameFor(hint, slotHint, false))
 	d.decodeMap(p, dst, args)
+	noteHint(&p.mapHint, hint, d.copied, arenaChunk)
+	noteHint(&p.mapSlotHint, slotHint, d.used, maxFrameSlots)
 	return d.finish()
 }
 

@@ -29,7 +29,9 @@ type Plan struct {
 	slotHint atomic.Int32
 	// mapHint and mapSlotHint are arenaHint and slotHint of map input.
 	mapHint, mapSlotHint atomic.Int32
-	frames               frames // DecodeJSONNew's frame types
+	frames               frames // frame types of the decodes, by size
+	// userMethods caches UserMethods: 0 not known yet, 1 no, 2 yes.
+	userMethods atomic.Int32
 }
 
 // Type returns the Go type the plan decodes into.
