@@ -183,20 +183,13 @@ func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	if h.pool != nil {
-		vp := h.pool.Get().(*In)
-		err := h.plan.DecodeMapLimits(unsafe.Pointer(vp), args, h.limits)
-		in := h.release(vp)
-		if err != nil {
-			return argResult(err)
-		}
-		return h.call(ctx, in)
-	}
-	v, err := h.plan.DecodeMapNew(args, h.limits)
+	in, err := h.decode(
+		func(p unsafe.Pointer) error { return h.plan.DecodeMapLimits(p, args, h.limits) },
+		func() (unsafe.Pointer, error) { return h.plan.DecodeMapNew(args, h.limits) })
 	if err != nil {
 		return argResult(err)
 	}
-	return h.call(ctx, h.value(v))
+	return h.call(ctx, in)
 }
 
 func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res Result) {
@@ -208,22 +201,31 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	if h.pool != nil {
-		vp := h.pool.Get().(*In)
-		err := h.plan.DecodeJSONLimits(unsafe.Pointer(vp), args, h.limits)
-		in := h.release(vp)
-		if err != nil {
-			return argResult(err)
-		}
-		return h.call(ctx, in)
-	}
-	// One allocation holds the decoded value and, where they fit, its
-	// strings, string slices and scalar pointees (reflectx's frame).
-	v, err := h.plan.DecodeJSONNew(args, h.limits)
+	in, err := h.decode(
+		func(p unsafe.Pointer) error { return h.plan.DecodeJSONLimits(p, args, h.limits) },
+		func() (unsafe.Pointer, error) { return h.plan.DecodeJSONNew(args, h.limits) })
 	if err != nil {
 		return argResult(err)
 	}
-	return h.call(ctx, h.value(v))
+	return h.call(ctx, in)
+}
+
+// decode returns the arguments decoded by into (into pooled memory, then
+// copied out) when the tool has a pool, else by fresh (into a new frame:
+// one allocation for the value and, where they fit, its strings, string
+// slices and scalar pointees).
+func (h *typedHandler[In, Out]) decode(into func(unsafe.Pointer) error, fresh func() (unsafe.Pointer, error)) (In, error) {
+	if h.pool != nil {
+		vp := h.pool.Get().(*In)
+		err := into(unsafe.Pointer(vp))
+		return h.release(vp), err
+	}
+	v, err := fresh()
+	if err != nil {
+		var zero In
+		return zero, err
+	}
+	return h.value(v), nil
 }
 
 // release copies the value out of pooled memory, zeroes it and returns it

@@ -988,7 +988,10 @@ func mapKey(n *node, k string) (reflect.Value, bool) {
 	}
 }
 
-// jslice decodes a JSON array into the slice at p.
+// jslice decodes a JSON array into the slice at p. Elements of plain
+// string slices go to the call's string slots: the slices of one call
+// share their backing arrays, each with a capacity of its length, so that
+// an append to one never writes into another.
 func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	d.i++ // '['
 	if !d.enter() {
@@ -1002,10 +1005,7 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		d.checkSlice(n, p, 0)
 		return
 	}
-	if n.arrays.strings {
-		d.jstrings(n, p)
-		return
-	}
+	strs, start := n.arrays.strings, d.slen
 	size := n.elem.t.Size()
 	var data unsafe.Pointer
 	length, capacity := 0, 0
@@ -1015,7 +1015,16 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 			d.skipTail(end, length, ']')
 			return
 		}
-		if length == capacity {
+		var ep unsafe.Pointer // the element's place
+		switch {
+		case strs:
+			if d.slen == len(d.slots) {
+				d.growSlots(length)
+				start = 0
+			}
+			d.slen++
+			ep = unsafe.Pointer(&d.slots[d.slen-1])
+		case length == capacity:
 			nd, nc := n.arrays.newArray(max(4, 2*capacity))
 			if length > 0 {
 				// A typed copy, so that pointers in the elements are seen by the GC.
@@ -1023,49 +1032,15 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 				reflect.NewAt(at, nd).Elem().Set(reflect.NewAt(at, data).Elem())
 			}
 			data, capacity = nd, nc
+			fallthrough
+		default:
+			ep = unsafe.Add(data, uintptr(length)*size)
 		}
 		d.pushIndex(length)
-		d.jvalue(n.elem, unsafe.Add(data, uintptr(length)*size))
-		d.pop()
-		length++
-		if d.fatal {
-			return
-		}
-		more, ok := d.next(']')
-		if !ok {
-			return
-		}
-		if !more {
-			break
-		}
-	}
-	d.leave()
-	*(*sliceHeader)(p) = sliceHeader{Data: data, Len: length, Cap: capacity}
-	d.checkSlice(n, p, length)
-}
-
-// jstrings decodes the elements of a non-empty JSON array into the string
-// slice at p, in the call's string slots: the slices of one call share
-// their backing arrays, each with a capacity of its length, so that an
-// append to one never writes into another.
-func (d *decoder) jstrings(n *node, p unsafe.Pointer) {
-	start, length := d.slen, 0
-	end := d.tailOf(n.c, true)
-	for {
-		if end.stops(d, length) {
-			d.skipTail(end, length, ']')
-			return
-		}
-		if d.slen == len(d.slots) {
-			d.growSlots(length)
-			start = 0
-		}
-		d.slen++
-		d.pushIndex(length)
-		if d.i < len(d.data) && d.data[d.i] == '"' {
-			d.jstring(n.elem, unsafe.Pointer(&d.slots[d.slen-1]))
+		if strs && d.i < len(d.data) && d.data[d.i] == '"' {
+			d.jstring(n.elem, ep)
 		} else {
-			d.jvalue(n.elem, unsafe.Pointer(&d.slots[d.slen-1]))
+			d.jvalue(n.elem, ep)
 		}
 		d.pop()
 		length++
@@ -1081,8 +1056,11 @@ func (d *decoder) jstrings(n *node, p unsafe.Pointer) {
 		}
 	}
 	d.leave()
-	d.used += length
-	*(*sliceHeader)(p) = sliceHeader{Data: unsafe.Pointer(&d.slots[start]), Len: length, Cap: length}
+	if strs {
+		d.used += length
+		data, capacity = unsafe.Pointer(&d.slots[start]), length
+	}
+	*(*sliceHeader)(p) = sliceHeader{Data: data, Len: length, Cap: capacity}
 	d.checkSlice(n, p, length)
 }
 
