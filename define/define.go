@@ -88,11 +88,9 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	}
 
 	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
-	if isPtr {
-		h.newPtr = func() (unsafe.Pointer, In) {
-			v := reflect.New(base)
-			return v.UnsafePointer(), v.Interface().(In)
-		}
+	h.isPtr = isPtr
+	if !isPtr && !in.plan.UserMethods() {
+		h.pool = &sync.Pool{New: func() any { return new(In) }}
 	}
 	s.execMap = h.execMap
 	s.execJSON = h.execJSON
@@ -289,8 +287,11 @@ type typedHandler[In, Out any] struct {
 	name   string
 	plan   *lazyPlan
 	render func(Out) Result
-	// newPtr allocates the pointee when In is a pointer type; nil otherwise.
-	newPtr    func() (unsafe.Pointer, In)
+	isPtr  bool // In is a pointer type; the plan decodes its pointee
+	// pool holds *In to decode into, when In is not a pointer and its plan
+	// calls no user method (reflectx.Plan.UserMethods): the value is copied
+	// out for the handler, so a call allocates only what the value points to.
+	pool      *sync.Pool
 	limits    reflectx.Limits
 	maxOutput int
 }
@@ -304,12 +305,10 @@ func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	var in In
-	dst := unsafe.Pointer(&in)
-	if h.newPtr != nil {
-		dst, in = h.newPtr()
-	}
-	if err := h.plan.DecodeMapLimits(dst, args, h.limits); err != nil {
+	in, err := h.decode(
+		func(p unsafe.Pointer) error { return h.plan.DecodeMapLimits(p, args, h.limits) },
+		func() (unsafe.Pointer, error) { return h.plan.DecodeMapNew(args, h.limits) })
+	if err != nil {
 		return argResult(err)
 	}
 	return h.call(ctx, in)
@@ -324,15 +323,50 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	var in In
-	dst := unsafe.Pointer(&in)
-	if h.newPtr != nil {
-		dst, in = h.newPtr()
-	}
-	if err := h.plan.DecodeJSONLimits(dst, args, h.limits); err != nil {
+	in, err := h.decode(
+		func(p unsafe.Pointer) error { return h.plan.DecodeJSONLimits(p, args, h.limits) },
+		func() (unsafe.Pointer, error) { return h.plan.DecodeJSONNew(args, h.limits) })
+	if err != nil {
 		return argResult(err)
 	}
 	return h.call(ctx, in)
+}
+
+// decode returns the arguments decoded by into (into pooled memory, then
+// copied out) when the tool has a pool, else by fresh (into a new frame:
+// one allocation for the value and, where they fit, its strings, string
+// slices and scalar pointees).
+func (h *typedHandler[In, Out]) decode(into func(unsafe.Pointer) error, fresh func() (unsafe.Pointer, error)) (In, error) {
+	if h.pool != nil {
+		vp := h.pool.Get().(*In)
+		err := into(unsafe.Pointer(vp))
+		return h.release(vp), err
+	}
+	v, err := fresh()
+	if err != nil {
+		var zero In
+		return zero, err
+	}
+	return h.value(v), nil
+}
+
+// release copies the value out of pooled memory, zeroes it and returns it
+// to the pool. Only for plans without user methods: nothing else keeps a
+// pointer into it (the strings and slices of the value live elsewhere).
+func (h *typedHandler[In, Out]) release(vp *In) In {
+	in := *vp
+	var zero In
+	*vp = zero
+	h.pool.Put(vp)
+	return in
+}
+
+// value returns the In whose value the plan decoded at v.
+func (h *typedHandler[In, Out]) value(v unsafe.Pointer) In {
+	if h.isPtr {
+		return *(*In)(unsafe.Pointer(&v)) // In is *T, and v points to a T
+	}
+	return *(*In)(v)
 }
 
 func (h *typedHandler[In, Out]) call(ctx context.Context, in In) Result {

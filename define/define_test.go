@@ -563,3 +563,109 @@ func TestTimeWithDateTimeFormat(t *testing.T) {
 		t.Errorf("ok.IsError, ok.Output, bad.IsError, bad is ErrType (-want +got):\n%s", diff)
 	}
 }
+
+// A tool whose input is a pointer gets a fresh, fully decoded value per call,
+// from JSON text and from a map, and never one shared with another call.
+func TestPointerInputFreshPerCall(t *testing.T) {
+	var got []*Booking
+	tool, err := define.DefineTool(func(_ context.Context, in *Booking) (string, error) {
+		got = append(got, in)
+		return in.City, nil
+	}, define.WithName("book_ptr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	budget := 120.5
+	want := []*Booking{
+		{City: "Paris", Passengers: 2, Budget: &budget, Tags: []string{"a", "b"}},
+		{City: "Rome", Passengers: 1, Tags: []string{"c"}},
+		{City: "Oslo", Passengers: 3, Budget: &budget},
+	}
+	for _, r := range []define.Result{
+		tool.ExecuteJSON(ctx, []byte(`{"city":"Paris","passengers":2,"budget":120.5,"tags":["a","b"]}`)),
+		tool.Execute(ctx, map[string]any{"city": "Rome", "passengers": 1.0, "tags": []any{"c"}}),
+		tool.ExecuteJSON(ctx, []byte(`{"city":"Oslo","passengers":3,"budget":120.5}`)),
+	} {
+		if r.IsError {
+			t.Fatalf("call failed: %s", r.Output)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("inputs (-want +got):\n%s", diff)
+	}
+	if len(got) == 3 && (got[0] == got[2] || got[0].Budget == got[2].Budget) {
+		t.Errorf("two calls shared memory: %p and %p", got[0], got[2])
+	}
+}
+
+// Values a handler keeps stay as they were decoded, whatever later calls
+// decode: the memory a call decodes into is reused only for input types
+// without user methods, and only after the value was copied out.
+func TestKeptInputsSurviveLaterCalls(t *testing.T) {
+	var kept []Booking
+	tool, err := define.DefineTool(func(_ context.Context, in Booking) (string, error) {
+		kept = append(kept, in)
+		return "", nil
+	}, define.WithName("keep"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	var want []Booking
+	for i := range 200 {
+		city := fmt.Sprintf("City%c", 'a'+i%26)
+		tags := []string{fmt.Sprintf("t%d", i), fmt.Sprintf("u%d", i)}
+		budget := float64(i + 1)
+		want = append(want, Booking{City: "X" + strings.ToLower(city), Passengers: 1 + i%9, Budget: &budget, Tags: tags})
+		var r define.Result
+		if i%2 == 0 {
+			r = tool.ExecuteJSON(ctx, fmt.Appendf(nil, `{"city":%q,"passengers":%d,"budget":%d,"tags":[%q,%q]}`, "X"+strings.ToLower(city), 1+i%9, i+1, tags[0], tags[1]))
+		} else {
+			r = tool.Execute(ctx, map[string]any{"city": "X" + strings.ToLower(city), "passengers": float64(1 + i%9), "budget": float64(i + 1), "tags": []any{tags[0], tags[1]}})
+		}
+		if r.IsError {
+			t.Fatalf("call %d: %s", i, r.Output)
+		}
+	}
+	if diff := cmp.Diff(want, kept); diff != "" {
+		t.Errorf("kept inputs (-want +got):\n%s", diff)
+	}
+}
+
+// stamp keeps a pointer into the value it is decoded into, as a user's
+// UnmarshalText may; a tool with such an input must not reuse that memory.
+type stamp struct {
+	self *stamp
+	Text string
+}
+
+func (s *stamp) UnmarshalText(b []byte) error {
+	s.self, s.Text = s, string(b)
+	return nil
+}
+
+type stamped struct {
+	S stamp `json:"s"`
+}
+
+func TestUserMethodInputsAreFresh(t *testing.T) {
+	var kept []*stamp
+	tool, err := define.DefineTool(func(_ context.Context, in stamped) (string, error) {
+		kept = append(kept, in.S.self)
+		return "", nil
+	}, define.WithName("stamped"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		if r := tool.ExecuteJSON(context.Background(), fmt.Appendf(nil, `{"s":"v%d"}`, i)); r.IsError {
+			t.Fatalf("call %d: %s", i, r.Output)
+		}
+	}
+	for i, p := range kept {
+		if want := fmt.Sprintf("v%d", i); p.Text != want {
+			t.Errorf("call %d: the value UnmarshalText kept reads %q, want %q (its memory was reused)", i, p.Text, want)
+		}
+	}
+}

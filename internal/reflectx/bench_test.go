@@ -86,6 +86,21 @@ func BenchmarkDecodeJSON(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeJSONNew decodes the sample JSON text into a frame of its
+// own per call, as define's ExecuteJSON does.
+func BenchmarkDecodeJSONNew(b *testing.B) {
+	p := mustPlan(b, reflect.TypeFor[benchdata.Args]())
+	b.SetBytes(int64(len(benchdata.SampleJSON)))
+	b.ReportAllocs()
+	for b.Loop() {
+		v, err := p.DecodeJSONNew(benchdata.SampleJSON, Limits{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		sinkArgs = *(*benchdata.Args)(v)
+	}
+}
+
 // BenchmarkDecodeJSONReversed decodes the sample with its keys in the
 // reverse of the struct's order, so that no key is the field expected next
 // and every one takes the scan and table lookup.

@@ -21,14 +21,18 @@ type decoder struct {
 	path    []pathElem // reusable path stack: push on descent, cut back after
 	errs    []*ArgError
 	omitted int
-	fatal   bool   // a syntax or depth error: stop everything
-	scratch []byte // unescaped strings
-	arena   []byte // backing store of the strings decoded by this call
-	copied  int    // bytes copied into arenas by this call
-	hint    int    // size of the first arena when > 0 (Plan.arenaHint)
-	keys    bool   // the path stack held keys from the input
-	lim     Limits // resolved limits of this decode
-	budget  int    // map input: bytes left under lim.MaxBytes
+	fatal   bool     // a syntax or depth error: stop everything
+	scratch []byte   // unescaped strings
+	arena   []byte   // backing store of the strings decoded by this call
+	alen    int      // bytes of arena handed out (arena itself changes only for a new one: no write barrier per string)
+	copied  int      // bytes copied into arenas by this call
+	hint    int      // size of the first arena when > 0 (Plan.arenaHint)
+	slots   []string // backing store of the string slices decoded by this call
+	slen    int      // slots handed out or being filled, as alen
+	used    int      // string slots used by this call
+	inKeys  []string // escaped keys from the input read so far (path steps refer to them)
+	lim     Limits   // resolved limits of this decode
+	budget  int      // map input: bytes left under lim.MaxBytes
 }
 
 var decoderPool = sync.Pool{New: func() any { return &decoder{path: make([]pathElem, 0, 16)} }}
@@ -45,11 +49,13 @@ func (d *decoder) finish() error {
 	d.errs, d.omitted, d.fatal = nil, 0, false
 	d.data, d.i, d.depth = nil, 0, 0
 	d.lim, d.budget = Limits{}, 0
-	d.arena = nil // handed-out strings point into it: never reused
+	d.arena, d.alen = nil, 0 // handed-out strings point into it: never reused
 	d.copied, d.hint = 0, 0
-	if d.keys {
-		clear(d.path[:cap(d.path)]) // drop keys from the input, not to retain them
-		d.keys = false
+	d.slots, d.slen, d.used = nil, 0, 0 // handed out, as the arena
+	clear(d.inKeys)                     // keys from the input, not to retain them
+	d.inKeys = d.inKeys[:0]
+	if cap(d.inKeys) > 1024 {
+		d.inKeys = nil
 	}
 	d.path = d.path[:0]
 	if cap(d.path) > 1024 {
@@ -79,26 +85,32 @@ func (d *decoder) makeString(b []byte) string {
 		return ""
 	}
 	d.copied += n
-	if cap(d.arena)-len(d.arena) < n {
+	if len(d.arena)-d.alen < n {
 		size := n + min(len(d.data)-d.i, arenaChunk)
 		if d.arena == nil && d.hint > 0 {
 			size = max(n, min(d.hint, size))
 		}
-		d.arena = make([]byte, 0, size)
+		d.arena, d.alen = make([]byte, size), 0
 	}
-	l := len(d.arena)
-	d.arena = append(d.arena, b...)
+	l := d.alen
+	copy(d.arena[l:], b)
+	d.alen = l + n
 	return unsafe.String(&d.arena[l], n)
 }
 
-func (d *decoder) push(name string) { d.path = append(d.path, pathElem{name: name, idx: -1}) }
-func (d *decoder) pushIndex(i int)  { d.path = append(d.path, pathElem{idx: i}) }
+// pushField pushes the name of field f; pushes store no pointers, so they
+// cost no write barrier.
+func (d *decoder) pushField(f *field) { d.path = append(d.path, pathElem{idx: -1, ref: f.ref}) }
+func (d *decoder) pushIndex(i int)    { d.path = append(d.path, pathElem{idx: i}) }
 
 // pushKey pushes a key from the input (not a field name of the plan).
 func (d *decoder) pushKey(k string) {
-	d.keys = true
-	d.push(escapeToken(k))
+	d.inKeys = append(d.inKeys, escapeToken(k))
+	d.path = append(d.path, pathElem{idx: -1, ref: -int32(len(d.inKeys))})
 }
+
+// pop drops the last path step. Keys from the input stay in d.inKeys
+// until finish (16 bytes per key read, as the input bounds).
 func (d *decoder) pop() { d.path = d.path[:len(d.path)-1] }
 
 // pathString renders the path stack as a JSON Pointer; only called when an
@@ -107,10 +119,13 @@ func (d *decoder) pathString() string {
 	var b []byte
 	for _, e := range d.path {
 		b = append(b, '/')
-		if e.idx >= 0 {
+		switch {
+		case e.idx >= 0:
 			b = strconv.AppendInt(b, int64(e.idx), 10)
-		} else {
-			b = append(b, e.name...)
+		case e.ref < 0:
+			b = append(b, d.inKeys[-e.ref-1]...)
+		default:
+			b = append(b, refName(e.ref)...)
 		}
 	}
 	return string(b)
@@ -242,12 +257,12 @@ func (d *decoder) absent(f *field, base unsafe.Pointer) {
 		}
 		data, i := d.data, d.i
 		d.data, d.i = f.def.json, 0
-		d.push(f.esc)
+		d.pushField(f)
 		d.jvalue(f.node, p)
 		d.pop()
 		d.data, d.i = data, i
 	case f.required:
-		d.push(f.esc)
+		d.pushField(f)
 		d.fail(ErrMissing, f.node.want+" (required)", "nothing")
 		d.pop()
 	}

@@ -465,16 +465,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 			d.mismatch(n.want)
 			return
 		}
-		b, ok := d.str()
-		if !ok {
-			return
-		}
-		// Checked before it is copied: a string breaking maxLength
-		// costs no memory.
-		if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
-			return
-		}
-		*(*string)(p) = d.makeString(b)
+		d.jstring(n, p)
 	case kBool:
 		switch c {
 		case 't':
@@ -537,7 +528,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		if n.c != nil && !d.checkStr(n, string(b)) {
 			return
 		}
-		t, err := formats.ParseDateTimeBytes(b)
+		t, err := parseDateTime(b)
 		if err != nil {
 			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
 			return
@@ -600,10 +591,26 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		d.jarray(n, p)
 	case kPtr:
-		ptr := reflect.New(n.elem.t).UnsafePointer()
+		ptr := d.newPointee(n.elem)
 		d.jvalue(n.elem, ptr)
 		*(*unsafe.Pointer)(p) = ptr
 	}
+}
+
+// jstring decodes the JSON string at d.i (a '"') into the string node n at
+// p: jvalue's case for strings, which the loops over fields and over
+// elements also call directly for a string, skipping the dispatch.
+func (d *decoder) jstring(n *node, p unsafe.Pointer) {
+	b, ok := d.str()
+	if !ok {
+		return
+	}
+	// Checked before it is copied: a string breaking maxLength costs no
+	// memory.
+	if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
+		return
+	}
+	*(*string)(p) = d.makeString(b)
 }
 
 // null stores JSON null (or nil from a map) into n at p, where allowed.
@@ -683,14 +690,18 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 				if d.skip(); d.fatal {
 					return
 				}
-				d.push(f.esc)
+				d.pushField(f)
 				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
 				d.pop()
 			default:
 				seen.set(idx)
 				f := &sp.fields[idx]
-				d.push(f.esc)
-				d.jvalue(f.node, f.ptr(base))
+				d.pushField(f)
+				if f.node.kind == kString && d.i < len(d.data) && d.data[d.i] == '"' {
+					d.jstring(f.node, f.ptr(base))
+				} else {
+					d.jvalue(f.node, f.ptr(base))
+				}
 				d.pop()
 				if d.fatal {
 					return
@@ -716,10 +727,23 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 // escapes, unknown or out-of-order keys). A true result with d.fatal set
 // means a syntax error after the key.
 func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
-	if idx >= len(sp.fields) || !sp.fields[idx].verbatim {
+	if idx >= len(sp.fields) {
 		return false
 	}
-	name := sp.fields[idx].name
+	f := &sp.fields[idx]
+	if f.klen > 0 && d.i+16 <= len(d.data) {
+		w0 := binary.LittleEndian.Uint64(d.data[d.i:])
+		w1 := binary.LittleEndian.Uint64(d.data[d.i+8:])
+		if w0&f.km[0] == f.kw[0] && w1&f.km[1] == f.kw[1] {
+			d.i += int(f.klen)
+			d.ws()
+			return true
+		}
+	}
+	if !f.verbatim {
+		return false
+	}
+	name := f.name
 	start, end := d.i+1, d.i+1+len(name)
 	if end >= len(d.data) || d.data[d.i] != '"' || d.data[end] != '"' || string(d.data[start:end]) != name {
 		return false
@@ -817,27 +841,26 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 	}
 }
 
-// tail is where the decode of an array or object may stop early: past its
-// limit (maxItems or maxProperties; < 0 for none), or past the error cap;
-// mark and omitted are the problems found before it began.
+// tail is where the decode of an array (items) or object may stop early:
+// past its limit (maxItems or maxProperties of c; < 0 for none), or past the
+// error cap; mark and omitted are the problems found before it began. It
+// holds no strings, so that taking one costs a few stores.
 type tail struct {
 	limit         int
-	want, unit    string
+	c             *constraints
+	items         bool
 	mark, omitted int
 }
 
 // tailOf returns the tail of an array (items) or object with constraints c.
 func (d *decoder) tailOf(c *constraints, items bool) tail {
-	t := tail{limit: -1, unit: " properties", mark: len(d.errs), omitted: d.omitted}
-	if items {
-		t.unit = " items"
-	}
+	t := tail{limit: -1, c: c, items: items, mark: len(d.errs), omitted: d.omitted}
 	switch {
 	case c == nil:
 	case items:
-		t.limit, t.want = c.maxItems, c.maxItemsWant
+		t.limit = c.maxItems
 	default:
-		t.limit, t.want = c.maxProps, c.maxPropsWant
+		t.limit = c.maxProps
 	}
 	return t
 }
@@ -862,7 +885,11 @@ func (d *decoder) skipTail(t tail, count int, closing byte) {
 		d.errs = d.errs[:t.mark]
 	}
 	d.omitted = t.omitted
-	d.fail(ErrConstraint, t.want, strconv.Itoa(count+rest)+t.unit)
+	if t.items {
+		d.fail(ErrConstraint, t.c.maxItemsWant, strconv.Itoa(count+rest)+" items")
+	} else {
+		d.fail(ErrConstraint, t.c.maxPropsWant, strconv.Itoa(count+rest)+" properties")
+	}
 }
 
 // skipRest skips the remaining members (closing '}') or elements (']') of
@@ -961,7 +988,10 @@ func mapKey(n *node, k string) (reflect.Value, bool) {
 	}
 }
 
-// jslice decodes a JSON array into the slice at p.
+// jslice decodes a JSON array into the slice at p. Elements of plain
+// string slices go to the call's string slots: the slices of one call
+// share their backing arrays, each with a capacity of its length, so that
+// an append to one never writes into another.
 func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	d.i++ // '['
 	if !d.enter() {
@@ -975,6 +1005,7 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		d.checkSlice(n, p, 0)
 		return
 	}
+	strs, start := n.arrays.strings, d.slen
 	size := n.elem.t.Size()
 	var data unsafe.Pointer
 	length, capacity := 0, 0
@@ -984,7 +1015,16 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 			d.skipTail(end, length, ']')
 			return
 		}
-		if length == capacity {
+		var ep unsafe.Pointer // the element's place
+		switch {
+		case strs:
+			if d.slen == len(d.slots) {
+				d.growSlots(length)
+				start = 0
+			}
+			d.slen++
+			ep = unsafe.Pointer(&d.slots[d.slen-1])
+		case length == capacity:
 			nd, nc := n.arrays.newArray(max(4, 2*capacity))
 			if length > 0 {
 				// A typed copy, so that pointers in the elements are seen by the GC.
@@ -992,9 +1032,16 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 				reflect.NewAt(at, nd).Elem().Set(reflect.NewAt(at, data).Elem())
 			}
 			data, capacity = nd, nc
+			fallthrough
+		default:
+			ep = unsafe.Add(data, uintptr(length)*size)
 		}
 		d.pushIndex(length)
-		d.jvalue(n.elem, unsafe.Add(data, uintptr(length)*size))
+		if strs && d.i < len(d.data) && d.data[d.i] == '"' {
+			d.jstring(n.elem, ep)
+		} else {
+			d.jvalue(n.elem, ep)
+		}
 		d.pop()
 		length++
 		if d.fatal {
@@ -1009,6 +1056,10 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		}
 	}
 	d.leave()
+	if strs {
+		d.used += length
+		data, capacity = unsafe.Pointer(&d.slots[start]), length
+	}
 	*(*sliceHeader)(p) = sliceHeader{Data: data, Len: length, Cap: capacity}
 	d.checkSlice(n, p, length)
 }

@@ -183,7 +183,7 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 		}
 		d.composite(n, p, v, reflect.Slice, reflect.Array)
 	case kPtr:
-		ptr := reflect.New(n.elem.t).UnsafePointer()
+		ptr := d.newPointee(n.elem)
 		d.mvalue(n.elem, ptr, v)
 		*(*unsafe.Pointer)(p) = ptr
 	}
@@ -332,7 +332,7 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 		if !d.spend(len(f.name) + 4) {
 			return
 		}
-		d.push(f.esc)
+		d.pushField(f)
 		d.mvalue(f.node, f.ptr(base), v)
 		d.pop()
 		if d.fatal {
@@ -474,7 +474,13 @@ func (d *decoder) mslice(n *node, p unsafe.Pointer, a []any) {
 	if len(a) == 0 {
 		*(*sliceHeader)(p) = sliceHeader{Data: unsafe.Pointer(&zeroBase)}
 	} else {
-		data, capacity := n.arrays.newExact(len(a))
+		var data unsafe.Pointer
+		capacity := len(a)
+		if n.arrays.strings {
+			data = d.takeSlots(len(a))
+		} else {
+			data, capacity = n.arrays.newExact(len(a))
+		}
 		size := n.elem.t.Size()
 		for i, v := range a {
 			if d.pastCap() {

@@ -44,7 +44,11 @@
 // never evicted; a program has finitely many types, so the cache is bounded
 // by the program. Decoder state is pooled, so a warm decode allocates only
 // what the decoded value needs (strings from JSON text, slices, pointers,
-// maps).
+// maps). [Plan.DecodeJSONNew] and [Plan.DecodeMapNew], which define's calls
+// use, allocate the value itself together with its strings, string slices
+// and scalar pointees: one allocation (a frame) sized by the plan's last
+// call, so that arguments alike from call to call take one allocation in
+// all. Whatever is handed out keeps its frame alive and is never reused.
 //
 // JSON text must be valid UTF-8: invalid bytes are an [ErrSyntax] error,
 // while escaped lone surrogates (\ud800) become U+FFFD as in encoding/json.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -110,11 +111,45 @@ type causeError struct {
 func (c *causeError) Error() string   { return c.sentinel.Error() + ": " + c.cause.Error() }
 func (c *causeError) Unwrap() []error { return []error{c.sentinel, c.cause} }
 
-// pathElem is one step of the path stack: an object key (already escaped
-// for a JSON Pointer) or an array index.
+// pathElem is one step of the path stack: an array index, or an object
+// key (escaped for a JSON Pointer): a field name registered with nameRef
+// (ref > 0), or a key from the input (ref < 0: decoder.inKeys[-ref-1]).
+// It holds no pointer, so that pushing one costs no write barrier.
 type pathElem struct {
-	name string
-	idx  int // -1 for a name
+	idx int // -1 for a key
+	ref int32
+}
+
+// pathNames holds the escaped field names of every plan, so that a path
+// element refers to one by number. It grows with the program's distinct
+// field names, and is read only to render an error.
+var pathNames struct {
+	sync.RWMutex
+	byName map[string]int32
+	list   []string
+}
+
+// nameRef returns the number of the escaped name esc in pathNames.
+func nameRef(esc string) int32 {
+	pathNames.Lock()
+	defer pathNames.Unlock()
+	if r, ok := pathNames.byName[esc]; ok {
+		return r
+	}
+	if pathNames.byName == nil {
+		pathNames.byName = map[string]int32{}
+	}
+	pathNames.list = append(pathNames.list, esc)
+	r := int32(len(pathNames.list))
+	pathNames.byName[esc] = r
+	return r
+}
+
+// refName returns the escaped name numbered r by nameRef.
+func refName(r int32) string {
+	pathNames.RLock()
+	defer pathNames.RUnlock()
+	return pathNames.list[r-1]
 }
 
 // appendEscaped appends s escaped as one JSON Pointer reference token.

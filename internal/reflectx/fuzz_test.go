@@ -32,6 +32,7 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var z1 zoo
 		err := p.DecodeJSON(unsafe.Pointer(&z1), data)
+		sameAsNew(t, data, err, &z1, func() (unsafe.Pointer, error) { return p.DecodeJSONNew(data, Limits{}) })
 		if err != nil {
 			var ae *ArgErrors
 			if !errors.As(err, &ae) || len(ae.Errs) == 0 || len(ae.Errs) > MaxErrors {
@@ -137,6 +138,7 @@ func runMapVsJSON(t *testing.T, data []byte) {
 	}
 	var zm zoo
 	errMap := p.DecodeMap(unsafe.Pointer(&zm), m)
+	sameAsNew(t, data, errMap, &zm, func() (unsafe.Pointer, error) { return p.DecodeMapNew(m, Limits{}) })
 	if (errJSON == nil) != (errMap == nil) {
 		t.Fatalf("verdicts differ for %q:\njson: %v\nmap:  %v", data, errJSON, errMap)
 	}
@@ -168,6 +170,34 @@ func runMapVsJSON(t *testing.T, data []byte) {
 	}
 	if diff := cmp.Diff(string(bj), string(bm)); diff != "" {
 		t.Fatalf("values differ for %q (-json +map):\n%s", data, diff)
+	}
+}
+
+// sameAsNew checks that decoding data with the frame-allocating decode (a
+// fresh value per call) gives what decoding into want did: the same
+// problems, or an equal value.
+func sameAsNew(t *testing.T, data []byte, wantErr error, want *zoo, decode func() (unsafe.Pointer, error)) {
+	t.Helper()
+	v, err := decode()
+	if (err == nil) != (wantErr == nil) || (err == nil) != (v != nil) {
+		t.Fatalf("%q: frame decode gave %p, %v; in-place decode %v", data, v, err, wantErr)
+	}
+	if err != nil {
+		if gw, gn := gotErrs(t, wantErr), gotErrs(t, err); !reflect.DeepEqual(gw, gn) {
+			t.Fatalf("%q: problems differ:\nin place: %v\nframe:    %v", data, wantErr, err)
+		}
+		return
+	}
+	bw, err := json.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bn, err := json.Marshal((*zoo)(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(bw), string(bn)); diff != "" {
+		t.Fatalf("%q: values differ (-in place +frame):\n%s", data, diff)
 	}
 }
 

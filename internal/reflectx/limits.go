@@ -53,29 +53,29 @@ func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) err
 		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
 		return d.finish()
 	}
-	d.hint = int(p.arenaHint.Load())
+	hint, slotHint := int(p.arenaHint.Load()), int(p.slotHint.Load())
+	d.useFrame(p.frameFor(hint, slotHint, false))
+	d.hint = hint
 	d.decodeJSON(p, dst, data)
-	p.noteCopied(d.hint, d.copied)
+	p.noteCopied(hint, d.copied)
+	noteHint(&p.slotHint, slotHint, d.used, maxFrameSlots)
 	return d.finish()
 }
 
 // noteCopied updates the plan's arena hint after a decode that copied
-// copied bytes of strings with hint in force: it grows to what was needed
-// (up to arenaChunk) and shrinks only below half, so that calls alike keep
-// the shared Plan's cache line clean.
-func (p *Plan) noteCopied(hint, copied int) {
-	copied = min(copied, arenaChunk)
-	if copied > hint || copied < hint/2 {
-		p.arenaHint.Store(int32(copied))
-	}
-}
+// copied bytes of strings with hint in force (noteHint).
+func (p *Plan) noteCopied(hint, copied int) { noteHint(&p.arenaHint, hint, copied, arenaChunk) }
 
 // DecodeMapLimits is [Plan.DecodeMap] under lim.
 func (p *Plan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim Limits) error {
 	d := getDecoder()
 	d.lim = lim.resolve()
 	d.budget = d.lim.MaxBytes
+	hint, slotHint := int(p.mapHint.Load()), int(p.mapSlotHint.Load())
+	d.useFrame(p.frameFor(hint, slotHint, false))
 	d.decodeMap(p, dst, args)
+	noteHint(&p.mapHint, hint, d.copied, arenaChunk)
+	noteHint(&p.mapSlotHint, slotHint, d.used, maxFrameSlots)
 	return d.finish()
 }
 

@@ -1,6 +1,7 @@
 package reflectx
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -23,6 +24,14 @@ type Plan struct {
 	// (at most arenaChunk): the size of the next decode's first string
 	// arena. Only a sizing hint, the one field that changes after PlanFor.
 	arenaHint atomic.Int32
+	// slotHint is how many string slots the last JSON decode used (at
+	// most maxFrameSlots), a sizing hint as arenaHint is.
+	slotHint atomic.Int32
+	// mapHint and mapSlotHint are arenaHint and slotHint of map input.
+	mapHint, mapSlotHint atomic.Int32
+	frames               frames // frame types of the decodes, by size
+	// userMethods caches UserMethods: 0 not known yet, 1 no, 2 yes.
+	userMethods atomic.Int32
 }
 
 // Type returns the Go type the plan decodes into.
@@ -325,13 +334,35 @@ func (sp *structPlan) lookup(k string) (int, bool) {
 // field is one JSON property of a struct.
 type field struct {
 	name     string         // JSON name
-	esc      string         // name escaped for a JSON Pointer
+	ref      int32          // the name escaped for a JSON Pointer, numbered by nameRef
 	offset   uintptr        // from the last embedded pointer (or the struct)
 	embeds   []fields.Embed // embedded pointers on the way, usually none
 	node     *node
 	required bool
 	verbatim bool // name is printable ASCII without '"' or '\\': JSON text spells it as is
-	def      *defaultValue
+	// The key and its ':' as JSON text spells them without whitespace,
+	// "name":, for names whose whole key fits in 16 bytes (klen > 0): the
+	// bytes as two little-endian words (kw) and the masks of their used
+	// bytes (km), so that one key costs two loads and compares.
+	kw, km [2]uint64
+	klen   uint8
+	def    *defaultValue
+}
+
+// keyWords sets f.kw, f.km and f.klen from f.name.
+func (f *field) keyWords() {
+	key := `"` + f.name + `":`
+	if !f.verbatim || len(key) > 16 {
+		return
+	}
+	var buf [16]byte
+	copy(buf[:], key)
+	for i := range len(key) {
+		f.km[i/8] |= 0xff << (8 * (i % 8))
+	}
+	f.kw[0] = binary.LittleEndian.Uint64(buf[:8])
+	f.kw[1] = binary.LittleEndian.Uint64(buf[8:])
+	f.klen = uint8(len(key))
 }
 
 // ptr returns the address of the field in the struct at base, allocating
@@ -539,7 +570,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 		}
 		f := field{
 			name:     c.Name,
-			esc:      escapeToken(c.Name),
+			ref:      nameRef(escapeToken(c.Name)),
 			offset:   c.Offset,
 			embeds:   c.Embeds,
 			node:     fn,
@@ -562,6 +593,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 		if r := c.Rules; len(r.ExampleJSON) > 0 {
 			b.pending = append(b.pending, func() error { return checkExamples(fn, r, fpath) })
 		}
+		f.keyWords()
 		sp.byName[f.name] = len(sp.fields)
 		sp.fields = append(sp.fields, f)
 	}

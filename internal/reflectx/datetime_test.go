@@ -1,0 +1,44 @@
+package reflectx
+
+import (
+	"testing"
+	"time"
+
+	"github.com/toolnexus/toolnexus/internal/formats"
+)
+
+var dateTimeSeeds = []string{
+	"2026-03-14T09:30:00Z", "2024-02-29T23:59:59Z", "2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z",
+	"2000-02-29T00:00:00Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026-04-31T00:00:00Z",
+	"2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-01T24:00:00Z",
+	"2026-01-01T00:60:00Z", "2026-01-01T23:59:60Z", "2026-01-01t00:00:00Z", "2026-01-01T00:00:00z",
+	"2026-01-01T00:00:00.5Z", "2026-01-01T00:00:00+02:00", "2026-01-01 00:00:00Z", "2026-1-01T00:00:00Z",
+	"2026-01-01T00:00:0aZ", "2026-01-01T00:00:00", "",
+}
+
+// The fast path agrees with the general parser on every input: same time
+// (location included) or an error from both.
+func TestParseDateTimeAgrees(t *testing.T) {
+	for _, s := range dateTimeSeeds {
+		checkDateTimeAgrees(t, []byte(s))
+	}
+}
+
+func FuzzParseDateTime(f *testing.F) {
+	for _, s := range dateTimeSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { checkDateTimeAgrees(t, b) })
+}
+
+func checkDateTimeAgrees(t *testing.T, b []byte) {
+	t.Helper()
+	want, werr := formats.ParseDateTimeBytes(b)
+	got, gerr := parseDateTime(b)
+	// Fixed zones are made per parse: compare instants and zones.
+	gn, goff := got.Zone()
+	wn, woff := want.Zone()
+	if (werr == nil) != (gerr == nil) || !got.Equal(want) || gn != wn || goff != woff || (want.Location() == time.UTC) != (got.Location() == time.UTC) {
+		t.Errorf("parseDateTime(%q) = %v, %v; formats.ParseDateTimeBytes: %v, %v", b, got, gerr, want, werr)
+	}
+}
