@@ -89,7 +89,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 
 	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
 	h.isPtr = isPtr
-	if !isPtr && !in.plan.UserMethods() {
+	if !isPtr { // used only while the plan calls no user method (decode)
 		h.pool = &sync.Pool{New: func() any { return new(In) }}
 	}
 	s.execMap = h.execMap
@@ -261,26 +261,6 @@ func (l *lazyPlan) get() (*reflectx.Plan, error) {
 	return l.p, l.err
 }
 
-// DecodeMapLimits is [reflectx.Plan.DecodeMapLimits] on the plan, built if
-// it is the first call.
-func (l *lazyPlan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim reflectx.Limits) error {
-	p, err := l.get()
-	if err != nil {
-		return err
-	}
-	return p.DecodeMapLimits(dst, args, lim)
-}
-
-// DecodeJSONLimits is [reflectx.Plan.DecodeJSONLimits] on the plan, built
-// if it is the first call.
-func (l *lazyPlan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim reflectx.Limits) error {
-	p, err := l.get()
-	if err != nil {
-		return err
-	}
-	return p.DecodeJSONLimits(dst, data, lim)
-}
-
 // typedHandler is the call path of a tool made by DefineTool.
 type typedHandler[In, Out any] struct {
 	fn     func(context.Context, In) (Out, error)
@@ -288,9 +268,10 @@ type typedHandler[In, Out any] struct {
 	plan   *lazyPlan
 	render func(Out) Result
 	isPtr  bool // In is a pointer type; the plan decodes its pointee
-	// pool holds *In to decode into, when In is not a pointer and its plan
-	// calls no user method (reflectx.Plan.UserMethods): the value is copied
-	// out for the handler, so a call allocates only what the value points to.
+	// pool holds *In to decode into when In is not a pointer; it is used
+	// only when the plan calls no user method (reflectx.Plan.UserMethods),
+	// which could keep a pointer into the value. The value is copied out
+	// for the handler, so a call allocates only what the value points to.
 	pool      *sync.Pool
 	limits    reflectx.Limits
 	maxOutput int
@@ -305,9 +286,13 @@ func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	in, err := h.decode(
-		func(p unsafe.Pointer) error { return h.plan.DecodeMapLimits(p, args, h.limits) },
-		func() (unsafe.Pointer, error) { return h.plan.DecodeMapNew(args, h.limits) })
+	p, err := h.plan.get()
+	if err != nil {
+		return argResult(err)
+	}
+	in, err := h.decode(p,
+		func(v unsafe.Pointer) error { return p.DecodeMapLimits(v, args, h.limits) },
+		func() (unsafe.Pointer, error) { return p.DecodeMapNew(args, h.limits) })
 	if err != nil {
 		return argResult(err)
 	}
@@ -323,9 +308,13 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	in, err := h.decode(
-		func(p unsafe.Pointer) error { return h.plan.DecodeJSONLimits(p, args, h.limits) },
-		func() (unsafe.Pointer, error) { return h.plan.DecodeJSONNew(args, h.limits) })
+	p, err := h.plan.get()
+	if err != nil {
+		return argResult(err)
+	}
+	in, err := h.decode(p,
+		func(v unsafe.Pointer) error { return p.DecodeJSONLimits(v, args, h.limits) },
+		func() (unsafe.Pointer, error) { return p.DecodeJSONNew(args, h.limits) })
 	if err != nil {
 		return argResult(err)
 	}
@@ -333,11 +322,11 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 }
 
 // decode returns the arguments decoded by into (into pooled memory, then
-// copied out) when the tool has a pool, else by fresh (into a new frame:
-// one allocation for the value and, where they fit, its strings, string
-// slices and scalar pointees).
-func (h *typedHandler[In, Out]) decode(into func(unsafe.Pointer) error, fresh func() (unsafe.Pointer, error)) (In, error) {
-	if h.pool != nil {
+// copied out) when the tool has a pool and p calls no user method, else by
+// fresh (into a new frame: one allocation for the value and, where they
+// fit, its strings, string slices and scalar pointees).
+func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(unsafe.Pointer) error, fresh func() (unsafe.Pointer, error)) (In, error) {
+	if h.pool != nil && !p.UserMethods() {
 		vp := h.pool.Get().(*In)
 		err := into(unsafe.Pointer(vp))
 		return h.release(vp), err
