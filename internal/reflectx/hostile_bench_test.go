@@ -255,3 +255,34 @@ func BenchmarkHostileSharedMap(b *testing.B) {
 		})
 	}
 }
+
+// largeElem is a struct element of 256 bytes that `{}` fills.
+type largeElem struct {
+	A [31]int64 `json:"a,omitempty"`
+	B string    `json:"b,omitempty"`
+}
+
+type largeElems struct {
+	V []largeElem `json:"v"`
+}
+
+// BenchmarkHostileLargeElems: valid `[{},{},...]` into a slice of large
+// structs without maxItems costs the element's size per 3 input bytes
+// (here 256 bytes, so about 85 B/inbyte and more with the slice's
+// growth); only maxItems and MaxBytes bound it.
+func BenchmarkHostileLargeElems(b *testing.B) {
+	for _, s := range hostileSizes {
+		data := repeatJSON(s.size, `{"v":[`, func(int) string { return `{}` }, `]}`)
+		b.Run(s.name, func(b *testing.B) { benchJSON[largeElems](b, data, false) })
+	}
+}
+
+// BenchmarkHostileAnyScalars: `[1,1,...]` into an any field, a []any of
+// boxed json.Number values (16 bytes each, and 16 for each slot of the
+// slice) per 2 input bytes.
+func BenchmarkHostileAnyScalars(b *testing.B) {
+	for _, s := range hostileSizes {
+		data := repeatJSON(s.size, `{"any":[`, func(int) string { return `1` }, `]}`)
+		b.Run(s.name, func(b *testing.B) { benchJSON[anyArg](b, data, false) })
+	}
+}
