@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -329,7 +330,7 @@ func (p *parser) skip() []byte {
 func (p *parser) key() (string, error) {
 	tok := p.skip()
 	var k string
-	if bytes.IndexByte(tok, '\\') < 0 {
+	if plain(tok) {
 		k = p.makeString(tok[1 : len(tok)-1])
 	} else if s, err := unquote(tok); err != nil {
 		return "", err
@@ -342,7 +343,14 @@ func (p *parser) key() (string, error) {
 	return k, nil
 }
 
-// unquote decodes a JSON string token holding escapes.
+// plain reports whether the JSON string token tok is its text quoted: no
+// escapes, valid UTF-8 (else unquote replaces the bad bytes by U+FFFD, as
+// encoding/json does and as MarshalJSON writes them).
+func plain(tok []byte) bool {
+	return bytes.IndexByte(tok, '\\') < 0 && utf8.Valid(tok)
+}
+
+// unquote decodes a JSON string token holding escapes or invalid UTF-8.
 func unquote(tok []byte) (string, error) {
 	var s string
 	err := json.Unmarshal(tok, &s)
@@ -530,8 +538,8 @@ func (p *parser) setKeyword(s *Schema, key string, raw json.RawMessage) (bool, e
 		if len(raw) < 2 || raw[0] != '"' {
 			return string(raw) == "null" // as json.Unmarshal: null leaves dst as is
 		}
-		if bytes.IndexByte(raw, '\\') < 0 {
-			*dst = p.makeString(raw[1 : len(raw)-1]) // valid JSON: no escapes, nothing to decode
+		if plain(raw) {
+			*dst = p.makeString(raw[1 : len(raw)-1]) // nothing to decode
 			return true
 		}
 		v, err := unquote(raw)

@@ -187,3 +187,40 @@ func TestParseOwnedValues(t *testing.T) {
 		t.Errorf("b after appending a property (-want +got):\n%s", diff)
 	}
 }
+
+// FuzzParse: Parse never panics, and what it accepts goes through
+// MarshalJSON and back to the same tree.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"object","properties":{"a":{"type":"string","minLength":1}},"required":["a"]}`,
+		`{"anyOf":[true,false,{}],"items":{"enum":[1,"x",null]},"x-k":[1,{"a":2}]}`,
+		`{"$defs":{"b":{"type":["integer","null"]},"a":{"$ref":"#/$defs/b"}},"title":"t\u00e9"}`,
+		nestedSchema(20),
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := schema.ParseLimited(data, schema.ParseLimits{MaxNodes: 1000})
+		if err != nil {
+			if !errors.Is(err, schema.ErrParse) {
+				t.Fatalf("Parse(%q) = %v, want an error wrapping ErrParse", data, err)
+			}
+			return
+		}
+		out, err := s.MarshalJSON()
+		if err != nil {
+			return // a keyword value MarshalJSON refuses (an invalid number kept as is)
+		}
+		back, err := schema.Parse(out)
+		if err != nil {
+			t.Fatalf("Parse(MarshalJSON(Parse(%q))) = %v; marshalled %s", data, err, out)
+		}
+		again, err := back.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(out), string(again)); diff != "" {
+			t.Fatalf("round trip of %q (-first +second):\n%s", data, diff)
+		}
+	})
+}
