@@ -378,7 +378,8 @@ type RawHandler func(ctx context.Context, args json.RawMessage) (any, error)
 // NewTool makes a [Tool] from a hand-written JSON Schema and an untyped
 // handler, for tools whose input is not a Go type (a proxy to a remote MCP
 // server, say). The schema must be a JSON object schema; it is parsed with
-// [schema.Parse] so adapters can transform it like an inferred one.
+// [schema.ParseLimited] so adapters can transform it like an inferred one,
+// within the limits [WithMaxSchemaBytes] and [WithMaxSchemaNodes] set.
 //
 // Unlike [DefineTool], NewTool does not validate arguments against the
 // schema: it checks only that they are one JSON object (empty text and null
@@ -396,7 +397,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	if handler == nil {
 		return Tool{}, fmt.Errorf("%s: nil handler", label)
 	}
-	in, err := schema.Parse(inputSchema)
+	in, err := schema.ParseLimited(inputSchema, cfg.schemaLim)
 	if err != nil {
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
 
 type patternArgs struct {
@@ -127,5 +129,49 @@ func TestNewToolDeepSchema(t *testing.T) {
 	_, err := define.NewTool("deep", json.RawMessage(deep), func(ctx context.Context, args json.RawMessage) (any, error) { return "", nil })
 	if err == nil || !strings.Contains(err.Error(), "deep") {
 		t.Errorf("err = %v, want a nesting error", err)
+	}
+}
+
+// TestNewToolSchemaLimits: a hand-written schema over the default number
+// of schemas is refused (each would cost a node of over 500 bytes), and
+// the options move both bounds.
+func TestNewToolSchemaLimits(t *testing.T) {
+	handler := func(ctx context.Context, args json.RawMessage) (any, error) { return "", nil }
+	props := func(n int) json.RawMessage {
+		var b strings.Builder
+		b.WriteString(`{"type":"object","properties":{`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"p%d":{}`, i)
+		}
+		b.WriteString(`}}`)
+		return json.RawMessage(b.String())
+	}
+	for _, tc := range []struct {
+		name   string
+		schema json.RawMessage
+		opts   []define.Option
+		tooBig bool
+	}{
+		{"default nodes, at", props(schema.DefaultMaxParseNodes - 1), nil, false},
+		{"default nodes, over", props(schema.DefaultMaxParseNodes), nil, true},
+		{"nodes raised", props(schema.DefaultMaxParseNodes), []define.Option{define.WithMaxSchemaNodes(schema.DefaultMaxParseNodes + 1)}, false},
+		{"nodes unbounded", props(schema.DefaultMaxParseNodes), []define.Option{define.WithMaxSchemaNodes(-1)}, false},
+		{"nodes lowered", props(3), []define.Option{define.WithMaxSchemaNodes(3)}, true},
+		{"bytes lowered", props(3), []define.Option{define.WithMaxSchemaBytes(40)}, true},
+		{"bytes at", props(3), []define.Option{define.WithMaxSchemaBytes(len(props(3)))}, false},
+		{"bytes unbounded", props(3), []define.Option{define.WithMaxSchemaBytes(-1)}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := define.NewTool("proxy", tc.schema, handler, tc.opts...)
+			if got := errors.Is(err, schema.ErrTooLarge); got != tc.tooBig {
+				t.Errorf("err = %.200v, want ErrTooLarge %v", err, tc.tooBig)
+			}
+			if !tc.tooBig && err != nil {
+				t.Errorf("err = %.200v", err)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/internal/reflectx"
+	"github.com/toolnexus/toolnexus/schema"
 )
 
 // Option configures [DefineTool] and [NewTool].
@@ -19,8 +20,9 @@ type config struct {
 	nameSet     bool
 	description string
 	title       string
-	limits      reflectx.Limits // argument bounds; zero fields mean the defaults
-	maxOutput   int             // 0: DefaultMaxOutputBytes; < 0: none
+	limits      reflectx.Limits    // argument bounds; zero fields mean the defaults
+	maxOutput   int                // 0: DefaultMaxOutputBytes; < 0: none
+	schemaLim   schema.ParseLimits // NewTool's hand-written schema; zero fields mean the defaults
 	strict      strictPin
 }
 
@@ -95,6 +97,25 @@ func WithMaxPatternBytes(n int) Option {
 // [DefaultMaxOutputBytes]; n < 0 means no bound.
 func WithMaxOutputBytes(n int) Option {
 	return optionFunc{func(c *config) { c.maxOutput = n }, fmt.Sprintf("WithMaxOutputBytes(%d)", n)}
+}
+
+// WithMaxSchemaBytes bounds the length of the hand-written schema given
+// to [NewTool] (a proxy's schema comes from another server): a longer one
+// is an error wrapping [schema.ErrTooLarge]. n = 0 means
+// [schema.DefaultMaxParseBytes] (1 MiB); n < 0 means no bound. DefineTool
+// ignores it.
+func WithMaxSchemaBytes(n int) Option {
+	return optionFunc{func(c *config) { c.schemaLim.MaxBytes = n }, fmt.Sprintf("WithMaxSchemaBytes(%d)", n)}
+}
+
+// WithMaxSchemaNodes bounds the number of schemas (each property, item and
+// boolean schema counting one) in the hand-written schema given to
+// [NewTool]: each takes over 500 bytes in memory however short its text,
+// so this bounds the memory its parsing takes. More is an error wrapping
+// [schema.ErrTooLarge]. n = 0 means [schema.DefaultMaxParseNodes]
+// (32,768); n < 0 means no bound. DefineTool ignores it.
+func WithMaxSchemaNodes(n int) Option {
+	return optionFunc{func(c *config) { c.schemaLim.MaxNodes = n }, fmt.Sprintf("WithMaxSchemaNodes(%d)", n)}
 }
 
 // WithStrict pins the tool's strict (grammar-constrained) mode for the

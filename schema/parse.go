@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // ErrParse is wrapped by every error of [Parse].
@@ -35,7 +37,56 @@ var ErrParse = errors.New("invalid schema document")
 // equal to s, with one normalisation: an empty "properties" of an object
 // schema and an empty "required" parse as nil (MarshalJSON writes the former
 // as {} and omits the latter).
-func Parse(data []byte) (*Schema, error) {
+//
+// Parse applies the default [ParseLimits]; see [ParseLimited].
+func Parse(data []byte) (*Schema, error) { return ParseLimited(data, ParseLimits{}) }
+
+// Default limits of [Parse]; see [ParseLimits].
+const (
+	DefaultMaxParseBytes = 1 << 20 // 1 MiB
+	DefaultMaxParseNodes = 1 << 15 // 32,768 schemas
+)
+
+// ErrTooLarge is wrapped (with [ErrParse]) by the error of a document over
+// a [ParseLimits] bound.
+var ErrTooLarge = errors.New("schema document too large")
+
+// ParseLimits bounds the documents [ParseLimited] accepts, and so the
+// memory it takes. Each schema node of the result holds a [Schema] (over
+// 500 bytes) whatever its size in the document, where "{}" is 2 bytes: a
+// bound on the document's size alone would let 1 MiB of "{}," make a
+// 180 MB tree. A zero field means its default; a negative one, no bound.
+type ParseLimits struct {
+	// MaxBytes bounds the document's length (DefaultMaxParseBytes).
+	MaxBytes int
+	// MaxNodes bounds the number of schemas in the document, boolean
+	// schemas and the root included (DefaultMaxParseNodes).
+	MaxNodes int
+}
+
+// resolve returns lim with its defaults filled in and -1 for no bound.
+func (lim ParseLimits) resolve() ParseLimits {
+	pick := func(v, def int) int {
+		switch {
+		case v == 0:
+			return def
+		case v < 0:
+			return -1
+		}
+		return v
+	}
+	return ParseLimits{MaxBytes: pick(lim.MaxBytes, DefaultMaxParseBytes), MaxNodes: pick(lim.MaxNodes, DefaultMaxParseNodes)}
+}
+
+// ParseLimited is [Parse] within the limits lim: a longer document, or
+// one holding more schemas, is an error wrapping [ErrParse] and
+// [ErrTooLarge], found before the tree is built (the length) or as soon as
+// the schema over the limit is met.
+func ParseLimited(data []byte, lim ParseLimits) (*Schema, error) {
+	lim = lim.resolve()
+	if lim.MaxBytes >= 0 && len(data) > lim.MaxBytes {
+		return nil, fmt.Errorf("schema: Parse: %w: %w: %d bytes, more than %d", ErrParse, ErrTooLarge, len(data), lim.MaxBytes)
+	}
 	data = bytes.TrimSpace(data)
 	if !json.Valid(data) {
 		var probe json.RawMessage
@@ -51,9 +102,12 @@ func Parse(data []byte) (*Schema, error) {
 	if depth := nesting(data); depth > MaxParseDepth {
 		return nil, fmt.Errorf("schema: Parse: %w: nested %d levels deep, more than %d", ErrParse, depth, MaxParseDepth)
 	}
-	p := &parser{data: data}
+	p := &parser{data: data, maxNodes: lim.MaxNodes}
 	s, err := p.schema()
 	if err != nil {
+		if p.tooLarge {
+			return nil, fmt.Errorf("schema: Parse: %w: %w: %v", ErrParse, ErrTooLarge, err)
+		}
 		return nil, fmt.Errorf("schema: Parse: %w: %v", ErrParse, err)
 	}
 	return s, nil
@@ -89,10 +143,116 @@ func nesting(data []byte) int {
 // subschema is parsed where it stands, and every other keyword value is
 // skipped over once and handed to setKeyword, so that the work is linear
 // in the document's size whatever its nesting.
+//
+// To take little more memory than the tree it returns, the parser cuts
+// the tree's nodes, counts, booleans and one-name type lists from slabs
+// (each value its own element: a caller's change to one touches no
+// other), copies key strings into one byte arena, and gathers the
+// members of "properties" and the items of "anyOf" on reusable stacks
+// copied once to slices of their exact length.
 type parser struct {
 	data []byte
 	i    int
-	path []string // JSON Pointer tokens of the current value, rendered on error
+	path []pathTok // the JSON Pointer of the current value, rendered on error
+
+	maxNodes int  // bound on nodes; < 0: none
+	nodes    int  // schemas made
+	tooLarge bool // the error is maxNodes passed
+
+	slab  []Schema
+	ints  []int64
+	bools []bool
+	types []string
+	text  []byte     // arena of key strings
+	props []Property // stack of the "properties" being read
+	subs  []*Schema  // stack of the "anyOf" (...) items being read
+}
+
+// slabSize is the length of the next slab of a kind for a parser that
+// has made n nodes: growing with the document, up to 64.
+func slabSize(n int) int { return min(max(n, 4), 64) }
+
+// nodeSlab is the length of the next slab of nodes for a parser that has
+// made n nodes: as many nodes as fit in a block of 2 KiB to 64 KiB, the
+// block growing with the document (a Schema is 560 bytes, and a
+// slab of a length not chosen so would be rounded up to a larger block).
+func nodeSlab(n int) int {
+	block := min(max(n*int(unsafe.Sizeof(Schema{})), 2<<10), 64<<10)
+	return max(block/int(unsafe.Sizeof(Schema{})), 1)
+}
+
+// node returns a fresh node, or an error once there are more than
+// p.maxNodes.
+func (p *parser) node() (*Schema, error) {
+	p.nodes++
+	if p.maxNodes >= 0 && p.nodes > p.maxNodes {
+		p.tooLarge = true
+		return nil, p.errorf("more than %d schemas", p.maxNodes)
+	}
+	if len(p.slab) == 0 {
+		p.slab = make([]Schema, nodeSlab(p.nodes))
+	}
+	s := &p.slab[0]
+	p.slab = p.slab[1:]
+	return s, nil
+}
+
+func (p *parser) newInt(v int64) *int64 {
+	if len(p.ints) == 0 {
+		p.ints = make([]int64, slabSize(p.nodes))
+	}
+	n := &p.ints[0]
+	p.ints = p.ints[1:]
+	*n = v
+	return n
+}
+
+func (p *parser) boolSchema(v bool) (*Schema, error) {
+	s, err := p.node()
+	if err != nil {
+		return nil, err
+	}
+	if len(p.bools) == 0 {
+		p.bools = make([]bool, slabSize(p.nodes))
+	}
+	s.Bool = &p.bools[0]
+	p.bools = p.bools[1:]
+	*s.Bool = v
+	return s, nil
+}
+
+// oneType returns the type list []string{name}, its capacity 1 so that
+// an append by the caller copies it out of the slab.
+func (p *parser) oneType(name string) []string {
+	if len(p.types) == 0 {
+		p.types = make([]string, slabSize(p.nodes))
+	}
+	t := p.types[0:1:1]
+	p.types = p.types[1:]
+	t[0] = name
+	return t
+}
+
+// jsonTypes are the type names, shared rather than copied per schema.
+var jsonTypes = []string{"object", "string", "integer", "number", "boolean", "array", "null"}
+
+// makeString returns b as a string: a type name shared, other text copied
+// into the parser's arena.
+func (p *parser) makeString(b []byte) string {
+	for _, t := range jsonTypes {
+		if string(b) == t {
+			return t
+		}
+	}
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(p.text)-len(p.text) < len(b) {
+		p.text = make([]byte, 0, max(len(b), min(4<<10, 16*p.nodes)))
+	}
+	at := len(p.text)
+	p.text = append(p.text, b...)
+	return unsafe.String(&p.text[at], len(b))
 }
 
 func (p *parser) ws() {
@@ -106,12 +266,24 @@ func (p *parser) ws() {
 	}
 }
 
+// pathTok is a token of a JSON Pointer: an array index when idx >= 0,
+// else an object key (rendered only on error, so that no index is
+// formatted on the way).
+type pathTok struct {
+	key string
+	idx int
+}
+
 // pathString renders the path as a JSON Pointer.
 func (p *parser) pathString() string {
 	var b strings.Builder
 	for _, t := range p.path {
 		b.WriteByte('/')
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+		if t.idx >= 0 {
+			b.WriteString(strconv.Itoa(t.idx))
+			continue
+		}
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t.key))
 	}
 	return b.String()
 }
@@ -158,15 +330,31 @@ func (p *parser) skip() []byte {
 func (p *parser) key() (string, error) {
 	tok := p.skip()
 	var k string
-	if bytes.IndexByte(tok, '\\') < 0 {
-		k = string(tok[1 : len(tok)-1])
-	} else if err := json.Unmarshal(tok, &k); err != nil {
+	if plain(tok) {
+		k = p.makeString(tok[1 : len(tok)-1])
+	} else if s, err := unquote(tok); err != nil {
 		return "", err
+	} else {
+		k = s
 	}
 	p.ws()
 	p.i++ // ':'
 	p.ws()
 	return k, nil
+}
+
+// plain reports whether the JSON string token tok is its text quoted: no
+// escapes, valid UTF-8 (else unquote replaces the bad bytes by U+FFFD, as
+// encoding/json does and as MarshalJSON writes them).
+func plain(tok []byte) bool {
+	return bytes.IndexByte(tok, '\\') < 0 && utf8.Valid(tok)
+}
+
+// unquote decodes a JSON string token holding escapes or invalid UTF-8.
+func unquote(tok []byte) (string, error) {
+	var s string
+	err := json.Unmarshal(tok, &s)
+	return s, err
 }
 
 // members calls f for each member of the object at p.i, with the path
@@ -201,7 +389,7 @@ func (p *parser) members(f func(key string) error) error {
 			seen[k] = true
 		}
 		n++
-		p.path = append(p.path, k)
+		p.path = append(p.path, pathTok{key: k, idx: -1})
 		if err := f(k); err != nil {
 			return err
 		}
@@ -221,22 +409,25 @@ func (p *parser) schema() (*Schema, error) {
 	switch p.data[p.i] {
 	case 't':
 		p.i += len("true")
-		return True(), nil
+		return p.boolSchema(true)
 	case 'f':
 		p.i += len("false")
-		return False(), nil
+		return p.boolSchema(false)
 	case '{':
 	default:
 		return nil, p.errorf("a schema must be an object or a boolean")
 	}
-	s := &Schema{}
-	err := p.members(func(key string) error {
+	s, err := p.node()
+	if err != nil {
+		return nil, err
+	}
+	err = p.members(func(key string) error {
 		ok, err := p.subschemas(s, key)
 		if err != nil || ok {
 			return err
 		}
 		raw := json.RawMessage(p.skip())
-		if ok, err = s.setKeyword(key, raw); err != nil || ok {
+		if ok, err = p.setKeyword(s, key, raw); err != nil || ok {
 			return err
 		}
 		var buf bytes.Buffer
@@ -270,17 +461,17 @@ func (p *parser) subschemas(s *Schema, key string) (bool, error) {
 		return err == nil, err
 	}
 	list := func(dst *[]*Schema) (bool, error) {
-		out := []*Schema{}
+		start := len(p.subs)
 		p.i++ // '['
 		p.ws()
 		for n := 0; p.data[p.i] != ']'; n++ {
-			p.path = append(p.path, strconv.Itoa(n))
+			p.path = append(p.path, pathTok{idx: n})
 			v, err := p.schema()
 			if err != nil {
 				return false, err
 			}
 			p.path = p.path[:len(p.path)-1]
-			out = append(out, v)
+			p.subs = append(p.subs, v)
 			p.ws()
 			if p.data[p.i] == ',' {
 				p.i++
@@ -288,7 +479,9 @@ func (p *parser) subschemas(s *Schema, key string) (bool, error) {
 			}
 		}
 		p.i++ // ']'
-		*dst = out
+		*dst = append(make([]*Schema, 0, len(p.subs)-start), p.subs[start:]...)
+		clear(p.subs[start:])
+		p.subs = p.subs[:start]
 		return true, nil
 	}
 	switch {
@@ -305,16 +498,18 @@ func (p *parser) subschemas(s *Schema, key string) (bool, error) {
 	case key == "allOf" && c == '[':
 		return list(&s.AllOf)
 	case key == "properties" && c == '{':
-		props := []Property{}
+		start := len(p.props)
 		err := p.members(func(name string) error {
 			v, err := p.schema()
-			props = append(props, Property{name, v})
+			p.props = append(p.props, Property{name, v})
 			return err
 		})
 		if err != nil {
 			return false, err
 		}
-		s.Properties = props
+		s.Properties = append(make([]Property, 0, len(p.props)-start), p.props[start:]...)
+		clear(p.props[start:])
+		p.props = p.props[:start]
 		return true, nil
 	case key == "$defs" && c == '{':
 		var defs []Def
@@ -338,20 +533,25 @@ func (p *parser) subschemas(s *Schema, key string) (bool, error) {
 // setKeyword stores one keyword whose value is not made of schemas in s.
 // It returns false when the keyword is unknown or its value has a shape s
 // does not model.
-func (s *Schema) setKeyword(key string, raw json.RawMessage) (bool, error) {
+func (p *parser) setKeyword(s *Schema, key string, raw json.RawMessage) (bool, error) {
 	str := func(dst *string) bool {
-		if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
-			*dst = string(raw[1 : len(raw)-1]) // valid JSON: no escapes, nothing to decode
+		if len(raw) < 2 || raw[0] != '"' {
+			return string(raw) == "null" // as json.Unmarshal: null leaves dst as is
+		}
+		if plain(raw) {
+			*dst = p.makeString(raw[1 : len(raw)-1]) // nothing to decode
 			return true
 		}
-		return json.Unmarshal(raw, dst) == nil
+		v, err := unquote(raw)
+		*dst = v
+		return err == nil
 	}
 	count := func(dst **int64) bool {
 		n, err := strconv.ParseInt(string(raw), 10, 64)
 		if err != nil || n < 0 {
 			return false
 		}
-		*dst = &n
+		*dst = p.newInt(n)
 		return true
 	}
 	number := func(dst *json.Number) bool {
@@ -385,7 +585,7 @@ func (s *Schema) setKeyword(key string, raw json.RawMessage) (bool, error) {
 	case "type":
 		var one string
 		if str(&one) {
-			s.Types = []string{one}
+			s.Types = p.oneType(one)
 			return true, nil
 		}
 		var types []string

@@ -1160,25 +1160,25 @@ func (d *decoder) anyValue() any {
 		if !d.enter() {
 			return nil
 		}
-		a := []any{}
 		d.ws()
 		if d.i < len(d.data) && d.data[d.i] == ']' {
 			d.i++
 			d.leave()
-			return a
+			return []any{}
 		}
+		var items anyItems
 		for {
 			if d.pastCap() {
 				d.skipTail(tail{limit: -1}, 0, ']')
 				return nil
 			}
-			d.pushIndex(len(a))
+			d.pushIndex(items.n)
 			v := d.anyValue()
 			d.pop()
 			if d.fatal {
 				return nil
 			}
-			a = append(a, v)
+			items.add(v)
 			more, ok := d.next(']')
 			if !ok {
 				return nil
@@ -1188,7 +1188,7 @@ func (d *decoder) anyValue() any {
 			}
 		}
 		d.leave()
-		return a
+		return items.slice()
 	case c == '"':
 		b, ok := d.str()
 		if !ok {
@@ -1209,10 +1209,55 @@ func (d *decoder) anyValue() any {
 		if !ok {
 			return nil
 		}
+		if len(lit) == 1 {
+			return digitNumbers[lit[0]-'0'] // boxed once, not per value
+		}
 		return json.Number(lit)
 	}
 	d.syntax("a JSON value")
 	return nil
+}
+
+// digitNumbers are the one-digit numbers, as interface values.
+var digitNumbers = [10]any{json.Number("0"), json.Number("1"), json.Number("2"), json.Number("3"), json.Number("4"),
+	json.Number("5"), json.Number("6"), json.Number("7"), json.Number("8"), json.Number("9")}
+
+// anyItems gathers the items of a JSON array decoded into an interface,
+// so that the []any is made once at its exact length: not grown by append,
+// which for a long array allocates about five times its final size. The
+// first items go in first (on the stack); then in chunks that grow to
+// 1,024 items and are never copied until the end.
+type anyItems struct {
+	first  [8]any
+	cur    []any
+	chunks [][]any
+	n      int
+}
+
+func (c *anyItems) add(v any) {
+	if c.n < len(c.first) {
+		c.first[c.n] = v
+		c.n++
+		return
+	}
+	if len(c.cur) == cap(c.cur) {
+		if c.cur != nil {
+			c.chunks = append(c.chunks, c.cur)
+		}
+		c.cur = make([]any, 0, min(2*max(cap(c.cur), len(c.first)), 1024))
+	}
+	c.cur = append(c.cur, v)
+	c.n++
+}
+
+// slice returns the items as a slice of length and capacity n.
+func (c *anyItems) slice() []any {
+	out := make([]any, 0, c.n)
+	out = append(out, c.first[:min(c.n, len(c.first))]...)
+	for _, ch := range c.chunks {
+		out = append(out, ch...)
+	}
+	return append(out, c.cur...)
 }
 
 // strValue reads the JSON string that a string-encoded kind (bytes, time,

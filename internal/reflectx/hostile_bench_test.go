@@ -1,6 +1,8 @@
 package reflectx
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"runtime"
@@ -74,6 +76,56 @@ func BenchmarkHostileAnyObjects(b *testing.B) {
 func BenchmarkHostileUniqueAny(b *testing.B) {
 	for _, s := range hostileSizes {
 		b.Run(s.name, func(b *testing.B) { benchJSON[uniqueAny](b, uniqueAnyJSON(s.size), false) })
+	}
+}
+
+// BenchmarkHostileAnyFloor is the floor under BenchmarkHostileAnyObjects
+// and BenchmarkHostileUniqueAny: the same values built directly, without
+// reading JSON, in the least memory Go's types allow (an exact-size []any,
+// maps made for their two members, numbers and strings boxed once). No
+// decoder of this input into []any can allocate less, bar the bytes of
+// the strings.
+func BenchmarkHostileAnyFloor(b *testing.B) {
+	for _, s := range hostileSizes {
+		data := uniqueAnyJSON(s.size)
+		lits := make([]string, bytes.Count(data, []byte(`"n"`)))
+		for i := range lits {
+			lits[i] = strconv.Itoa(i) + ".5"
+		}
+		x := strings.Clone("x")
+		b.Run(s.name, func(b *testing.B) {
+			amplification(b, len(data), func() {
+				v := make([]any, len(lits))
+				for i, lit := range lits {
+					m := make(map[string]any, 2)
+					m["n"] = json.Number(lit)
+					m["s"] = x
+					v[i] = m
+				}
+				sink = v
+			})
+		})
+	}
+}
+
+var sink any
+
+// BenchmarkAnyMapCost measures what one decoded JSON object costs in Go's
+// representation (B/op): a map[string]any with no, one and eight members
+// (keys and values preallocated, so only the map is counted).
+func BenchmarkAnyMapCost(b *testing.B) {
+	keys := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	for _, n := range []int{0, 1, 8} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m := map[string]any{}
+				for _, k := range keys[:n] {
+					m[k] = true
+				}
+				sink = m
+			}
+		})
 	}
 }
 
@@ -201,5 +253,36 @@ func BenchmarkHostileSharedMap(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// largeElem is a struct element of 256 bytes that `{}` fills.
+type largeElem struct {
+	A [31]int64 `json:"a,omitempty"`
+	B string    `json:"b,omitempty"`
+}
+
+type largeElems struct {
+	V []largeElem `json:"v"`
+}
+
+// BenchmarkHostileLargeElems: valid `[{},{},...]` into a slice of large
+// structs without maxItems costs the element's size per 3 input bytes
+// (here 256 bytes, so about 85 B/inbyte and more with the slice's
+// growth); only maxItems and MaxBytes bound it.
+func BenchmarkHostileLargeElems(b *testing.B) {
+	for _, s := range hostileSizes {
+		data := repeatJSON(s.size, `{"v":[`, func(int) string { return `{}` }, `]}`)
+		b.Run(s.name, func(b *testing.B) { benchJSON[largeElems](b, data, false) })
+	}
+}
+
+// BenchmarkHostileAnyScalars: `[1,1,...]` into an any field, a []any of
+// boxed json.Number values (16 bytes each, and 16 for each slot of the
+// slice) per 2 input bytes.
+func BenchmarkHostileAnyScalars(b *testing.B) {
+	for _, s := range hostileSizes {
+		data := repeatJSON(s.size, `{"any":[`, func(int) string { return `1` }, `]}`)
+		b.Run(s.name, func(b *testing.B) { benchJSON[anyArg](b, data, false) })
 	}
 }

@@ -385,3 +385,36 @@ func FuzzDecodeMapDeep(f *testing.F) {
 		}
 	})
 }
+
+// TestAnyArrayLengths: arrays decoded into an interface, gathered on the
+// stack and in chunks, come out whole and in order at every length around
+// the chunks' edges, as encoding/json (with UseNumber) gives them.
+func TestAnyArrayLengths(t *testing.T) {
+	p := mustPlan(t, reflect.TypeFor[anyArg]())
+	for _, n := range []int{0, 1, 7, 8, 9, 23, 24, 25, 56, 57, 1000, 2000, 5000} {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = strconv.Itoa(i % 13) // one- and two-digit numbers
+			if i%5 == 0 {
+				items[i] = `[` + items[i] + `,"x"]`
+			}
+		}
+		text := `{"any":[` + strings.Join(items, ",") + `]}`
+		var want anyArg
+		dec := json.NewDecoder(strings.NewReader(text))
+		dec.UseNumber()
+		if err := dec.Decode(&want); err != nil {
+			t.Fatal(err)
+		}
+		var got anyArg
+		if err := p.DecodeJSON(unsafe.Pointer(&got), []byte(text)); err != nil {
+			t.Fatalf("%d items: %v", n, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d items (-want +got):\n%s", n, diff)
+		}
+		if a := got.Any.([]any); len(a) != cap(a) {
+			t.Errorf("%d items: cap %d, want the exact length", n, cap(a))
+		}
+	}
+}

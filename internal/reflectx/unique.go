@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"math/big"
 	"reflect"
 	"slices"
@@ -41,24 +42,49 @@ func uniqueItems(nd *node, p unsafe.Pointer, n int) (dup, first int, found bool)
 		base = (*sliceHeader)(p).Data
 	}
 	size := nd.elem.t.Size()
-	seen := make(map[string]int, n)
-	var k keyer
+	item := func(j int) unsafe.Pointer { return unsafe.Add(base, uintptr(j)*size) }
+	// Items are indexed by a hash of their key, so that no key outlives
+	// its item's turn. A hash met again is checked by building the
+	// earlier item's key anew: equal keys are a repeat (and end the scan);
+	// unequal ones are a collision, and the later item goes by its whole
+	// key into over, which a later item whose hash collides also searches.
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64]int, n)
+	var over map[string]int
+	var k, prev keyer
 	for j := 0; j < n; j++ {
-		k.buf = k.buf[:0]
-		k.value(nd.elem, unsafe.Add(base, uintptr(j)*size))
+		k.reset()
+		k.value(nd.elem, item(j))
 		if k.opaque {
 			// An item without a canonical form (a value whose own
 			// MarshalJSON fails) equals no other.
-			k.opaque = false
 			continue
 		}
-		if i, dup := seen[string(k.buf)]; dup {
+		h := itemHash(seed, k.buf)
+		i, hit := seen[h]
+		if !hit {
+			seen[h] = j
+			continue
+		}
+		prev.reset()
+		prev.value(nd.elem, item(i))
+		if !prev.opaque && string(prev.buf) == string(k.buf) {
 			return j, i, true
 		}
-		seen[string(k.buf)] = j
+		if i, dup := over[string(k.buf)]; dup {
+			return j, i, true
+		}
+		if over == nil {
+			over = make(map[string]int)
+		}
+		over[string(k.buf)] = j
 	}
 	return 0, 0, false
 }
+
+// itemHash hashes an item's key for uniqueItems (a variable so that tests
+// can make every hash collide).
+var itemHash = maphash.Bytes
 
 // keyer builds canonical keys. A key is a sequence of tagged values:
 // 'n' null, 't'/'f' booleans, 'd' numbers (sign, significant digits,
@@ -68,8 +94,15 @@ func uniqueItems(nd *node, p unsafe.Pointer, n int) (dup, first int, found bool)
 // field as '-'.
 type keyer struct {
 	buf    []byte
+	keys   []string // stack of the sorted keys of the objects being keyed
 	depth  int
 	opaque bool // the value has no canonical key
+}
+
+// reset readies k for the next key, keeping its buffers.
+func (k *keyer) reset() {
+	k.buf, k.keys = k.buf[:0], k.keys[:0]
+	k.depth, k.opaque = 0, false
 }
 
 // maxKeyDepth bounds the recursion of a keyer; decoded values are never
@@ -290,16 +323,22 @@ func (k *keyer) typedMap(n *node, p unsafe.Pointer) {
 
 // object appends the key of a JSON object held as a map.
 func (k *keyer) object(m map[string]any) {
-	keys := make([]string, 0, len(m))
+	// The keys go on k.keys, shared by every object of the item: nested
+	// objects push theirs above and cut back, so no slice is made per
+	// object.
+	start := len(k.keys)
 	for key := range m {
-		keys = append(keys, key)
+		k.keys = append(k.keys, key)
 	}
-	slices.Sort(keys)
+	slices.Sort(k.keys[start:])
 	k.buf = append(k.buf, 'o')
-	for _, key := range keys {
+	for i := start; i < start+len(m); i++ {
+		key := k.keys[i] // k.keys may move while the value is keyed
 		k.str(key)
 		k.dynamic(m[key])
 	}
+	clear(k.keys[start:]) // not to retain the input's keys
+	k.keys = k.keys[:start]
 	k.buf = append(k.buf, 'e')
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"reflect"
 	"strings"
 	"testing"
@@ -258,5 +259,36 @@ func TestUniqueItemsReportsFirstRepeat(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestUniqueItemsHashCollisions makes every item's hash collide, so that
+// repeats are found only by comparing whole keys: the verdicts must not
+// change, and the repeat reported is still the first one.
+func TestUniqueItemsHashCollisions(t *testing.T) {
+	defer func(h func(maphash.Seed, []byte) uint64) { itemHash = h }(itemHash)
+	itemHash = func(maphash.Seed, []byte) uint64 { return 0 }
+	t.Run("verdicts", TestUniqueItems)
+	t.Run("first repeat", TestUniqueItemsReportsFirstRepeat)
+
+	p := mustPlan(t, reflect.TypeFor[uniqueAny]())
+	for _, tc := range []struct{ v, want string }{
+		{`[{"a":1},2,"x",2]`, "/v: expected unique items, got item 3 repeats item 1"},
+		{`[{"a":1},2,"x","x"]`, "/v: expected unique items, got item 3 repeats item 2"},
+		{`[{"a":1},2,"x",{"a":1e0}]`, "/v: expected unique items, got item 3 repeats item 0"},
+		{`[{"a":1},2,"x",[],{}]`, ""},
+	} {
+		var dst uniqueAny
+		err := p.DecodeJSON(unsafe.Pointer(&dst), []byte(`{"v":`+tc.v+`}`))
+		var got string
+		if ae := (*ArgErrors)(nil); errors.As(err, &ae) && len(ae.Errs) == 1 {
+			got = ae.Errs[0].Error()
+		} else if err != nil {
+			t.Errorf("%s: err = %v, want one argument error", tc.v, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s: error (-want +got):\n%s", tc.v, diff)
+		}
 	}
 }
