@@ -181,7 +181,8 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 			key = costKey{tcfg}
 		}
 		v, err := toolhook.Memo(t, key, func() (any, error) {
-			s, err := schema.Parse(out[i].InputSchema)
+			// our own rendering: already bounded where it came in, so no parse limit
+			s, err := schema.ParseLimited(out[i].InputSchema, schema.ParseLimits{MaxBytes: -1, MaxNodes: -1})
 			if err != nil {
 				return nil, joinErrors([]*Error{{Func: pAnthropic.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
 			}
