@@ -651,7 +651,14 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 		for {
 			var k []byte // the key, when not verbatim
 			idx, known := guess, true
-			if !d.verbatimKey(sp, guess) {
+			if guess < len(sp.fields) && d.i+16 <= len(d.data) && sp.fields[guess].klen > 0 &&
+				binary.LittleEndian.Uint64(d.data[d.i:])&sp.fields[guess].km[0] == sp.fields[guess].kw[0] &&
+				binary.LittleEndian.Uint64(d.data[d.i+8:])&sp.fields[guess].km[1] == sp.fields[guess].kw[1] {
+				// verbatimKey's first case, inline: the key expected
+				// next, as is, with its ':'.
+				d.i += int(sp.fields[guess].klen)
+				d.ws()
+			} else if !d.verbatimKey(sp, guess) {
 				var ok bool
 				if k, ok = d.key(); !ok {
 					return
@@ -697,15 +704,17 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 				seen.set(idx)
 				f := &sp.fields[idx]
 				d.pushField(f)
-				if f.node.kind == kString && d.i < len(d.data) && d.data[d.i] == '"' {
-					d.jstring(f.node, f.ptr(base))
-				} else {
-					d.jvalue(f.node, f.ptr(base))
-				}
+				d.member(f.node, f.ptr(base))
 				d.pop()
 				if d.fatal {
 					return
 				}
+			}
+			if d.i < len(d.data) && d.data[d.i] == ',' {
+				// next's common case, inline: a comma right after the value.
+				d.i++
+				d.ws()
+				continue
 			}
 			more, ok := d.next('}')
 			if !ok {
@@ -718,6 +727,33 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	}
 	d.leave()
 	d.finishStruct(sp, base, &seen)
+}
+
+// member decodes the value at d.i into n at p as jvalue does, taking the
+// common kinds of struct fields to their decoder directly: no null check
+// and no switch over every kind when the value has the expected type.
+func (d *decoder) member(n *node, p unsafe.Pointer) {
+	if d.i < len(d.data) {
+		c := d.data[d.i]
+		switch n.kind {
+		case kString:
+			if c == '"' {
+				d.jstring(n, p)
+				return
+			}
+		case kStruct:
+			if c == '{' {
+				d.object(n.st, p)
+				return
+			}
+		case kSlice:
+			if c == '[' {
+				d.jslice(n, p)
+				return
+			}
+		}
+	}
+	d.jvalue(n, p)
 }
 
 // verbatimKey reads the key at d.i and the ':' after it when the key is
@@ -1046,6 +1082,11 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		length++
 		if d.fatal {
 			return
+		}
+		if d.i < len(d.data) && d.data[d.i] == ',' {
+			d.i++ // next's common case, inline
+			d.ws()
+			continue
 		}
 		more, ok := d.next(']')
 		if !ok {
