@@ -651,9 +651,7 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 		for {
 			var k []byte // the key, when not verbatim
 			idx, known := guess, true
-			if guess < len(sp.fields) && d.i+16 <= len(d.data) && sp.fields[guess].klen > 0 &&
-				binary.LittleEndian.Uint64(d.data[d.i:])&sp.fields[guess].km[0] == sp.fields[guess].kw[0] &&
-				binary.LittleEndian.Uint64(d.data[d.i+8:])&sp.fields[guess].km[1] == sp.fields[guess].kw[1] {
+			if guess < len(sp.fields) && d.atKey(&sp.fields[guess]) {
 				// verbatimKey's first case, inline: the key expected
 				// next, as is, with its ':'.
 				d.i += int(sp.fields[guess].klen)
@@ -767,14 +765,10 @@ func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
 		return false
 	}
 	f := &sp.fields[idx]
-	if f.klen > 0 && d.i+16 <= len(d.data) {
-		w0 := binary.LittleEndian.Uint64(d.data[d.i:])
-		w1 := binary.LittleEndian.Uint64(d.data[d.i+8:])
-		if w0&f.km[0] == f.kw[0] && w1&f.km[1] == f.kw[1] {
-			d.i += int(f.klen)
-			d.ws()
-			return true
-		}
+	if d.atKey(f) {
+		d.i += int(f.klen)
+		d.ws()
+		return true
 	}
 	if !f.verbatim {
 		return false
@@ -787,6 +781,14 @@ func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
 	d.i = end + 1
 	d.expectColon()
 	return true
+}
+
+// atKey reports whether the text at d.i starts with the key of f and
+// its ':', without whitespace, as two words compared (f.kw, f.km).
+func (d *decoder) atKey(f *field) bool {
+	return f.klen > 0 && d.i+16 <= len(d.data) &&
+		binary.LittleEndian.Uint64(d.data[d.i:])&f.km[0] == f.kw[0] &&
+		binary.LittleEndian.Uint64(d.data[d.i+8:])&f.km[1] == f.kw[1]
 }
 
 var mapStringAnyType = reflect.TypeFor[map[string]any]()
