@@ -90,7 +90,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
 	h.isPtr = isPtr
 	if !isPtr { // used only while the plan calls no user method (decode)
-		h.pool = &sync.Pool{New: func() any { return new(In) }}
+		h.pool = &sync.Pool{New: func() any { return new(pooledInput[In]) }}
 	}
 	s.execMap = h.execMap
 	s.execJSON = h.execJSON
@@ -268,10 +268,11 @@ type typedHandler[In, Out any] struct {
 	plan   *lazyPlan
 	render func(Out) Result
 	isPtr  bool // In is a pointer type; the plan decodes its pointee
-	// pool holds *In to decode into when In is not a pointer; it is used
-	// only when the plan calls no user method (reflectx.Plan.UserMethods),
-	// which could keep a pointer into the value. The value is copied out
-	// for the handler, so a call allocates only what the value points to.
+	// pool holds *pooledInput[In] to decode into when In is not a pointer;
+	// it is used only when the plan calls no user method
+	// (reflectx.Plan.UserMethods), which could keep a pointer into the
+	// value. The value is copied out for the handler, so a call allocates
+	// only what the value points to.
 	pool      *sync.Pool
 	limits    reflectx.Limits
 	maxOutput int
@@ -291,7 +292,7 @@ func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any
 		return argResult(err)
 	}
 	in, err := h.decode(p,
-		func(v unsafe.Pointer) error { return p.DecodeMapLimits(v, args, h.limits) },
+		func(s *reflectx.Scratch, v unsafe.Pointer) error { return p.DecodeMapWith(s, v, args, h.limits) },
 		func() (unsafe.Pointer, error) { return p.DecodeMapNew(args, h.limits) })
 	if err != nil {
 		return argResult(err)
@@ -313,7 +314,7 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 		return argResult(err)
 	}
 	in, err := h.decode(p,
-		func(v unsafe.Pointer) error { return p.DecodeJSONLimits(v, args, h.limits) },
+		func(s *reflectx.Scratch, v unsafe.Pointer) error { return p.DecodeJSONWith(s, v, args, h.limits) },
 		func() (unsafe.Pointer, error) { return p.DecodeJSONNew(args, h.limits) })
 	if err != nil {
 		return argResult(err)
@@ -321,14 +322,21 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	return h.call(ctx, in)
 }
 
+// pooledInput is what a typedHandler's pool holds: a value to decode into
+// and the decoder's state, so that a call takes one thing from a pool.
+type pooledInput[In any] struct {
+	in In
+	s  reflectx.Scratch
+}
+
 // decode returns the arguments decoded by into (into pooled memory, then
 // copied out) when the tool has a pool and p calls no user method, else by
 // fresh (into a new frame: one allocation for the value and, where they
 // fit, its strings, string slices and scalar pointees).
-func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(unsafe.Pointer) error, fresh func() (unsafe.Pointer, error)) (In, error) {
+func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(*reflectx.Scratch, unsafe.Pointer) error, fresh func() (unsafe.Pointer, error)) (In, error) {
 	if h.pool != nil && !p.UserMethods() {
-		vp := h.pool.Get().(*In)
-		err := into(unsafe.Pointer(vp))
+		vp := h.pool.Get().(*pooledInput[In])
+		err := into(&vp.s, unsafe.Pointer(&vp.in))
 		return h.release(vp), err
 	}
 	v, err := fresh()
@@ -342,10 +350,10 @@ func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(unsafe.Pointe
 // release copies the value out of pooled memory, zeroes it and returns it
 // to the pool. Only for plans without user methods: nothing else keeps a
 // pointer into it (the strings and slices of the value live elsewhere).
-func (h *typedHandler[In, Out]) release(vp *In) In {
-	in := *vp
+func (h *typedHandler[In, Out]) release(vp *pooledInput[In]) In {
+	in := vp.in
 	var zero In
-	*vp = zero
+	vp.in = zero
 	h.pool.Put(vp)
 	return in
 }

@@ -24,10 +24,27 @@ func parseDateTime(b []byte) (time.Time, error) {
 		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 &&
 			month >= 1 && month <= 12 && day >= 1 && day <= daysIn(month, year) &&
 			hour <= 23 && minute <= 59 && sec <= 59 {
-			return time.Date(year, time.Month(month), day, hour, minute, sec, 0, time.UTC), nil
+			// time.Unix(...).UTC() is the time time.Date makes in UTC,
+			// without its normalization and zone lookup.
+			return time.Unix(int64(daysFromCivil(year, month, day))*86400+int64(hour*3600+minute*60+sec), 0).UTC(), nil
 		}
 	}
 	return formats.ParseDateTimeBytes(b)
+}
+
+// daysFromCivil returns the number of days from 1970-01-01 to the valid
+// date year-month-day (proleptic Gregorian, year 0 to 9999), counting
+// years from March so that a leap day ends a year.
+func daysFromCivil(year, month, day int) int {
+	if month <= 2 {
+		year--
+	}
+	year += 400 // year >= 0 for the division: the cycle repeats every 400 years, 146,097 days
+	era := year / 400
+	yoe := year - era*400                     // [0, 399]
+	doy := (153*((month+9)%12)+2)/5 + day - 1 // [0, 365], from March 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy    // [0, 146096]
+	return era*146097 + doe - 719468 - 146097
 }
 
 // num2 reads two decimal digits.

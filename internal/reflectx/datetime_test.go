@@ -42,3 +42,25 @@ func checkDateTimeAgrees(t *testing.T, b []byte) {
 		t.Errorf("parseDateTime(%q) = %v, %v; formats.ParseDateTimeBytes: %v, %v", b, got, gerr, want, werr)
 	}
 }
+
+// The fast path's day count agrees with time.Date on every day of years 0
+// to 9999, and its result is the same Time value (not only the same
+// instant), at the first and last second of each day.
+func TestDaysFromCivil(t *testing.T) {
+	day := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
+	end := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)
+	for ; day.Before(end); day = day.AddDate(0, 0, 1) {
+		y, m, d := day.Date()
+		if got, want := daysFromCivil(y, int(m), d), int(day.Unix()/86400); got != want { // midnight: an exact multiple
+			t.Fatalf("daysFromCivil(%d, %d, %d) = %d, want %d", y, m, d, got, want)
+		}
+		if d == 1 || d == 28 || d == 29 || d == 31 { // a sample of days through parseDateTime
+			for _, s := range []time.Time{day, day.Add(24*time.Hour - time.Second)} {
+				got, err := parseDateTime([]byte(s.Format("2006-01-02T15:04:05Z")))
+				if err != nil || got != s {
+					t.Fatalf("parseDateTime(%s) = %#v, %v; want %#v", s.Format(time.RFC3339), got, err, s)
+				}
+			}
+		}
+	}
+}

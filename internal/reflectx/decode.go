@@ -42,6 +42,14 @@ func getDecoder() *decoder { return decoderPool.Get().(*decoder) }
 // finish returns the collected errors (nil when none, as a nil interface)
 // and puts d back in the pool.
 func (d *decoder) finish() error {
+	err := d.reset()
+	decoderPool.Put(d)
+	return err
+}
+
+// reset returns the collected errors (nil when none, as a nil interface)
+// and makes d ready for another decode, dropping what it handed out.
+func (d *decoder) reset() error {
 	var err error
 	if len(d.errs) > 0 {
 		err = &ArgErrors{Errs: d.errs, Omitted: d.omitted}
@@ -64,7 +72,6 @@ func (d *decoder) finish() error {
 	if cap(d.scratch) > 64<<10 {
 		d.scratch = nil
 	}
-	decoderPool.Put(d)
 	return err
 }
 

@@ -651,7 +651,12 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 		for {
 			var k []byte // the key, when not verbatim
 			idx, known := guess, true
-			if !d.verbatimKey(sp, guess) {
+			if guess < len(sp.fields) && d.atKey(&sp.fields[guess]) {
+				// verbatimKey's first case, inline: the key expected
+				// next, as is, with its ':'.
+				d.i += int(sp.fields[guess].klen)
+				d.ws()
+			} else if !d.verbatimKey(sp, guess) {
 				var ok bool
 				if k, ok = d.key(); !ok {
 					return
@@ -697,15 +702,17 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 				seen.set(idx)
 				f := &sp.fields[idx]
 				d.pushField(f)
-				if f.node.kind == kString && d.i < len(d.data) && d.data[d.i] == '"' {
-					d.jstring(f.node, f.ptr(base))
-				} else {
-					d.jvalue(f.node, f.ptr(base))
-				}
+				d.member(f.node, f.ptr(base))
 				d.pop()
 				if d.fatal {
 					return
 				}
+			}
+			if d.i < len(d.data) && d.data[d.i] == ',' {
+				// next's common case, inline: a comma right after the value.
+				d.i++
+				d.ws()
+				continue
 			}
 			more, ok := d.next('}')
 			if !ok {
@@ -720,6 +727,33 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	d.finishStruct(sp, base, &seen)
 }
 
+// member decodes the value at d.i into n at p as jvalue does, taking the
+// common kinds of struct fields to their decoder directly: no null check
+// and no switch over every kind when the value has the expected type.
+func (d *decoder) member(n *node, p unsafe.Pointer) {
+	if d.i < len(d.data) {
+		c := d.data[d.i]
+		switch n.kind {
+		case kString:
+			if c == '"' {
+				d.jstring(n, p)
+				return
+			}
+		case kStruct:
+			if c == '{' {
+				d.object(n.st, p)
+				return
+			}
+		case kSlice:
+			if c == '[' {
+				d.jslice(n, p)
+				return
+			}
+		}
+	}
+	d.jvalue(n, p)
+}
+
 // verbatimKey reads the key at d.i and the ':' after it when the key is
 // the name of field idx of sp spelled as is, the common case, which then
 // costs one comparison instead of a scan and a lookup. It reports false,
@@ -731,14 +765,10 @@ func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
 		return false
 	}
 	f := &sp.fields[idx]
-	if f.klen > 0 && d.i+16 <= len(d.data) {
-		w0 := binary.LittleEndian.Uint64(d.data[d.i:])
-		w1 := binary.LittleEndian.Uint64(d.data[d.i+8:])
-		if w0&f.km[0] == f.kw[0] && w1&f.km[1] == f.kw[1] {
-			d.i += int(f.klen)
-			d.ws()
-			return true
-		}
+	if d.atKey(f) {
+		d.i += int(f.klen)
+		d.ws()
+		return true
 	}
 	if !f.verbatim {
 		return false
@@ -751,6 +781,14 @@ func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
 	d.i = end + 1
 	d.expectColon()
 	return true
+}
+
+// atKey reports whether the text at d.i starts with the key of f and
+// its ':', without whitespace, as two words compared (f.kw, f.km).
+func (d *decoder) atKey(f *field) bool {
+	return f.klen > 0 && d.i+16 <= len(d.data) &&
+		binary.LittleEndian.Uint64(d.data[d.i:])&f.km[0] == f.kw[0] &&
+		binary.LittleEndian.Uint64(d.data[d.i+8:])&f.km[1] == f.kw[1]
 }
 
 var mapStringAnyType = reflect.TypeFor[map[string]any]()
@@ -1046,6 +1084,11 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		length++
 		if d.fatal {
 			return
+		}
+		if d.i < len(d.data) && d.data[d.i] == ',' {
+			d.i++ // next's common case, inline
+			d.ws()
+			continue
 		}
 		more, ok := d.next(']')
 		if !ok {

@@ -48,10 +48,35 @@ func (l Limits) resolve() Limits {
 // DecodeJSONLimits is [Plan.DecodeJSON] under lim.
 func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) error {
 	d := getDecoder()
+	err := p.decodeJSONLimits(d, dst, data, lim)
+	decoderPool.Put(d)
+	return err
+}
+
+// DecodeJSONWith is [Plan.DecodeJSONLimits] with the decoder s instead of
+// one from the package's pool, for a caller that keeps s in a pool of its
+// own together with the value it decodes into: one pool round trip per
+// call instead of two. s must not be used by two decodes at once.
+func (p *Plan) DecodeJSONWith(s *Scratch, dst unsafe.Pointer, data []byte, lim Limits) error {
+	return p.decodeJSONLimits(&s.d, dst, data, lim)
+}
+
+// DecodeMapWith is [Plan.DecodeMapLimits] with the decoder s, as
+// [Plan.DecodeJSONWith].
+func (p *Plan) DecodeMapWith(s *Scratch, dst unsafe.Pointer, args map[string]any, lim Limits) error {
+	return p.decodeMapLimits(&s.d, dst, args, lim)
+}
+
+// A Scratch is the reusable state of a decode (see [Plan.DecodeJSONWith]);
+// its zero value is ready to use. It keeps nothing of a finished decode
+// that the decoded value points to.
+type Scratch struct{ d decoder }
+
+func (p *Plan) decodeJSONLimits(d *decoder, dst unsafe.Pointer, data []byte, lim Limits) error {
 	d.lim = lim.resolve()
 	if len(data) > d.lim.MaxBytes {
 		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
-		return d.finish()
+		return d.reset()
 	}
 	hint, slotHint := int(p.arenaHint.Load()), int(p.slotHint.Load())
 	d.useFrame(p.frameFor(hint, slotHint, false))
@@ -59,7 +84,7 @@ func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) err
 	d.decodeJSON(p, dst, data)
 	p.noteCopied(hint, d.copied)
 	noteHint(&p.slotHint, slotHint, d.used, maxFrameSlots)
-	return d.finish()
+	return d.reset()
 }
 
 // noteCopied updates the plan's arena hint after a decode that copied
@@ -69,6 +94,12 @@ func (p *Plan) noteCopied(hint, copied int) { noteHint(&p.arenaHint, hint, copie
 // DecodeMapLimits is [Plan.DecodeMap] under lim.
 func (p *Plan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim Limits) error {
 	d := getDecoder()
+	err := p.decodeMapLimits(d, dst, args, lim)
+	decoderPool.Put(d)
+	return err
+}
+
+func (p *Plan) decodeMapLimits(d *decoder, dst unsafe.Pointer, args map[string]any, lim Limits) error {
 	d.lim = lim.resolve()
 	d.budget = d.lim.MaxBytes
 	hint, slotHint := int(p.mapHint.Load()), int(p.mapSlotHint.Load())
@@ -76,7 +107,7 @@ func (p *Plan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim Limi
 	d.decodeMap(p, dst, args)
 	noteHint(&p.mapHint, hint, d.copied, arenaChunk)
 	noteHint(&p.mapSlotHint, slotHint, d.used, maxFrameSlots)
-	return d.finish()
+	return d.reset()
 }
 
 // spend charges n bytes of map input against MaxBytes, aborting with
