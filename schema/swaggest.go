@@ -100,59 +100,89 @@ var swaggestHooks = []reflect.Type{
 	reflect.TypeFor[jsonschema.EmbedReferencer](),
 }
 
-// hookAnswers caches implementsHook per type. A program has finitely many
-// types, so the cache is bounded by the program; a duplicate computation
-// under concurrent first use is harmless.
-var hookAnswers sync.Map // reflect.Type -> bool
+// hookReach caches usesSwaggestHooks' complete answers per type: whether
+// any type reachable from it implements one of swaggestHooks. A program has
+// finitely many types, so the cache is bounded by the program; a duplicate
+// computation under concurrent first use is harmless (the answers agree).
+var hookReach sync.Map // reflect.Type -> bool
 
 // implementsHook reports whether t or *t implements one of swaggestHooks.
 // A type whose method sets are empty implements none of them, which spares
 // most field types the seventeen Implements calls.
 func implementsHook(t reflect.Type) bool {
-	if v, ok := hookAnswers.Load(t); ok {
-		return v.(bool)
-	}
 	pt := reflect.PointerTo(t)
-	found := false
-	if t.NumMethod() > 0 || pt.NumMethod() > 0 {
-		for _, h := range swaggestHooks {
-			if t.Implements(h) || pt.Implements(h) {
-				found = true
-				break
-			}
+	if t.NumMethod() == 0 && pt.NumMethod() == 0 {
+		return false
+	}
+	for _, h := range swaggestHooks {
+		if t.Implements(h) || pt.Implements(h) {
+			return true
 		}
 	}
-	hookAnswers.Store(t, found)
-	return found
+	return false
 }
 
 // usesSwaggestHooks reports whether any type reachable from root (through
 // fields, pointers, slices, arrays and maps) implements one of
 // swaggestHooks, directly or through its pointer.
+//
+// Answers are remembered per type, so that the types every input shares
+// (time.Time and what it reaches, a shared nested struct) are walked once
+// per program. Only complete answers are stored: when the walk finds no
+// hook, every type it visited reaches only types the root reaches, so
+// each of them has none either; when it finds one, the types on the path
+// to it (the root among them) all reach it. Answers found inside a cycle
+// that is still being walked are never stored on their own.
 func usesSwaggestHooks(root reflect.Type) bool {
-	seen := map[reflect.Type]bool{}
+	if v, ok := hookReach.Load(root); ok {
+		return v.(bool)
+	}
+	var seen map[reflect.Type]bool
+	var path []reflect.Type
 	var walk func(t reflect.Type) bool
 	walk = func(t reflect.Type) bool {
+		if v, ok := hookReach.Load(t); ok {
+			return v.(bool)
+		}
 		if seen[t] {
 			return false
 		}
+		if seen == nil {
+			seen = map[reflect.Type]bool{}
+		}
 		seen[t] = true
+		path = append(path, t)
 		if implementsHook(t) {
 			return true
 		}
+		found := false
 		switch t.Kind() {
 		case reflect.Pointer, reflect.Slice, reflect.Array:
-			return walk(t.Elem())
+			found = walk(t.Elem())
 		case reflect.Map:
-			return walk(t.Key()) || walk(t.Elem())
+			found = walk(t.Key()) || walk(t.Elem())
 		case reflect.Struct:
 			for i := range t.NumField() {
 				if walk(t.Field(i).Type) {
-					return true
+					found = true
+					break
 				}
 			}
 		}
-		return false
+		if !found {
+			path = path[:len(path)-1]
+		}
+		return found
 	}
-	return walk(root)
+	found := walk(root)
+	if found {
+		for _, t := range path {
+			hookReach.Store(t, true)
+		}
+	} else {
+		for t := range seen {
+			hookReach.Store(t, false)
+		}
+	}
+	return found
 }

@@ -30,3 +30,46 @@ func TestUsesSwaggestHooks(t *testing.T) {
 		})
 	}
 }
+
+// hookCycleC reaches a hook directly and through hookCycleD, which reaches
+// it only through hookCycleC.
+type hookCycleC struct {
+	D *hookCycleD
+	E zoo.EnumMethod
+}
+
+type hookCycleD struct{ C *hookCycleC }
+
+type plainCycleA struct{ B *plainCycleB }
+
+type plainCycleB struct {
+	A    *plainCycleA
+	When []map[string]*plainCycleA
+}
+
+// The answers usesSwaggestHooks remembers must not depend on the order of
+// the questions: a type first met while its cycle is still being walked
+// is not remembered as having no hook.
+func TestUsesSwaggestHooksOrder(t *testing.T) {
+	for _, order := range [][]reflect.Type{
+		{reflect.TypeFor[hookCycleC](), reflect.TypeFor[hookCycleD]()},
+		{reflect.TypeFor[hookCycleD](), reflect.TypeFor[hookCycleC]()},
+	} {
+		hookReach.Clear()
+		for _, typ := range order {
+			if !usesSwaggestHooks(typ) {
+				t.Errorf("usesSwaggestHooks(%v) = false after %v, want true", typ, order)
+			}
+		}
+	}
+	hookReach.Clear()
+	for _, typ := range []reflect.Type{reflect.TypeFor[plainCycleB](), reflect.TypeFor[plainCycleA](), reflect.TypeFor[*plainCycleB]()} {
+		if usesSwaggestHooks(typ) {
+			t.Errorf("usesSwaggestHooks(%v) = true, want false", typ)
+		}
+	}
+	// A remembered answer is used: the hook is found again through it.
+	if !usesSwaggestHooks(reflect.TypeFor[[]hookCycleD]()) {
+		t.Errorf("usesSwaggestHooks([]hookCycleD) = false, want true")
+	}
+}
