@@ -156,3 +156,29 @@ func TestUnderAndJoin(t *testing.T) {
 		}
 	}
 }
+
+// A struct without embedded fields: names given twice still follow
+// encoding/json's dominance. (Made with reflect.StructOf: vet rejects a json
+// name given twice in source.)
+func TestDescribeSameDepthNames(t *testing.T) {
+	field := func(name, tag string) reflect.StructField {
+		return reflect.StructField{Name: name, Type: reflect.TypeFor[int](), Tag: reflect.StructTag(tag)}
+	}
+	typ := reflect.StructOf([]reflect.StructField{
+		field("X", `json:"n"`), field("Y", `json:"n"`), // both tagged: both dropped
+		field("Z", ``), field("W", `json:"Z"`), // the tagged "Z" wins
+		field("V", `json:"v"`),
+	})
+	fs, err := Describe(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][2]string
+	for _, f := range fs {
+		got = append(got, [2]string{f.Name, f.GoPath})
+	}
+	want := [][2]string{{"Z", "W"}, {"v", "V"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+}

@@ -83,8 +83,8 @@ type Bound struct {
 func (b *Bound) String() string { return b.Tag + " " + b.Text }
 
 // noRules are the rules of a field without tags, by type; Set is false.
-func noRules(t reflect.Type) *Rules {
-	return &Rules{Type: t, Class: ClassOf(t), MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1, MinProperties: -1, MaxProperties: -1}
+func noRules(t reflect.Type) Rules {
+	return Rules{Type: t, Class: ClassOf(t), MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1, MinProperties: -1, MaxProperties: -1}
 }
 
 // ParseRules reads the tags of a field whose type without pointers is t.
@@ -94,13 +94,20 @@ func noRules(t reflect.Type) *Rules {
 // example of another type is checked by the decoder, which decodes it.)
 // Errors are [*Error]s with an empty path.
 func ParseRules(t reflect.Type, tag reflect.StructTag) (*Rules, error) {
-	r := noRules(t)
-	p := parser{r: r, tag: tag}
-	p.scan()
-	if err := p.parse(); err != nil {
+	r := new(Rules)
+	if err := parseRulesInto(r, t, tag); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// parseRulesInto is [ParseRules] into r, so that the rules of a struct's
+// fields can share one allocation.
+func parseRulesInto(r *Rules, t reflect.Type, tag reflect.StructTag) error {
+	*r = noRules(t)
+	p := parser{r: r, tag: tag}
+	p.scan()
+	return p.parse()
 }
 
 type parser struct {
