@@ -8,7 +8,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
-	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -44,8 +44,10 @@ type Rules struct {
 	MinItems, MaxItems           int64
 	MinProperties, MaxProperties int64
 
+	// Pattern is checked as RE2 syntax at definition and compiled by its
+	// first use ([formats.Regexp], cached): compiling a pattern that parses
+	// cannot fail.
 	Pattern     string
-	Regexp      *regexp.Regexp
 	Format      string // "" when absent, or when it only restates the type (date-time on time.Time)
 	UniqueItems bool
 
@@ -408,11 +410,10 @@ func (p *parser) strings() error {
 		if err := p.fits("pattern", r.Class == ClassString, "strings"); err != nil {
 			return err
 		}
-		re, err := formats.Regexp(v)
-		if err != nil {
+		if err := checkPattern(v); err != nil {
 			return p.errorf("pattern", "malformed regular expression (patterns are RE2 syntax): %v", err)
 		}
-		r.Pattern, r.Regexp, r.Set = v, re, true
+		r.Pattern, r.Set = v, true
 	}
 	if v, ok := p.lookup("format"); ok {
 		switch {
@@ -543,7 +544,7 @@ func (r *Rules) check(v any, inEnum bool) string {
 			return fmt.Sprintf("is shorter than minLength %d", r.MinLength)
 		case r.MaxLength >= 0 && n > r.MaxLength:
 			return fmt.Sprintf("is longer than maxLength %d", r.MaxLength)
-		case r.Regexp != nil && !r.Regexp.MatchString(v):
+		case r.Pattern != "" && !matchPattern(r.Pattern, v):
 			return "does not match pattern " + r.Pattern
 		case r.Format != "" && !formats.Check(r.Format, v):
 			return "is not a valid " + r.Format
@@ -567,6 +568,25 @@ func (r *Rules) check(v any, inEnum bool) string {
 		}
 	}
 	return ""
+}
+
+// checkPattern reports whether regexp.Compile accepts expr, without
+// compiling it: regexp.Compile fails only where syntax.Parse in Perl mode
+// does (its compile step has no error path), with the same error. A pattern
+// already compiled is not parsed again.
+func checkPattern(expr string) error {
+	if formats.Compiled(expr) {
+		return nil
+	}
+	_, err := syntax.Parse(expr, syntax.Perl)
+	return err
+}
+
+// matchPattern reports whether v matches the pattern tag expr, which
+// checkPattern accepted.
+func matchPattern(expr, v string) bool {
+	re, err := formats.Regexp(expr)
+	return err == nil && re.MatchString(v)
 }
 
 func containsJSON(vals []any, v any) bool {
