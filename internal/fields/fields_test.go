@@ -182,3 +182,19 @@ func TestDescribeSameDepthNames(t *testing.T) {
 		t.Errorf("fields (-want +got):\n%s", diff)
 	}
 }
+
+func TestIntRange(t *testing.T) {
+	for _, tc := range []struct {
+		k      reflect.Kind
+		lo, hi string
+	}{
+		{reflect.Int8, "-128", "127"}, {reflect.Uint8, "0", "255"},
+		{reflect.Int32, "-2147483648", "2147483647"}, {reflect.Uint64, "0", "18446744073709551615"},
+		{reflect.Int64, "-9223372036854775808", "9223372036854775807"},
+	} {
+		lo, hi := IntRange(tc.k)
+		if diff := cmp.Diff([2]string{tc.lo, tc.hi}, [2]string{lo.String(), hi.String()}); diff != "" {
+			t.Errorf("IntRange(%v) (-want +got):\n%s", tc.k, diff)
+		}
+	}
+}

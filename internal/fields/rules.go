@@ -11,6 +11,7 @@ import (
 	"regexp/syntax"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
@@ -570,16 +571,23 @@ func (r *Rules) check(v any, inEnum bool) string {
 	return ""
 }
 
+// goodPatterns holds the pattern tags checkPattern accepted, so that a
+// pattern repeated across a program's types is parsed once. Keys come from
+// struct tags: the set is bounded by the program's types.
+var goodPatterns sync.Map // string -> struct{}
+
 // checkPattern reports whether regexp.Compile accepts expr, without
 // compiling it: regexp.Compile fails only where syntax.Parse in Perl mode
-// does (its compile step has no error path), with the same error. A pattern
-// already compiled is not parsed again.
+// does (its compile step has no error path), with the same error.
 func checkPattern(expr string) error {
-	if formats.Compiled(expr) {
+	if _, ok := goodPatterns.Load(expr); ok {
 		return nil
 	}
-	_, err := syntax.Parse(expr, syntax.Perl)
-	return err
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
+		return err
+	}
+	goodPatterns.Store(expr, struct{}{})
+	return nil
 }
 
 // matchPattern reports whether v matches the pattern tag expr, which
@@ -720,8 +728,24 @@ func scanNumber(v string) (exp string, ok bool) {
 	return exp, true
 }
 
-// IntRange returns the bounds of integer kind k.
+// IntRange returns the bounds of integer kind k. The values are shared:
+// callers must not modify them.
 func IntRange(k reflect.Kind) (lo, hi *big.Int) {
+	if int(k) < len(intRanges) && intRanges[k][1] != nil {
+		return intRanges[k][0], intRanges[k][1]
+	}
+	return intRangeOf(k)
+}
+
+// intRanges holds IntRange's answers, computed once.
+var intRanges = func() (t [reflect.Uintptr + 1][2]*big.Int) {
+	for k := reflect.Int; k <= reflect.Uintptr; k++ {
+		t[k][0], t[k][1] = intRangeOf(k)
+	}
+	return t
+}()
+
+func intRangeOf(k reflect.Kind) (lo, hi *big.Int) {
 	bits := 64
 	switch k {
 	case reflect.Int8, reflect.Uint8:

@@ -330,12 +330,6 @@ func IntegerKey(s string, signed bool) bool {
 // by the program's types. A *regexp.Regexp is safe for concurrent use.
 var regexps sync.Map // string → *regexp.Regexp
 
-// Compiled reports whether expr is in the cache of compiled patterns.
-func Compiled(expr string) bool {
-	_, ok := regexps.Load(expr)
-	return ok
-}
-
 // Regexp returns the compiled form of a pattern tag (RE2 syntax,
 // unanchored, as JSON Schema's pattern), compiling it once.
 func Regexp(expr string) (*regexp.Regexp, error) {
