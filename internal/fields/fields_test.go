@@ -198,3 +198,26 @@ func TestIntRange(t *testing.T) {
 		}
 	}
 }
+
+// A number tag repeated across fields is parsed once and shared, read-only.
+func TestNumberTagShared(t *testing.T) {
+	f64 := reflect.TypeFor[float64]()
+	a, err := ParseRules(f64, `minimum:"1.25" maximum:"1e2"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseRules(reflect.TypeFor[int](), `exclusiveMaximum:"1.25" minimum:"-3"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Minimum != b.ExclusiveMaximum {
+		t.Errorf("minimum:\"1.25\" and exclusiveMaximum:\"1.25\" parsed twice")
+	}
+	got := []string{a.Minimum.Rat.RatString(), a.Maximum.Rat.RatString(), b.IntLower.String(), b.IntUpper.String()}
+	if diff := cmp.Diff([]string{"5/4", "100", "-3", "1"}, got); diff != "" {
+		t.Errorf("bounds (-want +got):\n%s", diff)
+	}
+	if _, err := ParseRules(f64, `minimum:"1.25x"`); !errors.Is(err, ErrInvalidTag) {
+		t.Errorf("minimum:\"1.25x\": error %v, want ErrInvalidTag", err)
+	}
+}

@@ -274,11 +274,11 @@ func (p *parser) numbers() error {
 		if err := p.fits(b.name, numeric, "numbers"); err != nil {
 			return err
 		}
-		q, err := ParseDecimal(v)
+		n, err := numberTag(v)
 		if err != nil {
 			return p.errorf(b.name, "malformed number %q: %v", v, err)
 		}
-		*b.dst = &Number{Text: v, Rat: q}
+		*b.dst = n
 		r.Set = true
 	}
 	if r.MultipleOf != nil && r.MultipleOf.Rat.Sign() <= 0 {
@@ -288,6 +288,25 @@ func (p *parser) numbers() error {
 		return nil
 	}
 	return p.numberRange()
+}
+
+// numberTags holds the parsed number tags by text: programs repeat the same
+// bounds (minimum:"0", maximum:"100") across types. A *Number is shared and
+// never modified (its Rat is only read); keys come from struct tags, so the
+// cache is bounded by the program's types.
+var numberTags sync.Map // string -> *Number
+
+// numberTag parses a number tag, once per text.
+func numberTag(v string) (*Number, error) {
+	if n, ok := numberTags.Load(v); ok {
+		return n.(*Number), nil
+	}
+	q, err := ParseDecimal(v)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := numberTags.LoadOrStore(v, &Number{Text: v, Rat: q})
+	return n.(*Number), nil
 }
 
 // numberRange picks the tighter bounds and rejects bounds that leave no
