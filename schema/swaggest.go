@@ -137,52 +137,85 @@ func usesSwaggestHooks(root reflect.Type) bool {
 	if v, ok := hookReach.Load(root); ok {
 		return v.(bool)
 	}
-	var seen map[reflect.Type]bool
-	var path []reflect.Type
-	var walk func(t reflect.Type) bool
-	walk = func(t reflect.Type) bool {
-		if v, ok := hookReach.Load(t); ok {
-			return v.(bool)
-		}
-		if seen[t] {
-			return false
-		}
-		if seen == nil {
-			seen = map[reflect.Type]bool{}
-		}
-		seen[t] = true
-		path = append(path, t)
-		if implementsHook(t) {
-			return true
-		}
-		found := false
-		switch t.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Array:
-			found = walk(t.Elem())
-		case reflect.Map:
-			found = walk(t.Key()) || walk(t.Elem())
-		case reflect.Struct:
-			for i := range t.NumField() {
-				if walk(t.Field(i).Type) {
-					found = true
-					break
-				}
-			}
-		}
-		if !found {
-			path = path[:len(path)-1]
-		}
-		return found
-	}
-	found := walk(root)
+	var w hookWalk
+	w.seen, w.path = w.seenBuf[:0], w.pathBuf[:0]
+	found := w.walk(root)
 	if found {
-		for _, t := range path {
+		for _, t := range w.path {
 			hookReach.Store(t, true)
 		}
 	} else {
-		for t := range seen {
+		for _, t := range w.seen {
 			hookReach.Store(t, false)
 		}
+	}
+	return found
+}
+
+// hookWalk is one walk of usesSwaggestHooks: the types it visited, and the
+// path from the root to the type being visited. The visited types are
+// looked up in a slice while few (a walk usually meets a handful of new
+// types; the rest are answered by hookReach), then in a map.
+type hookWalk struct {
+	seen    []reflect.Type
+	seenMap map[reflect.Type]bool
+	path    []reflect.Type
+	seenBuf [16]reflect.Type
+	pathBuf [8]reflect.Type
+}
+
+// visit records t as seen and reports whether it was seen before.
+func (w *hookWalk) visit(t reflect.Type) bool {
+	if w.seenMap != nil {
+		if w.seenMap[t] {
+			return true
+		}
+		w.seenMap[t] = true
+		w.seen = append(w.seen, t)
+		return false
+	}
+	for _, s := range w.seen {
+		if s == t {
+			return true
+		}
+	}
+	w.seen = append(w.seen, t)
+	if len(w.seen) > len(w.seenBuf) {
+		w.seenMap = make(map[reflect.Type]bool, 2*len(w.seen))
+		for _, s := range w.seen {
+			w.seenMap[s] = true
+		}
+	}
+	return false
+}
+
+func (w *hookWalk) walk(t reflect.Type) bool {
+	if v, ok := hookReach.Load(t); ok {
+		return v.(bool)
+	}
+	if w.visit(t) {
+		return false
+	}
+	w.path = append(w.path, t)
+	if implementsHook(t) {
+		return true
+	}
+	found := false
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		found = w.walk(t.Elem())
+	case reflect.Map:
+		found = w.walk(t.Key()) || w.walk(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if w.walk(t.Field(i).Type) {
+				found = true
+				break
+			}
+		}
+	}
+	if !found {
+		w.path = w.path[:len(w.path)-1]
 	}
 	return found
 }

@@ -73,3 +73,20 @@ func TestUsesSwaggestHooksOrder(t *testing.T) {
 		t.Errorf("usesSwaggestHooks([]hookCycleD) = false, want true")
 	}
 }
+
+// A walk that meets more new types than its slice holds goes on with a
+// map, and still finds a hook behind them, or none.
+func TestUsesSwaggestHooksMany(t *testing.T) {
+	var fs []reflect.StructField
+	for i := range 40 {
+		// Distinct types never asked before: arrays of a fresh length,
+		// some met twice.
+		typ := reflect.ArrayOf(1000+i%30, reflect.TypeFor[[]*int16]())
+		fs = append(fs, reflect.StructField{Name: "F" + string(rune('A'+i%26)) + string(rune('a'+i/26)), Type: typ})
+	}
+	plain := reflect.StructOf(fs)
+	hooked := reflect.StructOf(append(fs, reflect.StructField{Name: "E", Type: reflect.TypeFor[zoo.EnumMethod]()}))
+	if usesSwaggestHooks(hooked) != true || usesSwaggestHooks(plain) != false {
+		t.Errorf("usesSwaggestHooks = %v (hooked), %v (plain), want true, false", usesSwaggestHooks(hooked), usesSwaggestHooks(plain))
+	}
+}
