@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolnexus/toolnexus/internal/benchdata"
 	"github.com/toolnexus/toolnexus/internal/zoo"
 )
@@ -86,7 +88,8 @@ func TestUsesSwaggestHooksMany(t *testing.T) {
 	}
 	plain := reflect.StructOf(fs)
 	hooked := reflect.StructOf(append(fs, reflect.StructField{Name: "E", Type: reflect.TypeFor[zoo.EnumMethod]()}))
-	if usesSwaggestHooks(hooked) != true || usesSwaggestHooks(plain) != false {
-		t.Errorf("usesSwaggestHooks = %v (hooked), %v (plain), want true, false", usesSwaggestHooks(hooked), usesSwaggestHooks(plain))
+	got := [2]bool{usesSwaggestHooks(hooked), usesSwaggestHooks(plain)}
+	if diff := cmp.Diff([2]bool{true, false}, got); diff != "" {
+		t.Errorf("usesSwaggestHooks of hooked, plain (-want +got):\n%s", diff)
 	}
 }
