@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/toolnexus/toolnexus/internal/benchdata"
 	"github.com/toolnexus/toolnexus/internal/zoo"
 )
@@ -28,5 +30,66 @@ func TestUsesSwaggestHooks(t *testing.T) {
 				t.Errorf("usesSwaggestHooks(%v) = %v, want %v", tc.t, got, tc.want)
 			}
 		})
+	}
+}
+
+// hookCycleC reaches a hook directly and through hookCycleD, which reaches
+// it only through hookCycleC.
+type hookCycleC struct {
+	D *hookCycleD
+	E zoo.EnumMethod
+}
+
+type hookCycleD struct{ C *hookCycleC }
+
+type plainCycleA struct{ B *plainCycleB }
+
+type plainCycleB struct {
+	A    *plainCycleA
+	When []map[string]*plainCycleA
+}
+
+// The answers usesSwaggestHooks remembers must not depend on the order of
+// the questions: a type first met while its cycle is still being walked
+// is not remembered as having no hook.
+func TestUsesSwaggestHooksOrder(t *testing.T) {
+	for _, order := range [][]reflect.Type{
+		{reflect.TypeFor[hookCycleC](), reflect.TypeFor[hookCycleD]()},
+		{reflect.TypeFor[hookCycleD](), reflect.TypeFor[hookCycleC]()},
+	} {
+		hookReach.Clear()
+		for _, typ := range order {
+			if !usesSwaggestHooks(typ) {
+				t.Errorf("usesSwaggestHooks(%v) = false after %v, want true", typ, order)
+			}
+		}
+	}
+	hookReach.Clear()
+	for _, typ := range []reflect.Type{reflect.TypeFor[plainCycleB](), reflect.TypeFor[plainCycleA](), reflect.TypeFor[*plainCycleB]()} {
+		if usesSwaggestHooks(typ) {
+			t.Errorf("usesSwaggestHooks(%v) = true, want false", typ)
+		}
+	}
+	// A remembered answer is used: the hook is found again through it.
+	if !usesSwaggestHooks(reflect.TypeFor[[]hookCycleD]()) {
+		t.Errorf("usesSwaggestHooks([]hookCycleD) = false, want true")
+	}
+}
+
+// A walk that meets more new types than its slice holds goes on with a
+// map, and still finds a hook behind them, or none.
+func TestUsesSwaggestHooksMany(t *testing.T) {
+	var fs []reflect.StructField
+	for i := range 40 {
+		// Distinct types never asked before: arrays of a fresh length,
+		// some met twice.
+		typ := reflect.ArrayOf(1000+i%30, reflect.TypeFor[[]*int16]())
+		fs = append(fs, reflect.StructField{Name: "F" + string(rune('A'+i%26)) + string(rune('a'+i/26)), Type: typ})
+	}
+	plain := reflect.StructOf(fs)
+	hooked := reflect.StructOf(append(fs, reflect.StructField{Name: "E", Type: reflect.TypeFor[zoo.EnumMethod]()}))
+	got := [2]bool{usesSwaggestHooks(hooked), usesSwaggestHooks(plain)}
+	if diff := cmp.Diff([2]bool{true, false}, got); diff != "" {
+		t.Errorf("usesSwaggestHooks of hooked, plain (-want +got):\n%s", diff)
 	}
 }

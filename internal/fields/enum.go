@@ -21,6 +21,9 @@ type (
 // method (on the value or its pointer), as JSON values of t, or nil when it
 // declares none.
 func TypeEnum(t reflect.Type) ([]any, error) {
+	if t.NumMethod() == 0 && reflect.PointerTo(t).NumMethod() == 0 {
+		return nil, nil // no methods at all, as for most field types
+	}
 	for _, v := range []any{reflect.New(t).Elem().Interface(), reflect.New(t).Interface()} {
 		if e, ok := v.(enumer); ok {
 			return ConvertEnum(t, e.Enum())

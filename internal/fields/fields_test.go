@@ -156,3 +156,68 @@ func TestUnderAndJoin(t *testing.T) {
 		}
 	}
 }
+
+// A struct without embedded fields: names given twice still follow
+// encoding/json's dominance. (Made with reflect.StructOf: vet rejects a json
+// name given twice in source.)
+func TestDescribeSameDepthNames(t *testing.T) {
+	field := func(name, tag string) reflect.StructField {
+		return reflect.StructField{Name: name, Type: reflect.TypeFor[int](), Tag: reflect.StructTag(tag)}
+	}
+	typ := reflect.StructOf([]reflect.StructField{
+		field("X", `json:"n"`), field("Y", `json:"n"`), // both tagged: both dropped
+		field("Z", ``), field("W", `json:"Z"`), // the tagged "Z" wins
+		field("V", `json:"v"`),
+	})
+	fs, err := Describe(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got [][2]string
+	for _, f := range fs {
+		got = append(got, [2]string{f.Name, f.GoPath})
+	}
+	want := [][2]string{{"Z", "W"}, {"v", "V"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("fields (-want +got):\n%s", diff)
+	}
+}
+
+func TestIntRange(t *testing.T) {
+	for _, tc := range []struct {
+		k      reflect.Kind
+		lo, hi string
+	}{
+		{reflect.Int8, "-128", "127"}, {reflect.Uint8, "0", "255"},
+		{reflect.Int32, "-2147483648", "2147483647"}, {reflect.Uint64, "0", "18446744073709551615"},
+		{reflect.Int64, "-9223372036854775808", "9223372036854775807"},
+	} {
+		lo, hi := IntRange(tc.k)
+		if diff := cmp.Diff([2]string{tc.lo, tc.hi}, [2]string{lo.String(), hi.String()}); diff != "" {
+			t.Errorf("IntRange(%v) (-want +got):\n%s", tc.k, diff)
+		}
+	}
+}
+
+// A number tag repeated across fields is parsed once and shared, read-only.
+func TestNumberTagShared(t *testing.T) {
+	f64 := reflect.TypeFor[float64]()
+	a, err := ParseRules(f64, `minimum:"1.25" maximum:"1e2"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseRules(reflect.TypeFor[int](), `exclusiveMaximum:"1.25" minimum:"-3"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Minimum != b.ExclusiveMaximum {
+		t.Errorf("minimum:\"1.25\" and exclusiveMaximum:\"1.25\" parsed twice")
+	}
+	got := []string{a.Minimum.Rat.RatString(), a.Maximum.Rat.RatString(), b.IntLower.String(), b.IntUpper.String()}
+	if diff := cmp.Diff([]string{"5/4", "100", "-3", "1"}, got); diff != "" {
+		t.Errorf("bounds (-want +got):\n%s", diff)
+	}
+	if _, err := ParseRules(f64, `minimum:"1.25x"`); !errors.Is(err, ErrInvalidTag) {
+		t.Errorf("minimum:\"1.25x\": error %v, want ErrInvalidTag", err)
+	}
+}

@@ -8,9 +8,10 @@ import (
 	"math"
 	"math/big"
 	"reflect"
-	"regexp"
+	"regexp/syntax"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
@@ -44,8 +45,10 @@ type Rules struct {
 	MinItems, MaxItems           int64
 	MinProperties, MaxProperties int64
 
+	// Pattern is checked as RE2 syntax at definition and compiled by its
+	// first use ([formats.Regexp], cached): compiling a pattern that parses
+	// cannot fail.
 	Pattern     string
-	Regexp      *regexp.Regexp
 	Format      string // "" when absent, or when it only restates the type (date-time on time.Time)
 	UniqueItems bool
 
@@ -83,8 +86,8 @@ type Bound struct {
 func (b *Bound) String() string { return b.Tag + " " + b.Text }
 
 // noRules are the rules of a field without tags, by type; Set is false.
-func noRules(t reflect.Type) *Rules {
-	return &Rules{Type: t, Class: ClassOf(t), MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1, MinProperties: -1, MaxProperties: -1}
+func noRules(t reflect.Type) Rules {
+	return Rules{Type: t, Class: ClassOf(t), MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1, MinProperties: -1, MaxProperties: -1}
 }
 
 // ParseRules reads the tags of a field whose type without pointers is t.
@@ -94,13 +97,20 @@ func noRules(t reflect.Type) *Rules {
 // example of another type is checked by the decoder, which decodes it.)
 // Errors are [*Error]s with an empty path.
 func ParseRules(t reflect.Type, tag reflect.StructTag) (*Rules, error) {
-	r := noRules(t)
-	p := parser{r: r, tag: tag}
-	p.scan()
-	if err := p.parse(); err != nil {
+	r := new(Rules)
+	if err := parseRulesInto(r, t, tag); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// parseRulesInto is [ParseRules] into r, so that the rules of a struct's
+// fields can share one allocation.
+func parseRulesInto(r *Rules, t reflect.Type, tag reflect.StructTag) error {
+	*r = noRules(t)
+	p := parser{r: r, tag: tag}
+	p.scan()
+	return p.parse()
 }
 
 type parser struct {
@@ -264,11 +274,11 @@ func (p *parser) numbers() error {
 		if err := p.fits(b.name, numeric, "numbers"); err != nil {
 			return err
 		}
-		q, err := ParseDecimal(v)
+		n, err := numberTag(v)
 		if err != nil {
 			return p.errorf(b.name, "malformed number %q: %v", v, err)
 		}
-		*b.dst = &Number{Text: v, Rat: q}
+		*b.dst = n
 		r.Set = true
 	}
 	if r.MultipleOf != nil && r.MultipleOf.Rat.Sign() <= 0 {
@@ -278,6 +288,25 @@ func (p *parser) numbers() error {
 		return nil
 	}
 	return p.numberRange()
+}
+
+// numberTags holds the parsed number tags by text: programs repeat the same
+// bounds (minimum:"0", maximum:"100") across types. A *Number is shared and
+// never modified (its Rat is only read); keys come from struct tags, so the
+// cache is bounded by the program's types.
+var numberTags sync.Map // string -> *Number
+
+// numberTag parses a number tag, once per text.
+func numberTag(v string) (*Number, error) {
+	if n, ok := numberTags.Load(v); ok {
+		return n.(*Number), nil
+	}
+	q, err := ParseDecimal(v)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := numberTags.LoadOrStore(v, &Number{Text: v, Rat: q})
+	return n.(*Number), nil
 }
 
 // numberRange picks the tighter bounds and rejects bounds that leave no
@@ -401,11 +430,10 @@ func (p *parser) strings() error {
 		if err := p.fits("pattern", r.Class == ClassString, "strings"); err != nil {
 			return err
 		}
-		re, err := formats.Regexp(v)
-		if err != nil {
+		if err := checkPattern(v); err != nil {
 			return p.errorf("pattern", "malformed regular expression (patterns are RE2 syntax): %v", err)
 		}
-		r.Pattern, r.Regexp, r.Set = v, re, true
+		r.Pattern, r.Set = v, true
 	}
 	if v, ok := p.lookup("format"); ok {
 		switch {
@@ -536,7 +564,7 @@ func (r *Rules) check(v any, inEnum bool) string {
 			return fmt.Sprintf("is shorter than minLength %d", r.MinLength)
 		case r.MaxLength >= 0 && n > r.MaxLength:
 			return fmt.Sprintf("is longer than maxLength %d", r.MaxLength)
-		case r.Regexp != nil && !r.Regexp.MatchString(v):
+		case r.Pattern != "" && !matchPattern(r.Pattern, v):
 			return "does not match pattern " + r.Pattern
 		case r.Format != "" && !formats.Check(r.Format, v):
 			return "is not a valid " + r.Format
@@ -560,6 +588,32 @@ func (r *Rules) check(v any, inEnum bool) string {
 		}
 	}
 	return ""
+}
+
+// goodPatterns holds the pattern tags checkPattern accepted, so that a
+// pattern repeated across a program's types is parsed once. Keys come from
+// struct tags: the set is bounded by the program's types.
+var goodPatterns sync.Map // string -> struct{}
+
+// checkPattern reports whether regexp.Compile accepts expr, without
+// compiling it: regexp.Compile fails only where syntax.Parse in Perl mode
+// does (its compile step has no error path), with the same error.
+func checkPattern(expr string) error {
+	if _, ok := goodPatterns.Load(expr); ok {
+		return nil
+	}
+	if _, err := syntax.Parse(expr, syntax.Perl); err != nil {
+		return err
+	}
+	goodPatterns.Store(expr, struct{}{})
+	return nil
+}
+
+// matchPattern reports whether v matches the pattern tag expr, which
+// checkPattern accepted.
+func matchPattern(expr, v string) bool {
+	re, err := formats.Regexp(expr)
+	return err == nil && re.MatchString(v)
 }
 
 func containsJSON(vals []any, v any) bool {
@@ -693,8 +747,24 @@ func scanNumber(v string) (exp string, ok bool) {
 	return exp, true
 }
 
-// IntRange returns the bounds of integer kind k.
+// IntRange returns the bounds of integer kind k. The values are shared:
+// callers must not modify them.
 func IntRange(k reflect.Kind) (lo, hi *big.Int) {
+	if int(k) < len(intRanges) && intRanges[k][1] != nil {
+		return intRanges[k][0], intRanges[k][1]
+	}
+	return intRangeOf(k)
+}
+
+// intRanges holds IntRange's answers, computed once.
+var intRanges = func() (t [reflect.Uintptr + 1][2]*big.Int) {
+	for k := reflect.Int; k <= reflect.Uintptr; k++ {
+		t[k][0], t[k][1] = intRangeOf(k)
+	}
+	return t
+}()
+
+func intRangeOf(k reflect.Kind) (lo, hi *big.Int) {
 	bits := 64
 	switch k {
 	case reflect.Int8, reflect.Uint8:

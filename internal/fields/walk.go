@@ -64,6 +64,7 @@ func Describe(t reflect.Type) ([]Field, error) {
 
 func describe(t reflect.Type) ([]Field, error) {
 	fs := walk(t)
+	rules := make([]Rules, len(fs)) // one allocation for the fields' rules
 	for i := range fs {
 		f := &fs[i]
 		if f.ptrUnex != "" {
@@ -82,8 +83,8 @@ func describe(t reflect.Type) ([]Field, error) {
 		if err != nil {
 			return nil, Under(err, f.GoPath, nil)
 		}
-		r, err := ParseRules(base, tag)
-		if err != nil {
+		r := &rules[i]
+		if err := parseRulesInto(r, base, tag); err != nil {
 			return nil, Under(err, f.GoPath, nil)
 		}
 		f.Rules = r
@@ -112,23 +113,34 @@ func walk(t reflect.Type) []Field {
 		embeds  []Embed
 		ptrUnex string
 	}
-	var out []Field
+	n := t.NumField()
+	out := make([]Field, 0, n)
+	// The fields of t itself take their one-element indexes from one array.
+	rootIndex := make([]int, n)
 	next := []level{{t: t}}
-	visited := map[reflect.Type]bool{}
+	var visited map[reflect.Type]bool
+	var count map[reflect.Type]int
 	for depth := 0; len(next) > 0; depth++ {
 		current := next
 		next = nil
-		// A type embedded twice at one depth contributes its fields twice,
-		// so that they annihilate below.
-		count := map[reflect.Type]int{}
-		for _, lv := range current {
-			count[lv.t]++
+		if depth > 0 {
+			if visited == nil {
+				visited = map[reflect.Type]bool{t: true}
+			}
+			// A type embedded twice at one depth contributes its fields
+			// twice, so that they annihilate below.
+			count = map[reflect.Type]int{}
+			for _, lv := range current {
+				count[lv.t]++
+			}
 		}
 		for _, lv := range current {
-			if visited[lv.t] {
-				continue
+			if depth > 0 {
+				if visited[lv.t] {
+					continue
+				}
+				visited[lv.t] = true
 			}
-			visited[lv.t] = true
 			for i := range lv.t.NumField() {
 				sf := lv.t.Field(i)
 				ft := sf.Type
@@ -150,7 +162,13 @@ func walk(t reflect.Type) []Field {
 				if !validTagName(name) {
 					name = "" // as encoding/json: the Go name is used
 				}
-				index := append(slices.Clip(lv.index), i)
+				var index []int
+				if depth == 0 {
+					rootIndex[i] = i
+					index = rootIndex[i : i+1 : i+1]
+				} else {
+					index = append(slices.Clip(lv.index), i)
+				}
 				goPath := Join(lv.goPath, sf.Name)
 				if name == "" && sf.Anonymous && ft.Kind() == reflect.Struct {
 					nl := level{t: ft, index: index, goPath: goPath, offset: lv.offset + sf.Offset, embeds: lv.embeds, ptrUnex: lv.ptrUnex}
@@ -188,6 +206,11 @@ func walk(t reflect.Type) []Field {
 				}
 			}
 		}
+		if depth == 0 && len(next) == 0 && distinctNames(out) {
+			// Nothing embedded, no name twice: the fields are already in
+			// index order and none dominates another.
+			return out
+		}
 	}
 	// Dominance: by name, the shallowest wins, then a tagged field;
 	// otherwise the name is dropped, as encoding/json does.
@@ -220,6 +243,23 @@ func walk(t reflect.Type) []Field {
 	}
 	slices.SortFunc(kept, func(a, b Field) int { return slices.Compare(a.Index, b.Index) })
 	return kept
+}
+
+// distinctNames reports whether no two fields share a name, for the small
+// structs that tools take (beyond 32 fields it answers false, and the
+// general path sorts).
+func distinctNames(fs []Field) bool {
+	if len(fs) > 32 {
+		return false
+	}
+	for i := range fs {
+		for j := i + 1; j < len(fs); j++ {
+			if fs[i].Name == fs[j].Name {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // validTagName mirrors encoding/json's isValidTag: other names fall back to
