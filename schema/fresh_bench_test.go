@@ -56,26 +56,25 @@ var freshCount int
 // BenchmarkForTypeFresh times the first schema of a type (ForType's
 // shared tree, as define reads it), for types made with reflect.StructOf.
 func BenchmarkForTypeFresh(b *testing.B) {
-	for _, v := range []struct {
-		name     string
-		distinct bool
-	}{{"pool", false}, {"distinct", true}} {
-		b.Run(v.name, func(b *testing.B) {
-			types := freshTypes(b.N, v.distinct)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				if _, err := shared(types[i]); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
+	benchFresh(b, func(t reflect.Type) error {
+		_, err := shared(t)
+		return err
+	})
 }
 
 // BenchmarkDeferrableFresh times what a definition of a fresh deferrable
 // type does now that the tree and the plan wait: the checks of deferrable.
 func BenchmarkDeferrableFresh(b *testing.B) {
+	benchFresh(b, func(t reflect.Type) error {
+		if !deferrable(t) {
+			return fmt.Errorf("%v is not deferrable", t)
+		}
+		return nil
+	})
+}
+
+// benchFresh runs first over fresh types, from the pool and distinct.
+func benchFresh(b *testing.B, first func(reflect.Type) error) {
 	for _, v := range []struct {
 		name     string
 		distinct bool
@@ -85,8 +84,8 @@ func BenchmarkDeferrableFresh(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
-				if !deferrable(types[i]) {
-					b.Fatalf("%v is not deferrable", types[i])
+				if err := first(types[i]); err != nil {
+					b.Fatal(err)
 				}
 			}
 		})
