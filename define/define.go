@@ -278,29 +278,26 @@ type typedHandler[In, Out any] struct {
 	maxOutput int
 }
 
-func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any) (res Result) {
-	defer func() {
-		if r := recover(); r != nil {
-			res = panicResult(h.name, r)
-		}
-	}()
-	if err := callContextError(ctx); err != nil {
-		return cancelResult(err)
-	}
-	p, err := h.plan.get()
-	if err != nil {
-		return argResult(err)
-	}
-	in, err := h.decode(p,
-		func(s *reflectx.Scratch, v unsafe.Pointer) error { return p.DecodeMapWith(s, v, args, h.limits) },
-		func() (unsafe.Pointer, error) { return p.DecodeMapNew(args, h.limits) })
-	if err != nil {
-		return argResult(err)
-	}
-	return h.call(ctx, in)
+func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any) Result {
+	return h.exec(ctx,
+		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
+			return p.DecodeMapWith(s, v, args, h.limits)
+		},
+		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeMapNew(args, h.limits) })
 }
 
-func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res Result) {
+func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) Result {
+	return h.exec(ctx,
+		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
+			return p.DecodeJSONWith(s, v, args, h.limits)
+		},
+		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeJSONNew(args, h.limits) })
+}
+
+// exec is a call whichever way its arguments came: a panic, a done
+// context, the plan's error or bad arguments become the call's result;
+// into and fresh decode the arguments as decode says.
+func (h *typedHandler[In, Out]) exec(ctx context.Context, into func(*reflectx.Plan, *reflectx.Scratch, unsafe.Pointer) error, fresh func(*reflectx.Plan) (unsafe.Pointer, error)) (res Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = panicResult(h.name, r)
@@ -313,9 +310,7 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) (res 
 	if err != nil {
 		return argResult(err)
 	}
-	in, err := h.decode(p,
-		func(s *reflectx.Scratch, v unsafe.Pointer) error { return p.DecodeJSONWith(s, v, args, h.limits) },
-		func() (unsafe.Pointer, error) { return p.DecodeJSONNew(args, h.limits) })
+	in, err := h.decode(p, into, fresh)
 	if err != nil {
 		return argResult(err)
 	}
@@ -333,13 +328,13 @@ type pooledInput[In any] struct {
 // copied out) when the tool has a pool and p calls no user method, else by
 // fresh (into a new frame: one allocation for the value and, where they
 // fit, its strings, string slices and scalar pointees).
-func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(*reflectx.Scratch, unsafe.Pointer) error, fresh func() (unsafe.Pointer, error)) (In, error) {
+func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(*reflectx.Plan, *reflectx.Scratch, unsafe.Pointer) error, fresh func(*reflectx.Plan) (unsafe.Pointer, error)) (In, error) {
 	if h.pool != nil && !p.UserMethods() {
 		vp := h.pool.Get().(*pooledInput[In])
-		err := into(&vp.s, unsafe.Pointer(&vp.in))
+		err := into(p, &vp.s, unsafe.Pointer(&vp.in))
 		return h.release(vp), err
 	}
-	v, err := fresh()
+	v, err := fresh(p)
 	if err != nil {
 		var zero In
 		return zero, err
