@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // DefaultParallelism is how many calls [Toolkit.Run] runs at once unless
@@ -92,9 +93,17 @@ var ErrToolExited = errors.New("tool exited without returning")
 // not started, and their errors wrap [ErrSlotsHeld]. [WithCallTimeout]
 // bounds how long one slow call can hold up the batch.
 //
-// The tools never run on the caller's goroutine (a tool's runtime.Goexit
-// must not end it): they run on worker goroutines of the batch, at most
-// one per slot, which end with the batch.
+// A tool's code never runs on the caller's goroutine (a tool's
+// runtime.Goexit must not end it): handlers run on worker goroutines of
+// the batch, at most one per slot, which end with the batch. What is the
+// library's own work for the first call (finding its tool, decoding and
+// checking its arguments) runs on the caller's goroutine before the first
+// worker starts, unless decoding may call a method of the user's (an
+// input type with an UnmarshalJSON or UnmarshalText method): then it runs
+// on the worker too. So a batch of one call costs one goroutine, whose
+// stack does not have to grow for the decode, and a first call with an
+// unknown tool or bad arguments costs none; that decode is bounded by the
+// tool's argument limits, and a done ctx is seen once it ends.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
 	if ctx == nil {
 		ctx = context.Background()
@@ -123,8 +132,11 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	} else {
 		b.state = make([]callState, len(calls))
 	}
-	b.started, b.fresh = 1, 1
-	startWorker(b)
+	if err := ctx.Err(); err != nil {
+		b.cancel() // no call starts
+		return results
+	}
+	b.start()
 	if b.done == nil { // ctx is never done
 		b.wait.Wait()
 		return results
@@ -176,10 +188,95 @@ type batch struct {
 	fresh   int          // workers started that have not tried to claim a call yet
 	stopped bool         // no more calls start
 	closed  bool         // results belongs to the caller
+
+	first firstCall // call 0, begun on the caller's goroutine
 }
 
-func (b *batch) work() {
-	for first := true; ; first = false {
+// firstCall is call 0 of a batch, which the caller begins (see
+// batch.start) and the first worker runs.
+type firstCall struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	stop   func() bool
+	call   toolhook.Call // the handler's part, or nil: the whole call runs on the worker
+	res    define.Result // where call writes its result
+}
+
+// start begins the batch on the caller's goroutine. It claims call 0 and
+// runs the part of it that is the library's own code (finding the tool,
+// decoding and checking the arguments: toolhook.PrepareJSON), so that a
+// worker whose first call was prepared runs only the handler, on the
+// small stack a goroutine starts with (growing it was most of what a
+// batch of one cost beyond the call); a call that fails there (an unknown
+// tool, bad arguments) needs no worker at all. A tool whose decode may
+// call a user's method runs whole on the worker. Then start starts the
+// workers: the first one for call 0, and one more, which starts others as
+// claim says, when other calls may run at once.
+func (b *batch) start() {
+	b.next = 1
+	b.state[0] = running
+	done := !b.prepareFirst()
+	switch {
+	case done && len(b.calls) > 1:
+		b.started, b.fresh = 1, 1
+		startWorker(b)
+	case !done && len(b.calls) > 1 && b.workers > 1:
+		b.started, b.fresh = 2, 1
+		go runFirst(b)
+		startWorker(b)
+	case !done:
+		b.started = 1
+		go runFirst(b)
+	}
+}
+
+// prepareFirst begins call 0 on the caller's goroutine and reports
+// whether a worker is to run the rest of it; if not, the call has its
+// result.
+func (b *batch) prepareFirst() bool {
+	f := &b.first
+	var ok bool
+	if f.ctx, f.cancel, f.stop, ok = b.begin(0); !ok {
+		return false
+	}
+	c := b.calls[0]
+	t, found := b.tk.Get(c.Name)
+	if found {
+		if c.Input != nil {
+			f.call, ok = toolhook.PrepareMap(t, f.ctx, c.Input, &f.res)
+		} else {
+			f.call, ok = toolhook.PrepareJSON(t, f.ctx, c.Args, &f.res)
+		}
+		if !ok || f.call != nil {
+			return true // the worker runs the whole call, or its handler
+		}
+	} else {
+		f.res = b.tk.unknownTool(c.Name)
+	}
+	b.end(0, f.cancel, f.stop, &f.res)
+	return false
+}
+
+// runFirst is the first worker of a batch: it runs the rest of call 0,
+// then the calls after it, as any worker.
+func runFirst(b *batch) {
+	f := &b.first
+	if f.call != nil {
+		b.finishFirst()
+	} else { // the whole call, its decode included
+		growStack(0)
+		b.guard(0, f.ctx, f.cancel, f.stop)
+	}
+	if len(b.calls) > 1 {
+		growStack(0)
+		b.work(false)
+	}
+}
+
+// work claims calls and runs them until none is left for this worker;
+// first says the worker has not claimed a call yet.
+func (b *batch) work(first bool) {
+	for ; ; first = false {
 		i, more, ok := b.claim(first)
 		if !ok {
 			return
@@ -199,7 +296,7 @@ func startWorker(b *batch) { go runWorkers(b) }
 // runWorkers is a worker goroutine of b.
 func runWorkers(b *batch) {
 	growStack(0)
-	b.work()
+	b.work(true)
 }
 
 // stackReserve is the stack frame growStack takes: a new goroutine's stack
@@ -246,64 +343,107 @@ func (b *batch) claim(first bool) (i int, more, ok bool) {
 	return i, more, true
 }
 
-// run runs call i on the worker's goroutine and records its result. A
-// panic outside define's own recovery gives a result and the worker goes
-// on; a tool that calls runtime.Goexit ends the worker, so run records an
-// error result and starts a worker in its place, keeping the slot count.
+// run runs call i on the worker's goroutine and records its result.
 func (b *batch) run(i int) {
-	c := b.calls[i]
-	ctx := b.ctx
-	var stop func() bool
-	if b.cfg.callTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, b.cfg.callTimeout)
-		defer cancel()
-		if err := ctx.Err(); err != nil {
-			b.finish(i, notStarted(c, err))
-			return
-		}
-		callCtx := ctx
-		stop = context.AfterFunc(callCtx, func() { b.abandon(i, callCtx.Err()) })
+	ctx, cancel, stop, ok := b.begin(i)
+	if ok {
+		b.guard(i, ctx, cancel, stop)
 	}
+}
+
+// begin gives call i its context, bounded by the call timeout, whose end
+// abandons the call (stop undoes that); when the timeout has passed
+// already, the call has its result and ok is false.
+func (b *batch) begin(i int) (ctx context.Context, cancel context.CancelFunc, stop func() bool, ok bool) {
+	ctx = b.ctx
+	if b.cfg.callTimeout <= 0 {
+		return ctx, nil, nil, true
+	}
+	ctx, cancel = context.WithTimeout(ctx, b.cfg.callTimeout)
+	if err := ctx.Err(); err != nil {
+		cancel()
+		r := notStarted(b.calls[i], err)
+		b.finish(i, &r)
+		return nil, nil, nil, false
+	}
+	callCtx := ctx
+	stop = context.AfterFunc(callCtx, func() { b.abandon(i, callCtx.Err()) })
+	return ctx, cancel, stop, true
+}
+
+// end records r, the result of call i, once its tool returned.
+func (b *batch) end(i int, cancel context.CancelFunc, stop func() bool, r *define.Result) {
+	if stop != nil {
+		stop()
+	}
+	if cancel != nil {
+		cancel()
+	}
+	b.finish(i, r)
+}
+
+// finishFirst is guard for call 0 when the caller prepared it: it runs
+// the rest of the call, its handler. Its frame is small, with no result
+// of its own, so that the handler starts low on the worker's stack.
+func (b *batch) finishFirst() {
+	f := &b.first
 	returned := false
 	defer func() {
-		if returned {
-			return
+		if !returned {
+			b.exited(0, f.cancel, f.stop, recover())
 		}
-		if stop != nil {
-			stop()
+	}()
+	f.call.Finish(f.ctx)
+	returned = true
+	b.end(0, f.cancel, f.stop, &f.res)
+}
+
+// guard runs call i on the worker's goroutine and records its result. A
+// panic outside define's own recovery gives a result and the worker goes
+// on; a tool that calls runtime.Goexit ends the worker, so guard records
+// an error result and starts a worker in its place, keeping the slot
+// count.
+func (b *batch) guard(i int, ctx context.Context, cancel context.CancelFunc, stop func() bool) {
+	returned := false
+	defer func() {
+		if !returned {
+			b.exited(i, cancel, stop, recover())
 		}
-		// define recovers a handler's panic; this guards what runs
-		// around it, and a tool that calls runtime.Goexit, so that
-		// every way out of a tool gives a result.
-		if v := recover(); v != nil {
-			err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
-			b.finish(i, define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err})
-			return
-		}
-		err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
-		b.finish(i, define.Result{Output: "the tool ended without a result", IsError: true, Err: err})
-		b.mu.Lock()
-		b.fresh++
-		b.mu.Unlock()
-		go runWorkers(b) // this goroutine is ending: its slot goes on
 	}()
 	var r define.Result
-	if c.Input != nil {
+	if c := &b.calls[i]; c.Input != nil {
 		r = b.tk.Execute(ctx, c.Name, c.Input)
 	} else {
 		r = b.tk.ExecuteJSON(ctx, c.Name, c.Args)
 	}
 	returned = true
-	if stop != nil {
-		stop()
+	b.end(i, cancel, stop, &r)
+}
+
+// exited records the result of call i, whose tool did not return: it
+// panicked outside define's own recovery (v is the panic value) or called
+// runtime.Goexit (v is nil), which ends this worker: one takes its place.
+func (b *batch) exited(i int, cancel context.CancelFunc, stop func() bool, v any) {
+	c := b.calls[i]
+	// define recovers a handler's panic; this guards what runs around
+	// it, and a tool that calls runtime.Goexit, so that every way out
+	// of a tool gives a result.
+	if v != nil {
+		err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
+		b.end(i, cancel, stop, &define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err})
+		return
 	}
-	b.finish(i, r)
+	err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)
+	b.end(i, cancel, stop, &define.Result{Output: "the tool ended without a result", IsError: true, Err: err})
+	b.mu.Lock()
+	b.fresh++
+	b.mu.Unlock()
+	go runWorkers(b) // this goroutine is ending: its slot goes on
 }
 
 // finish records r, the result of call i's tool, unless the call was
 // abandoned meanwhile: then the tool's worker no longer holds its slot.
-func (b *batch) finish(i int, r define.Result) {
+func (b *batch) finish(i int, r *define.Result) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch b.state[i] {
@@ -313,7 +453,7 @@ func (b *batch) finish(i int, r define.Result) {
 		if b.closed {
 			return // Run has returned: the result is dropped
 		}
-		b.results[i] = r
+		b.results[i] = *r
 		b.state[i] = finished
 		b.settled()
 	}

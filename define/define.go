@@ -16,6 +16,7 @@ import (
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
 	"github.com/toolnexus/toolnexus/internal/schemahook"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -90,10 +91,12 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
 	h.isPtr = isPtr
 	if !isPtr { // used only while the plan calls no user method (decode)
-		h.pool = &sync.Pool{New: func() any { return new(pooledInput[In]) }}
+		h.pool = &sync.Pool{New: func() any { return &pooledInput[In, Out]{h: h} }}
 	}
 	s.execMap = h.execMap
 	s.execJSON = h.execJSON
+	s.prepMap = h.prepMap
+	s.prepJSON = h.prepJSON
 	return Tool{s: s}, nil
 }
 
@@ -268,7 +271,7 @@ type typedHandler[In, Out any] struct {
 	plan   *lazyPlan
 	render func(Out) Result
 	isPtr  bool // In is a pointer type; the plan decodes its pointee
-	// pool holds *pooledInput[In] to decode into when In is not a pointer;
+	// pool holds *pooledInput[In, Out] to decode into when In is not a pointer;
 	// it is used only when the plan calls no user method
 	// (reflectx.Plan.UserMethods), which could keep a pointer into the
 	// value. The value is copied out for the handler, so a call allocates
@@ -317,11 +320,116 @@ func (h *typedHandler[In, Out]) exec(ctx context.Context, into func(*reflectx.Pl
 	return h.call(ctx, in)
 }
 
+func (h *typedHandler[In, Out]) prepMap(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool) {
+	return h.prepare(ctx, res,
+		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
+			return p.DecodeMapWith(s, v, args, h.limits)
+		},
+		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeMapNew(args, h.limits) })
+}
+
+func (h *typedHandler[In, Out]) prepJSON(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool) {
+	return h.prepare(ctx, res,
+		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
+			return p.DecodeJSONWith(s, v, args, h.limits)
+		},
+		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeJSONNew(args, h.limits) })
+}
+
+// prepare is exec in two parts (toolhook.PrepareJSON): what runs before
+// the handler, here, with the same results for a panic, a done context,
+// the plan's error and bad arguments, written to *res; and the rest, the
+// call it returns. It does not split a call whose decode may call a
+// user's method (ok false): that code runs where the handler runs.
+func (h *typedHandler[In, Out]) prepare(ctx context.Context, res *Result, into func(*reflectx.Plan, *reflectx.Scratch, unsafe.Pointer) error, fresh func(*reflectx.Plan) (unsafe.Pointer, error)) (call toolhook.Call, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			*res = panicResult(h.name, r)
+			call, ok = nil, true
+		}
+	}()
+	if err := callContextError(ctx); err != nil {
+		*res = cancelResult(err)
+		return nil, true
+	}
+	p, err := h.plan.get()
+	if err != nil {
+		*res = argResult(err)
+		return nil, true
+	}
+	if p.UserMethods() {
+		return nil, false
+	}
+	if h.pool != nil { // as decode does; the pooled memory is the call
+		vp := h.pool.Get().(*pooledInput[In, Out])
+		if err := into(p, &vp.s, unsafe.Pointer(&vp.in)); err != nil {
+			h.release(vp)
+			*res = argResult(err)
+			return nil, true
+		}
+		vp.res = res
+		return vp, true
+	}
+	v, err := fresh(p)
+	if err != nil {
+		*res = argResult(err)
+		return nil, true
+	}
+	return &preparedCall[In, Out]{h: h, in: h.value(v), res: res}, true
+}
+
+// preparedCall is the rest of a call that prepare split: the decoded
+// arguments, waiting for the handler.
+type preparedCall[In, Out any] struct {
+	h   *typedHandler[In, Out]
+	in  In
+	res *Result
+}
+
+// Finish calls the handler and renders its output, as exec does after
+// the decode.
+func (c *preparedCall[In, Out]) Finish(ctx context.Context) {
+	c.h.finish(ctx, c.in, c.res)
+}
+
+// finish is the end of exec for a prepared call, a panic included, with
+// the result written to *res. It is h.call written out, so that the
+// frames below the handler stay few and small: a toolkit runs it first
+// on a new goroutine, whose stack should not have to grow for them.
+func (h *typedHandler[In, Out]) finish(ctx context.Context, in In, res *Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			*res = panicResult(h.name, r)
+		}
+	}()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out, err := h.fn(ctx, in)
+	if err != nil {
+		*res = limitOutput(handlerErrorResult(err), h.maxOutput)
+		return
+	}
+	*res = limitOutput(h.render(out), h.maxOutput)
+}
+
 // pooledInput is what a typedHandler's pool holds: a value to decode into
 // and the decoder's state, so that a call takes one thing from a pool.
-type pooledInput[In any] struct {
-	in In
-	s  reflectx.Scratch
+// Between prepare and Finish it is the prepared call, res its result.
+type pooledInput[In, Out any] struct {
+	in  In
+	s   reflectx.Scratch
+	h   *typedHandler[In, Out]
+	res *Result
+}
+
+// Finish is preparedCall's Finish for arguments decoded into pooled
+// memory: the value is copied out and the memory goes back to the pool
+// before the handler runs.
+func (vp *pooledInput[In, Out]) Finish(ctx context.Context) {
+	h, res := vp.h, vp.res
+	vp.res = nil
+	h.finish(ctx, h.release(vp), res)
 }
 
 // decode returns the arguments decoded by into (into pooled memory, then
@@ -330,7 +438,7 @@ type pooledInput[In any] struct {
 // fit, its strings, string slices and scalar pointees).
 func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(*reflectx.Plan, *reflectx.Scratch, unsafe.Pointer) error, fresh func(*reflectx.Plan) (unsafe.Pointer, error)) (In, error) {
 	if h.pool != nil && !p.UserMethods() {
-		vp := h.pool.Get().(*pooledInput[In])
+		vp := h.pool.Get().(*pooledInput[In, Out])
 		err := into(p, &vp.s, unsafe.Pointer(&vp.in))
 		return h.release(vp), err
 	}
@@ -345,7 +453,7 @@ func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(*reflectx.Pla
 // release copies the value out of pooled memory, zeroes it and returns it
 // to the pool. Only for plans without user methods: nothing else keeps a
 // pointer into it (the strings and slices of the value live elsewhere).
-func (h *typedHandler[In, Out]) release(vp *pooledInput[In]) In {
+func (h *typedHandler[In, Out]) release(vp *pooledInput[In, Out]) In {
 	in := vp.in
 	var zero In
 	vp.in = zero

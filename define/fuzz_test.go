@@ -39,6 +39,11 @@ func FuzzExecuteJSON(f *testing.F) {
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, args []byte) {
 		res := tool.ExecuteJSON(ctx, args)
+		if split, ok := prepared(tool, ctx, args, nil); !ok {
+			t.Fatalf("PrepareJSON(%q) did not split the call", args)
+		} else if d := resultDiff(split, res); d != "" {
+			t.Fatalf("ExecuteJSON(%q) split in two: %s", args, d)
+		}
 		if res.IsError {
 			if res.Err == nil {
 				t.Fatalf("ExecuteJSON(%q): error result %q without Err", args, res.Output)
@@ -71,6 +76,11 @@ func FuzzExecuteMap(f *testing.F) {
 			return
 		}
 		fromMap := tool.Execute(ctx, m)
+		if split, ok := prepared(tool, ctx, nil, m); !ok {
+			t.Fatalf("PrepareMap(%v) did not split the call", m)
+		} else if d := resultDiff(split, fromMap); d != "" {
+			t.Fatalf("Execute(%v) split in two: %s", m, d)
+		}
 		if fromMap.IsError && fromMap.Err == nil {
 			t.Fatalf("Execute(%v): error result %q without Err", m, fromMap.Output)
 		}

@@ -164,8 +164,15 @@ func limitOutput(r Result, max int) Result {
 	if max < 0 || len(r.Output) <= max {
 		return r
 	}
-	err := fmt.Errorf("%w: %d bytes, more than %d", ErrOutputTooLarge, len(r.Output), max)
-	return Result{Output: fmt.Sprintf("the tool's output was %d bytes, more than the limit of %d", len(r.Output), max), IsError: true, Err: err}
+	return outputTooLarge(len(r.Output), max)
+}
+
+// outputTooLarge is limitOutput's error result, apart so that limitOutput
+// stays small enough to inline: a tool's handler runs below it, on a
+// stack that should not have to grow for the library's frames.
+func outputTooLarge(n, max int) Result {
+	err := fmt.Errorf("%w: %d bytes, more than %d", ErrOutputTooLarge, n, max)
+	return Result{Output: fmt.Sprintf("the tool's output was %d bytes, more than the limit of %d", n, max), IsError: true, Err: err}
 }
 
 // callContextError reports a context that is already done.

@@ -34,6 +34,10 @@ type state struct {
 
 	execMap  func(ctx context.Context, args map[string]any) Result
 	execJSON func(ctx context.Context, args []byte) Result
+	// prepMap and prepJSON split a call in two (toolhook.PrepareMap and
+	// PrepareJSON); nil for a tool that does not (NewTool's).
+	prepMap  func(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool)
+	prepJSON func(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool)
 
 	memo sync.Map
 }
@@ -137,6 +141,20 @@ func init() {
 	}
 	toolhook.Memo = func(tool any, key any, build func() (any, error)) (any, error) {
 		return tool.(Tool).memo(key, build)
+	}
+	toolhook.PrepareJSON = func(tool any, ctx context.Context, args []byte, res any) (toolhook.Call, bool) {
+		s := tool.(Tool).s
+		if s == nil || s.prepJSON == nil {
+			return nil, false
+		}
+		return s.prepJSON(ctx, args, res.(*Result))
+	}
+	toolhook.PrepareMap = func(tool any, ctx context.Context, args map[string]any, res any) (toolhook.Call, bool) {
+		s := tool.(Tool).s
+		if s == nil || s.prepMap == nil {
+			return nil, false
+		}
+		return s.prepMap(ctx, args, res.(*Result))
 	}
 }
 

@@ -1,13 +1,27 @@
-// Package toolhook gives the adapters what a define.Tool keeps out of its
-// public API: the shared schema trees and a per-tool cache. The define
-// package fills the two functions in its init; they take the tool as any
-// because define imports this package, not the other way round.
+// Package toolhook gives the adapters and the toolkit what a define.Tool
+// keeps out of its public API: the shared schema trees, a per-tool cache
+// and a call split in two. The define package fills the functions in its
+// init; they take the tool as any because define imports this package,
+// not the other way round.
 //
 //	in, out := toolhook.Schemas(tool) // shared: never modify them
 //	v, err := toolhook.Memo(tool, key, build)
+//	call, ok := toolhook.PrepareJSON(tool, ctx, args, &result)
 package toolhook
 
-import "github.com/toolnexus/toolnexus/schema"
+import (
+	"context"
+
+	"github.com/toolnexus/toolnexus/schema"
+)
+
+// Call is a tool call whose arguments are decoded and checked: Finish
+// runs the rest of it (the handler, the rendering of its output) and
+// writes the result where the call was prepared to. Finish is called at
+// most once.
+type Call interface {
+	Finish(ctx context.Context)
+}
 
 var (
 	// Schemas returns a define.Tool's canonical input schema and its output
@@ -21,4 +35,20 @@ var (
 	// the caller's package. Concurrent first calls may each run build; one
 	// result wins and is returned to all later callers.
 	Memo func(tool any, key any, build func() (any, error)) (any, error)
+
+	// PrepareJSON runs the part of a define.Tool's ExecuteJSON that is the
+	// library's own code (the context check, decoding and checking the
+	// arguments) and returns the rest, which calls user code, so that the
+	// caller can run the two on different goroutines. res is a
+	// *define.Result. ok is false when the tool does not split this call
+	// (its decode may call a user's UnmarshalJSON or UnmarshalText, or it
+	// is a NewTool tool): nothing was done, and the caller runs the whole
+	// call. A nil call with ok true means the call is over (bad
+	// arguments, a done context): its result is in *res. Otherwise
+	// call.Finish writes the result to *res.
+	PrepareJSON func(tool any, ctx context.Context, args []byte, res any) (call Call, ok bool)
+
+	// PrepareMap is PrepareJSON for a define.Tool's Execute, on arguments
+	// already parsed into a map.
+	PrepareMap func(tool any, ctx context.Context, args map[string]any, res any) (call Call, ok bool)
 )
