@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // These benchmarks measure what an agent turn costs beyond the tools
@@ -64,7 +65,8 @@ func perCall(b *testing.B, calls int) func() {
 }
 
 // BenchmarkBatch compares one Tool.ExecuteJSON (the floor: the tool alone),
-// the same call on a new goroutine (what a batch of one cannot do without),
+// the same call decoded here and finished on a new goroutine (what a batch
+// of one cannot do without),
 // one Toolkit.ExecuteJSON (plus the lookup) and Toolkit.Run on batches of
 // 1, 8 and 64 calls of the trivial tool, with the default parallelism and
 // one call at a time. ns/call and allocs/call divide by the batch size.
@@ -83,21 +85,24 @@ func BenchmarkBatch(b *testing.B) {
 		}
 		report()
 	})
-	// The least a batch of one can cost while its tool runs off the
-	// caller's goroutine and no goroutine outlives the batch: one new
-	// goroutine grows its stack as Run's workers do, runs the call, and
-	// the caller waits for it.
+	// The least a batch of one can cost while its tool's code runs off
+	// the caller's goroutine and no goroutine outlives the batch: the
+	// call is decoded here, as Run does (toolhook.PrepareJSON), one new
+	// goroutine runs its handler, and the caller waits for it.
 	b.Run("goroutine", func(b *testing.B) {
 		b.ReportAllocs()
 		report := perCall(b, 1)
 		var wg sync.WaitGroup
 		var res define.Result
 		for b.Loop() {
+			call, ok := toolhook.PrepareJSON(tool, ctx, benchEchoCall, &res)
+			if !ok || call == nil {
+				b.Fatalf("PrepareJSON = %v, %t", call, ok)
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				growStack(0)
-				res = tool.ExecuteJSON(ctx, benchEchoCall)
+				call.Finish(ctx)
 			}()
 			wg.Wait()
 			if res.IsError || res.Output != "hi" {

@@ -108,11 +108,16 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	results := make([]define.Result, len(calls))
 	if len(calls) == 0 {
-		return results
+		return []define.Result{}
 	}
-	b := &batch{tk: tk, ctx: ctx, calls: calls, results: results, left: len(calls)}
+	b := &batch{tk: tk, ctx: ctx, calls: calls, left: len(calls)}
+	if len(calls) == 1 {
+		b.results = b.one[:] // one allocation for the batch and its result
+	} else {
+		b.results = make([]define.Result, len(calls))
+	}
+	results := b.results
 	for _, o := range opts {
 		if o != nil {
 			o.applyRun(&b.cfg) // into b, which is on the heap anyway
@@ -189,7 +194,8 @@ type batch struct {
 	stopped bool         // no more calls start
 	closed  bool         // results belongs to the caller
 
-	first firstCall // call 0, begun on the caller's goroutine
+	first firstCall        // call 0, begun on the caller's goroutine
+	one   [1]define.Result // results of a batch of one call
 }
 
 // firstCall is call 0 of a batch, which the caller begins (see
