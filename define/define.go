@@ -317,7 +317,8 @@ func (h *typedHandler[In, Out]) exec(ctx context.Context, into func(*reflectx.Pl
 	if err != nil {
 		return argResult(err)
 	}
-	return h.call(ctx, in)
+	h.finish(ctx, in, &res)
+	return res
 }
 
 func (h *typedHandler[In, Out]) prepMap(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool) {
@@ -392,10 +393,11 @@ func (c *preparedCall[In, Out]) Finish(ctx context.Context) {
 	c.h.finish(ctx, c.in, c.res)
 }
 
-// finish is the end of exec for a prepared call, a panic included, with
-// the result written to *res. It is h.call written out, so that the
-// frames below the handler stay few and small: a toolkit runs it first
-// on a new goroutine, whose stack should not have to grow for them.
+// finish is the end of a call, once its arguments are decoded: it calls
+// the handler and renders its output, a panic included, into *res. It is
+// one frame with the handler right below it, so that a toolkit's worker,
+// which runs it first on a new goroutine, does not have to grow its stack
+// for the library's frames.
 func (h *typedHandler[In, Out]) finish(ctx context.Context, in In, res *Result) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -467,17 +469,6 @@ func (h *typedHandler[In, Out]) value(v unsafe.Pointer) In {
 		return *(*In)(unsafe.Pointer(&v)) // In is *T, and v points to a T
 	}
 	return *(*In)(v)
-}
-
-func (h *typedHandler[In, Out]) call(ctx context.Context, in In) Result {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	out, err := h.fn(ctx, in)
-	if err != nil {
-		return limitOutput(handlerErrorResult(err), h.maxOutput)
-	}
-	return limitOutput(h.render(out), h.maxOutput)
 }
 
 // RawHandler handles a call of a tool made with [NewTool]. args is the call's
