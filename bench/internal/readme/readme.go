@@ -420,13 +420,14 @@ func runScenario() scenario {
 		title: "What an agent turn costs beyond its tools: `Toolkit.Run`",
 		intro: "A trivial tool (one string argument, returned), so the rows are the library's overhead; " +
 			"times and allocations per call. The second row is the least a batch of one can cost " +
-			"while the tool runs off the caller's goroutine (so that its runtime.Goexit cannot end it) " +
-			"and no goroutine outlives the batch. From the root package's BenchmarkBatch.",
+			"while the tool's code runs off the caller's goroutine (so that its runtime.Goexit cannot end it) " +
+			"and no goroutine outlives the batch: the call decoded on the caller's goroutine, as Run does, " +
+			"its handler run on a new goroutine, waited for. From the root package's BenchmarkBatch.",
 		baseLabel: "ExecuteJSON", unit: "call", noPeers: true,
 	}
 	s.rows = []row{
 		{label: "one `Tool.ExecuteJSON` (floor)", bench: benchExec, floor: true},
-		{label: "the same call on a new goroutine, waited for", bench: benchGoroutine},
+		{label: "the same call, its handler on a new goroutine, waited for", bench: benchGoroutine},
 		{label: "`Toolkit.ExecuteJSON` (lookup and call)", bench: "Batch/Toolkit.ExecuteJSON"},
 	}
 	for _, n := range []int{1, 8, 64} {
@@ -480,7 +481,7 @@ func agentMisses(res results) []miss {
 			if gor.ns >= one.ns {
 				rest = "in this run that floor cost as much as Run itself, so Run's own bookkeeping is within the noise."
 			}
-			m.why = fmt.Sprintf("running the same call on a new goroutine and waiting for it costs %s over it (%.0f%% of Run's overhead): "+
+			m.why = fmt.Sprintf("decoding the call here and running its handler on a new goroutine, waited for, costs %s over the call (%.0f%% of Run's overhead): "+
 				"Run starts a worker goroutine per batch, so that a tool's runtime.Goexit never ends the caller's goroutine "+
 				"and no goroutine outlives the batch; %s",
 				duration(gor.ns-exec.ns), min(100, 100*(gor.ns-exec.ns)/(one.ns-exec.ns)), rest)

@@ -105,7 +105,7 @@ func TestAgentMisses(t *testing.T) {
 	if len(got) != 2 {
 		t.Fatalf("agentMisses = %v, want 2 misses", got)
 	}
-	for _, want := range []string{"costs 4.00 µs over one", "costs 2.00 µs over it (50% of Run's overhead)", "the other 2.00 µs"} {
+	for _, want := range []string{"costs 4.00 µs over one", "costs 2.00 µs over the call (50% of Run's overhead)", "the other 2.00 µs"} {
 		if !strings.Contains(got[0].String(), want) {
 			t.Errorf("miss %q lacks %q", got[0], want)
 		}
