@@ -11,8 +11,12 @@
 //
 // The test binaries are compiled once: the bench module's, and the root
 // package's for the Toolkit.Run and lookup tables (BenchmarkBatch and
-// BenchmarkLookup, which have no peer). Execute, Render, Define/again,
-// Batch and Lookup run with -count; Define/first needs a type the library has never seen per
+// BenchmarkLookup, which have no peer). Every row of the Execute, Render,
+// Define/again, Batch and Lookup tables is measured -count times, each time
+// in a process of its own with -test.count=1, so that no row shares a heap,
+// a GC pace or caches with another; the rows run in rounds, every table's
+// rows in turn within a round, and the tables show the medians over the
+// rounds. Define/first needs a type the library has never seen per
 // iteration, from a generated pool, so each of its samples is a separate
 // process with -benchtime=100x.
 package main
@@ -27,10 +31,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolnexus/toolnexus/bench"
 )
@@ -43,7 +49,7 @@ const (
 var (
 	readmePath = flag.String("readme", "../README.md", "README to rewrite between the markers")
 	count      = flag.Int("count", 5, "samples per benchmark (the tables show medians)")
-	benchtime  = flag.String("benchtime", "500ms", "-benchtime for Execute, Render and Define/again")
+	benchtime  = flag.String("benchtime", "500ms", "-benchtime of each row's process (all but Define/first)")
 	dryRun     = flag.Bool("n", false, "print the section instead of writing the README")
 )
 
@@ -74,53 +80,104 @@ func run() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	bin := filepath.Join(tmp, "bench.test")
+	bins := map[bool]string{false: filepath.Join(tmp, "bench.test"), true: filepath.Join(tmp, "toolnexus.test")}
 	log.Print("compiling the benchmarks")
-	if err := command("go", "test", "-c", "-o", bin, ".").Run(); err != nil {
+	if err := command("go", "test", "-c", "-o", bins[false], ".").Run(); err != nil {
 		return "", fmt.Errorf("go test -c: %w", err)
-	}
-
-	res := results{}
-	var cpu string
-	// -test.bench splits its pattern at slashes, one regexp per level.
-	for _, pattern := range []string{"^Benchmark(Execute|Render)$", "^BenchmarkDefine$/^again$"} {
-		log.Printf("running %s (-count %d -benchtime %s)", pattern, *count, *benchtime)
-		out, err := output(command(bin, "-test.run=^$", "-test.bench="+pattern,
-			"-test.benchmem", "-test.count="+strconv.Itoa(*count), "-test.benchtime="+*benchtime))
-		if err != nil {
-			return "", err
-		}
-		cpu = res.parse(out)
 	}
 	// Toolkit.Run and lookup have no peer: they are the root package's own
 	// benchmarks (bench_run_test.go), compiled in the root module.
-	rootBin := filepath.Join(tmp, "toolnexus.test")
-	compileRoot := command("go", "test", "-c", "-o", rootBin, ".")
+	compileRoot := command("go", "test", "-c", "-o", bins[true], ".")
 	compileRoot.Dir = ".."
 	if err := compileRoot.Run(); err != nil {
 		return "", fmt.Errorf("go test -c (root package): %w", err)
 	}
-	log.Printf("running ^Benchmark(Batch|Lookup)$ (-count %d -benchtime %s)", *count, *benchtime)
-	out, err := output(command(rootBin, "-test.run=^$", "-test.bench=^Benchmark(Batch|Lookup)$",
-		"-test.benchmem", "-test.count="+strconv.Itoa(*count), "-test.benchtime="+*benchtime))
-	if err != nil {
-		return "", err
+
+	res := results{}
+	var cpu string
+	all := scenarios()
+	jobs := schedule(all, *count)
+	perRound := len(jobs) / *count
+	began := time.Now()
+	for i, j := range jobs {
+		if i%perRound == 0 {
+			log.Printf("round %d of %d: %d rows, one process each (-benchtime %s); %s so far",
+				i/perRound+1, *count, perRound, *benchtime, time.Since(began).Round(time.Second))
+		}
+		out, err := output(command(bins[j.root], "-test.run=^$", "-test.bench="+rowPattern(j.bench),
+			"-test.benchmem", "-test.count=1", "-test.benchtime="+*benchtime))
+		if err != nil {
+			return "", err
+		}
+		got := results{}
+		if c := got.parse(out); c != "" {
+			cpu = c
+		}
+		if len(got) != 1 || len(got[j.bench]) != 1 {
+			os.Stderr.Write(out)
+			return "", fmt.Errorf("-test.bench=%s ran %d benchmarks, want %s alone", rowPattern(j.bench), len(got), j.bench)
+		}
+		res[j.bench] = append(res[j.bench], got[j.bench]...)
 	}
-	res.parse(out)
 	log.Printf("running Define/first (%d processes, -benchtime 100x)", *count)
 	for range *count {
-		out, err := output(command(bin, "-test.run=^$", "-test.bench=^BenchmarkDefine$/^first$",
+		out, err := output(command(bins[false], "-test.run=^$", "-test.bench=^BenchmarkDefine$/^first$",
 			"-test.benchmem", "-test.count=1", "-test.benchtime=100x"))
 		if err != nil {
 			return "", err
 		}
 		res.parse(out)
 	}
+	log.Printf("benchmarks done in %s", time.Since(began).Round(time.Second))
 	rej, err := bench.Rejections()
 	if err != nil {
 		return "", err
 	}
-	return render(res, rej, cpu), nil
+	return render(all, res, rej, cpu), nil
+}
+
+// job is one process of a round: one row's benchmark, alone.
+type job struct {
+	bench string // the row's benchmark name, as results keys it
+	root  bool   // a benchmark of the root package, not of the bench module
+}
+
+// schedule lists the processes of every round in the order they run:
+// round after round, and within a round every table's rows in turn
+// (A B C ... then A B C ...), so a slow moment of a shared machine hits the
+// rows of a round alike rather than one row's samples. Tables of first
+// definitions are left out: each of their samples is a process of its own
+// with -benchtime=100x, run apart.
+func schedule(tables []scenario, rounds int) []job {
+	var round []job
+	for _, s := range tables {
+		if s.fresh {
+			continue
+		}
+		for _, r := range s.rows {
+			round = append(round, job{bench: r.bench, root: s.root})
+		}
+	}
+	var jobs []job
+	for range rounds {
+		jobs = append(jobs, round...)
+	}
+	return jobs
+}
+
+// rowPattern is the -test.bench pattern that selects the benchmark name
+// (as results keys it, without the Benchmark prefix) and nothing else.
+// go test splits the pattern at slashes outside brackets and parentheses and
+// matches each piece against one level of the name, the name's own slashes
+// included ("Execute/json/encoding/json" is four levels); each level is
+// quoted and anchored so that a row never also selects a longer name
+// ("go-sdk AddTool" and "go-sdk AddTool + full schema").
+func rowPattern(name string) string {
+	levels := strings.Split("Benchmark"+name, "/")
+	for i, l := range levels {
+		levels[i] = "^" + regexp.QuoteMeta(l) + "$"
+	}
+	return strings.Join(levels, "/")
 }
 
 func command(name string, args ...string) *exec.Cmd {
@@ -156,7 +213,7 @@ func (r results) parse(out []byte) (cpu string) {
 	for sc.Scan() {
 		line := sc.Text()
 		if c, ok := strings.CutPrefix(line, "cpu: "); ok {
-			cpu = c
+			cpu = strings.TrimSpace(c)
 			continue
 		}
 		f := strings.Fields(line)
@@ -254,6 +311,8 @@ type scenario struct {
 	rows                    []row
 	noPeers                 bool // toolnexus's rows only: no row is a peer to beat
 	checks                  bool // a peer's lead is explained by the bad calls it lets through
+	root                    bool // the root package's benchmarks, not the bench module's
+	fresh                   bool // first definitions: samples of -benchtime=100x, run apart
 }
 
 // median returns the median of r's benchmark, per call when its op is a
@@ -288,7 +347,7 @@ func executeScenario(form, floorBench, floorLabel, intro string) scenario {
 }
 
 func defineScenario(which, title, intro string) scenario {
-	s := scenario{title: title, intro: intro, baseLabel: "toolnexus"}
+	s := scenario{title: title, intro: intro, baseLabel: "toolnexus", fresh: which == "first"}
 	s.rows = append(s.rows, row{label: bench.NameToolnexus, bench: benchName("Define", which, bench.NameToolnexus), ours: true, floor: true})
 	for _, p := range []string{bench.NameEino, bench.NameMCPGo, bench.NameGoSDK, bench.NameGoSDK + " + SchemaCache", bench.NameGenkit} {
 		s.rows = append(s.rows, row{label: p, bench: benchName("Define", which, p)})
@@ -322,16 +381,9 @@ func renderScenarios() []scenario {
 	return out
 }
 
-func render(res results, rej *bench.RejectionTable, cpu string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n<!-- Generated by `make bench-peers` (bench/internal/readme); do not edit. -->\n\n", startMarker)
-	fmt.Fprintf(&b, "Medians of %d samples, %s, %s/%s", *count, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	if cpu != "" {
-		fmt.Fprintf(&b, ", %s", cpu)
-	}
-	b.WriteString(". Ratios are to the first row of each table; absolute times depend on the machine, ratios much less.\n\n")
-
-	scenarios := []scenario{
+// scenarios are the tables of the section, in order.
+func scenarios() []scenario {
+	all := []scenario{
 		executeScenario("a map", "Execute/map/hand-written", "hand-written decoder (floor)",
 			"Arguments already parsed into a map (Gemini, Anthropic). Peers that take only JSON text marshal the map inside the timed call."),
 		executeScenario("JSON text", benchName("Execute", "json", bench.NameJSON), "encoding/json.Unmarshal, no validation (floor)",
@@ -340,11 +392,31 @@ func render(res results, rej *bench.RejectionTable, cpu string) string {
 			"Each iteration defines a tool for a Go type the library has not seen (the nested struct type is shared). No floor: ratios are to toolnexus."),
 		defineScenario("again", "Define a tool again, for a type already seen", "No floor: ratios are to toolnexus."),
 	}
-	scenarios = append(scenarios, renderScenarios()...)
-	scenarios = append(scenarios, runScenario(), lookupScenario())
+	all = append(all, renderScenarios()...)
+	return append(all, runScenario(), lookupScenario())
+}
+
+// header is the section's first sentence: how the samples were taken.
+func header(cpu string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Medians of %d rounds, %s, %s/%s", *count, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if cpu != "" {
+		fmt.Fprintf(&b, ", %s", cpu)
+	}
+	fmt.Fprintf(&b, ". In each round every row ran alone in a process of its own (`-benchtime %s`), "+
+		"the rows of a table one after another, so no row shares a heap with another and a slow moment of the machine "+
+		"hits every row of a round alike; a first definition's sample is a process of 100 definitions. "+
+		"Ratios are to the first row of each table; absolute times depend on the machine, ratios much less.\n\n", *benchtime)
+	return b.String()
+}
+
+func render(all []scenario, res results, rej *bench.RejectionTable, cpu string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n<!-- Generated by `make bench-peers` (bench/internal/readme); do not edit. -->\n\n", startMarker)
+	b.WriteString(header(cpu))
 
 	var misses []miss
-	for _, s := range scenarios {
+	for _, s := range all {
 		m := writeScenario(&b, res, rej, s)
 		misses = append(misses, m...)
 	}
@@ -423,7 +495,7 @@ func runScenario() scenario {
 			"while the tool's code runs off the caller's goroutine (so that its runtime.Goexit cannot end it) " +
 			"and no goroutine outlives the batch: the call decoded on the caller's goroutine, as Run does, " +
 			"its handler run on a new goroutine, waited for. From the root package's BenchmarkBatch.",
-		baseLabel: "ExecuteJSON", unit: "call", noPeers: true,
+		baseLabel: "ExecuteJSON", unit: "call", noPeers: true, root: true,
 	}
 	s.rows = []row{
 		{label: "one `Tool.ExecuteJSON` (floor)", bench: benchExec, floor: true},
@@ -444,7 +516,7 @@ func lookupScenario() scenario {
 		title: "What an agent turn costs beyond its tools: finding a tool by name",
 		intro: "Toolkits of 10, 100 and 1,000 trivial tools; present names are visited in turn. " +
 			"An unknown name's error names the 5 closest tools and counts the others. From the root package's BenchmarkLookup.",
-		baseLabel: "Get, 10 tools", noPeers: true,
+		baseLabel: "Get, 10 tools", noPeers: true, root: true,
 	}
 	for _, k := range []struct{ kind, label string }{
 		{"hit", "`Toolkit.Get`, a present name"},
