@@ -1,8 +1,11 @@
 package main
 
 import (
+	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -146,5 +149,146 @@ func TestPeerWhy(t *testing.T) {
 	want = "eino InferTool makes 224 allocations (18400 B), toolnexus 650 (73870 B)."
 	if got != want {
 		t.Errorf("peerWhy without checks =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestRowPattern: each level of the name is quoted and anchored, the name's
+// own slashes included.
+func TestRowPattern(t *testing.T) {
+	for name, want := range map[string]string{
+		"Execute/json/encoding/json":                `^BenchmarkExecute$/^json$/^encoding$/^json$`,
+		"Define/again/go-sdk_AddTool_+_SchemaCache": `^BenchmarkDefine$/^again$/^go-sdk_AddTool_\+_SchemaCache$`,
+		"Batch/Tool.ExecuteJSON":                    `^BenchmarkBatch$/^Tool\.ExecuteJSON$`,
+		"Lookup/Get/hit/tools=1000":                 `^BenchmarkLookup$/^Get$/^hit$/^tools=1000$`,
+		"Render/openai-responses/copy":              `^BenchmarkRender$/^openai-responses$/^copy$`,
+	} {
+		if got := rowPattern(name); got != want {
+			t.Errorf("rowPattern(%q) = %s, want %s", name, got, want)
+		}
+	}
+}
+
+// rowsFixture, when set, makes the Benchmark functions below stand in for
+// the real ones: TestRowPatternSelectsOneRow runs this test binary with it.
+const rowsFixture = "README_ROWS_FIXTURE"
+
+// fixtureExtra are sub-benchmarks of the real binaries that no table shows,
+// and a top-level benchmark whose name extends one of the tables': a row's
+// pattern must not select them either.
+var fixtureExtra = []string{
+	"Batch/Run/sequential/calls=1",
+	"Batch/Run/sequential/calls=8",
+	"DefineDistinct/first/toolnexus",
+}
+
+// fakeRows runs an empty sub-benchmark for every row of the tables (and
+// fixtureExtra) under top. The real benchmarks name their rows with spaces
+// ("json/eino InferTool") and go test reports them with underscores, as
+// benchName writes them; no real name has an underscore of its own, so the
+// fixture turns them back into spaces.
+func fakeRows(b *testing.B, top string) {
+	if os.Getenv(rowsFixture) == "" {
+		b.Skip("a fixture of TestRowPatternSelectsOneRow")
+	}
+	names := fixtureExtra
+	for _, s := range scenarios() {
+		for _, r := range s.rows {
+			names = append(names, r.bench)
+		}
+	}
+	for _, name := range names {
+		if rest, ok := strings.CutPrefix(name, top+"/"); ok {
+			b.Run(strings.ReplaceAll(rest, "_", " "), func(b *testing.B) {
+				for b.Loop() {
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkExecute(b *testing.B)        { fakeRows(b, "Execute") }
+func BenchmarkDefine(b *testing.B)         { fakeRows(b, "Define") }
+func BenchmarkDefineDistinct(b *testing.B) { fakeRows(b, "DefineDistinct") }
+func BenchmarkRender(b *testing.B)         { fakeRows(b, "Render") }
+func BenchmarkBatch(b *testing.B)          { fakeRows(b, "Batch") }
+func BenchmarkLookup(b *testing.B)         { fakeRows(b, "Lookup") }
+
+// TestRowPatternSelectsOneRow runs this test binary, whose benchmarks have
+// the real binaries' row names, with each row's pattern: go test must run
+// that row and nothing else.
+func TestRowPatternSelectsOneRow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the test binary once per row")
+	}
+	rows := 0
+	for _, s := range scenarios() {
+		for _, r := range s.rows {
+			rows++
+			cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench="+rowPattern(r.bench), "-test.benchtime=1x")
+			cmd.Env = append(os.Environ(), rowsFixture+"=1")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("%s: %v\n%s", r.bench, err, out)
+			}
+			got := results{}
+			got.parse(out)
+			if len(got) != 1 || len(got[r.bench]) != 1 {
+				t.Errorf("-test.bench=%s ran %v, want %s alone\n%s", rowPattern(r.bench), slices.Sorted(maps.Keys(got)), r.bench, out)
+			}
+		}
+	}
+	if rows < 50 {
+		t.Errorf("the tables have %d rows, want at least 50", rows)
+	}
+}
+
+// TestSchedule: every round runs every row of the tables once, in table
+// order, first definitions apart; the root package's rows are marked.
+func TestSchedule(t *testing.T) {
+	tables := []scenario{
+		{rows: []row{{bench: "A"}, {bench: "B"}, {bench: "C"}}},
+		{fresh: true, rows: []row{{bench: "F"}}},
+		{root: true, rows: []row{{bench: "D"}, {bench: "E"}}},
+	}
+	var got []string
+	for _, j := range schedule(tables, 3) {
+		name := j.bench
+		if j.root {
+			name += "(root)"
+		}
+		got = append(got, name)
+	}
+	want := strings.Fields(strings.Repeat("A B C D(root) E(root) ", 3))
+	if !slices.Equal(got, want) {
+		t.Errorf("schedule = %v, want %v", got, want)
+	}
+	// The real tables: a round is every row but the first definitions'.
+	all := scenarios()
+	round := 0
+	for _, s := range all {
+		if !s.fresh {
+			round += len(s.rows)
+		}
+	}
+	if jobs := schedule(all, 2); len(jobs) != 2*round || jobs[0] != jobs[round] || jobs[0].bench != "Execute/map/hand-written" {
+		t.Errorf("schedule(scenarios(), 2) has %d jobs starting %v, want 2 rounds of %d starting at Execute/map/hand-written", len(jobs), jobs[0], round)
+	}
+	for _, j := range schedule(all, 1) {
+		if strings.HasPrefix(j.bench, "Define/first/") {
+			t.Errorf("schedule runs %s in a round; first definitions run apart", j.bench)
+		}
+		if root := strings.HasPrefix(j.bench, "Batch/") || strings.HasPrefix(j.bench, "Lookup/"); j.root != root {
+			t.Errorf("job %s: root = %v, want %v", j.bench, j.root, root)
+		}
+	}
+}
+
+// TestHeader: the section says how the samples were taken.
+func TestHeader(t *testing.T) {
+	got := header("Some CPU")
+	for _, want := range []string{"Medians of 5 rounds", ", Some CPU.", "every row ran alone in a process of its own (`-benchtime 500ms`)", "the rows of a table one after another"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("header lacks %q: %s", want, got)
+		}
 	}
 }
