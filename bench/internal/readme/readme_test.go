@@ -225,7 +225,8 @@ func TestRowPatternSelectsOneRow(t *testing.T) {
 		for _, r := range s.rows {
 			rows++
 			cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.bench="+rowPattern(r.bench), "-test.benchtime=1x")
-			cmd.Env = append(os.Environ(), rowsFixture+"=1")
+			// Under -race, a process sleeps 1 s at exit unless told not to.
+			cmd.Env = append(os.Environ(), rowsFixture+"=1", "GORACE="+strings.TrimSpace(os.Getenv("GORACE")+" atexit_sleep_ms=0"))
 			out, err := cmd.CombinedOutput()
 			if err != nil {
 				t.Fatalf("%s: %v\n%s", r.bench, err, out)
