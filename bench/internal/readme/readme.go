@@ -48,7 +48,7 @@ const (
 
 var (
 	readmePath = flag.String("readme", "../README.md", "README to rewrite between the markers")
-	count      = flag.Int("count", 5, "samples per benchmark (the tables show medians)")
+	count      = flag.Int("count", 5, "rounds: samples per row, each a process of its own (the tables show medians)")
 	benchtime  = flag.String("benchtime", "500ms", "-benchtime of each row's process (all but Define/first)")
 	dryRun     = flag.Bool("n", false, "print the section instead of writing the README")
 )
@@ -80,14 +80,14 @@ func run() (string, error) {
 		return "", err
 	}
 	defer os.RemoveAll(tmp)
-	bins := map[bool]string{false: filepath.Join(tmp, "bench.test"), true: filepath.Join(tmp, "toolnexus.test")}
+	bin, rootBin := filepath.Join(tmp, "bench.test"), filepath.Join(tmp, "toolnexus.test")
 	log.Print("compiling the benchmarks")
-	if err := command("go", "test", "-c", "-o", bins[false], ".").Run(); err != nil {
+	if err := command("go", "test", "-c", "-o", bin, ".").Run(); err != nil {
 		return "", fmt.Errorf("go test -c: %w", err)
 	}
 	// Toolkit.Run and lookup have no peer: they are the root package's own
 	// benchmarks (bench_run_test.go), compiled in the root module.
-	compileRoot := command("go", "test", "-c", "-o", bins[true], ".")
+	compileRoot := command("go", "test", "-c", "-o", rootBin, ".")
 	compileRoot.Dir = ".."
 	if err := compileRoot.Run(); err != nil {
 		return "", fmt.Errorf("go test -c (root package): %w", err)
@@ -104,7 +104,11 @@ func run() (string, error) {
 			log.Printf("round %d of %d: %d rows, one process each (-benchtime %s); %s so far",
 				i/perRound+1, *count, perRound, *benchtime, time.Since(began).Round(time.Second))
 		}
-		out, err := output(command(bins[j.root], "-test.run=^$", "-test.bench="+rowPattern(j.bench),
+		b := bin
+		if j.root {
+			b = rootBin
+		}
+		out, err := output(command(b, "-test.run=^$", "-test.bench="+rowPattern(j.bench),
 			"-test.benchmem", "-test.count=1", "-test.benchtime="+*benchtime))
 		if err != nil {
 			return "", err
@@ -121,7 +125,7 @@ func run() (string, error) {
 	}
 	log.Printf("running Define/first (%d processes, -benchtime 100x)", *count)
 	for range *count {
-		out, err := output(command(bins[false], "-test.run=^$", "-test.bench=^BenchmarkDefine$/^first$",
+		out, err := output(command(bin, "-test.run=^$", "-test.bench=^BenchmarkDefine$/^first$",
 			"-test.benchmem", "-test.count=1", "-test.benchtime=100x"))
 		if err != nil {
 			return "", err
@@ -147,15 +151,19 @@ type job struct {
 // (A B C ... then A B C ...), so a slow moment of a shared machine hits the
 // rows of a round alike rather than one row's samples. Tables of first
 // definitions are left out: each of their samples is a process of its own
-// with -benchtime=100x, run apart.
+// with -benchtime=100x, run apart. A row that two tables show runs once.
 func schedule(tables []scenario, rounds int) []job {
 	var round []job
+	seen := map[string]bool{}
 	for _, s := range tables {
 		if s.fresh {
 			continue
 		}
 		for _, r := range s.rows {
-			round = append(round, job{bench: r.bench, root: s.root})
+			if !seen[r.bench] {
+				seen[r.bench] = true
+				round = append(round, job{bench: r.bench, root: s.root})
+			}
 		}
 	}
 	var jobs []job

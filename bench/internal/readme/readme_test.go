@@ -250,6 +250,7 @@ func TestSchedule(t *testing.T) {
 		{rows: []row{{bench: "A"}, {bench: "B"}, {bench: "C"}}},
 		{fresh: true, rows: []row{{bench: "F"}}},
 		{root: true, rows: []row{{bench: "D"}, {bench: "E"}}},
+		{rows: []row{{bench: "B"}}}, // shown twice, run once
 	}
 	var got []string
 	for _, j := range schedule(tables, 3) {
