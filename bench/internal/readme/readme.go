@@ -463,13 +463,10 @@ func render(all []scenario, res results, rej *bench.RejectionTable, cpu string) 
 		for _, m := range misses {
 			fmt.Fprintf(&b, "- %s\n", m)
 		}
-		b.WriteString("\nWhy:\n\n")
-		for _, n := range whyNotes {
-			for _, m := range misses {
-				if strings.Contains(m.text, n.match) {
-					fmt.Fprintf(&b, "- %s\n", n.text)
-					break
-				}
+		if notes := notesFor(misses); len(notes) > 0 {
+			b.WriteString("\nWhy:\n\n")
+			for _, n := range notes {
+				fmt.Fprintf(&b, "- %s\n", n)
 			}
 		}
 	}
@@ -604,6 +601,21 @@ var whyNotes = []struct{ match, text string }{
 	{"Execute from a map is", `the hand-written decoder knows the type at compile time; toolnexus walks
   a generic decode plan: per-field map lookups and the generic slice path
   are most of its time in a CPU profile, and it allocates more.`},
+}
+
+// notesFor returns the whyNotes that explain some of the misses, in
+// whyNotes order; a miss that carries its own measurements may have none.
+func notesFor(misses []miss) []string {
+	var notes []string
+	for _, n := range whyNotes {
+		for _, m := range misses {
+			if strings.Contains(m.text, n.match) {
+				notes = append(notes, n.text)
+				break
+			}
+		}
+	}
+	return notes
 }
 
 // renderNote is printed under the targets: the render floor is not a peer.

@@ -294,3 +294,19 @@ func TestHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestNotesFor: a note is given once for the misses it matches, and a miss
+// that no note matches (Run's, which carries its own measurements) gives
+// none, so the section prints no empty "Why:".
+func TestNotesFor(t *testing.T) {
+	run := miss{text: "`Toolkit.Run` of one call costs 2.78 µs over one `Tool.ExecuteJSON` (target 1 µs)."}
+	if got := notesFor([]miss{run}); len(got) != 0 {
+		t.Errorf("notesFor(Run's miss) = %q, want none", got)
+	}
+	eino := miss{text: "Execute from JSON text: " + bench.NameEino + " is faster than toolnexus"}
+	mapMiss := miss{text: "Execute from a map is 1.60× the hand-written floor (target 1.5×)."}
+	got := notesFor([]miss{mapMiss, run, eino, eino})
+	if len(got) != 2 || !strings.Contains(got[0], "bytedance/sonic") || !strings.Contains(got[1], "hand-written decoder knows the type") {
+		t.Errorf("notesFor = %q, want eino's note then the map floor's", got)
+	}
+}
