@@ -111,7 +111,8 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	if len(calls) == 0 {
 		return []define.Result{}
 	}
-	b := &batch{tk: tk, ctx: ctx, calls: calls, left: len(calls)}
+	b := new(batch) // not &batch{...}: that builds it elsewhere and copies it in
+	b.tk, b.ctx, b.calls, b.left = tk, ctx, calls, len(calls)
 	if len(calls) == 1 {
 		b.results = b.one[:] // one allocation for the batch and its result
 	} else {
