@@ -246,7 +246,7 @@ func (b *batch) prepareFirst() bool {
 	if f.ctx, f.cancel, f.stop, ok = b.begin(0); !ok {
 		return false
 	}
-	c := b.calls[0]
+	c := &b.calls[0]
 	t, found := b.tk.Get(c.Name)
 	if found {
 		if c.Input != nil {
