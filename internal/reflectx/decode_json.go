@@ -467,48 +467,23 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		d.jstring(n, p)
 	case kBool:
-		switch c {
-		case 't':
-			if d.literal("true") {
-				d.putBool(n, p, true)
-			}
-		case 'f':
-			if d.literal("false") {
-				d.putBool(n, p, false)
-			}
-		default:
+		if c != 't' && c != 'f' {
 			d.mismatch(n.want)
+			return
 		}
+		d.jbool(n, p, c)
 	case kInt, kUint:
 		if c != '-' && (c < '0' || c > '9') {
 			d.mismatch(n.want)
 			return
 		}
-		lit, ok := d.number()
-		if !ok {
-			return
-		}
-		neg, mag, st := parseIntLit(lit)
-		d.putInt(n, p, neg, mag, st, src{raw: lit})
+		d.jint(n, p)
 	case kFloat:
 		if c != '-' && (c < '0' || c > '9') {
 			d.mismatch(n.want)
 			return
 		}
-		lit, ok := d.number()
-		if !ok {
-			return
-		}
-		f, ok := fastFloat(lit)
-		var err error
-		if !ok || n.bits != 64 {
-			f, err = strconv.ParseFloat(string(lit), n.bits)
-		}
-		if err != nil {
-			d.fail(ErrType, n.rangeWant, truncate(string(lit)))
-			return
-		}
-		d.putFloat(n, p, f, src{raw: lit})
+		d.jfloat(n, p)
 	case kBytes:
 		b, start, ok := d.strValue(n, c)
 		if !ok {
@@ -521,19 +496,11 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		*(*[]byte)(p) = out
 	case kTime:
-		b, start, ok := d.strValue(n, c)
-		if !ok {
+		if c != '"' {
+			d.mismatch(n.want)
 			return
 		}
-		if n.c != nil && !d.checkStr(n, string(b)) {
-			return
-		}
-		t, err := parseDateTime(b)
-		if err != nil {
-			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
-			return
-		}
-		*(*time.Time)(p) = t
+		d.jtime(n, p)
 	case kText:
 		b, start, ok := d.strValue(n, c)
 		if !ok {
@@ -592,9 +559,104 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		d.jarray(n, p)
 	case kPtr:
 		ptr := d.newPointee(n.elem)
-		d.jvalue(n.elem, ptr)
+		d.member(n.elem, ptr)
 		*(*unsafe.Pointer)(p) = ptr
 	}
+}
+
+// The j* functions below decode the value at d.i, whose first byte has
+// been checked to start a value of the node's JSON type, into the node n
+// at p: jvalue's cases, which member and the loop over elements also call
+// directly, skipping jvalue's null check and switch.
+
+// jbool decodes true or false; c is the value's first byte.
+func (d *decoder) jbool(n *node, p unsafe.Pointer, c byte) {
+	if c == 't' {
+		if d.literal("true") {
+			d.putBool(n, p, true)
+		}
+	} else if d.literal("false") {
+		d.putBool(n, p, false)
+	}
+}
+
+// jint decodes a number into an int or uint node. An integer of at most
+// 19 digits in plain form, the common case, is read in one pass; any
+// other number goes through the scanner and parseIntLit.
+func (d *decoder) jint(n *node, p unsafe.Pointer) {
+	data, i := d.data, d.i
+	neg := data[i] == '-'
+	if neg {
+		i++
+	}
+	first := i
+	var mag uint64
+	for i < len(data) && i-first < 19 {
+		c := data[i] - '0'
+		if c > 9 {
+			break
+		}
+		mag = mag*10 + uint64(c)
+		i++
+	}
+	// Plain: some digits, no leading zero, and not followed by another
+	// digit, a fraction or an exponent.
+	if i > first && (data[first] != '0' || i == first+1) && (i == len(data) || !numberTail(data[i])) {
+		lit := data[d.i:i]
+		d.i = i
+		if mag == 0 {
+			neg = false
+		}
+		d.putInt(n, p, neg, mag, numOK, src{raw: lit})
+		return
+	}
+	lit, ok := d.number()
+	if !ok {
+		return
+	}
+	neg, mag, st := parseIntLit(lit)
+	d.putInt(n, p, neg, mag, st, src{raw: lit})
+}
+
+// numberTail reports whether c may continue a number after its digits.
+func numberTail(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E'
+}
+
+// jfloat decodes a number into a float node.
+func (d *decoder) jfloat(n *node, p unsafe.Pointer) {
+	lit, ok := d.number()
+	if !ok {
+		return
+	}
+	f, ok := fastFloat(lit)
+	var err error
+	if !ok || n.bits != 64 {
+		f, err = strconv.ParseFloat(string(lit), n.bits)
+	}
+	if err != nil {
+		d.fail(ErrType, n.rangeWant, truncate(string(lit)))
+		return
+	}
+	d.putFloat(n, p, f, src{raw: lit})
+}
+
+// jtime decodes a JSON string (at d.i, a '"') into a time.Time node.
+func (d *decoder) jtime(n *node, p unsafe.Pointer) {
+	start := d.i
+	b, ok := d.str()
+	if !ok {
+		return
+	}
+	if n.c != nil && !d.checkStr(n, string(b)) {
+		return
+	}
+	t, err := parseDateTime(b)
+	if err != nil {
+		d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+		return
+	}
+	*(*time.Time)(p) = t
 }
 
 // jstring decodes the JSON string at d.i (a '"') into the string node n at
@@ -747,6 +809,33 @@ func (d *decoder) member(n *node, p unsafe.Pointer) {
 		case kSlice:
 			if c == '[' {
 				d.jslice(n, p)
+				return
+			}
+		case kInt, kUint:
+			if c == '-' || (c >= '0' && c <= '9') {
+				d.jint(n, p)
+				return
+			}
+		case kFloat:
+			if c == '-' || (c >= '0' && c <= '9') {
+				d.jfloat(n, p)
+				return
+			}
+		case kBool:
+			if c == 't' || c == 'f' {
+				d.jbool(n, p, c)
+				return
+			}
+		case kTime:
+			if c == '"' {
+				d.jtime(n, p)
+				return
+			}
+		case kPtr:
+			if c != 'n' {
+				ptr := d.newPointee(n.elem)
+				d.member(n.elem, ptr)
+				*(*unsafe.Pointer)(p) = ptr
 				return
 			}
 		}

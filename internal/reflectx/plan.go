@@ -368,6 +368,13 @@ func (f *field) keyWords() {
 // ptr returns the address of the field in the struct at base, allocating
 // embedded pointers on the way.
 func (f *field) ptr(base unsafe.Pointer) unsafe.Pointer {
+	if len(f.embeds) == 0 {
+		return unsafe.Add(base, f.offset) // the common case, inlined
+	}
+	return f.ptrEmbedded(base)
+}
+
+func (f *field) ptrEmbedded(base unsafe.Pointer) unsafe.Pointer {
 	for _, s := range f.embeds {
 		pp := (*unsafe.Pointer)(unsafe.Add(base, s.Offset))
 		if *pp == nil {
