@@ -709,64 +709,26 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 	} else {
+		fields := sp.fields
 		guess := 0 // the field expected next: arguments usually follow the schema's order
 		for {
-			var k []byte // the key, when not verbatim
-			idx, known := guess, true
-			if guess < len(sp.fields) && d.atKey(&sp.fields[guess]) {
-				// verbatimKey's first case, inline: the key expected
-				// next, as is, with its ':'.
-				d.i += int(sp.fields[guess].klen)
+			if guess < len(fields) && d.atKey(&fields[guess]) && !seen.has(guess) {
+				// The common case, inline: the key expected next, as
+				// is, with its ':', and not seen before.
+				f := &fields[guess]
+				d.i += int(f.klen)
 				d.ws()
-			} else if !d.verbatimKey(sp, guess) {
-				var ok bool
-				if k, ok = d.key(); !ok {
-					return
-				}
-				idx, known = sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
-			} else if d.fatal {
-				return
-			}
-			guess = idx + 1
-			switch {
-			case !known && len(d.errs) >= MaxErrors:
-				// Past the error cap: counted, not kept.
-				if d.skip(); d.fatal {
-					return
-				}
-				d.omitted++
-			case !known:
-				name := string(k)
-				start := d.i
-				if d.skip(); d.fatal {
-					return
-				}
-				d.pushKey(name)
-				if unknown[name] {
-					d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(name))
-				} else {
-					if unknown == nil {
-						unknown = map[string]bool{}
-					}
-					unknown[name] = true
-					d.fail(ErrUnknownField, sp.allowedWant, truncate(string(d.data[start:d.i])))
-				}
-				d.pop()
-			case seen.has(idx):
-				f := &sp.fields[idx]
-				if d.skip(); d.fatal {
-					return
-				}
-				d.pushField(f)
-				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
-				d.pop()
-			default:
-				seen.set(idx)
-				f := &sp.fields[idx]
+				seen.set(guess)
+				guess++
 				d.pushField(f)
 				d.member(f.node, f.ptr(base))
 				d.pop()
 				if d.fatal {
+					return
+				}
+			} else {
+				var ok bool
+				if guess, ok = d.objectMember(sp, base, &seen, &unknown, guess); !ok {
 					return
 				}
 			}
@@ -787,6 +749,67 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	}
 	d.leave()
 	d.finishStruct(sp, base, &seen)
+}
+
+// objectMember decodes one member of an object into the struct at base,
+// by any key: object's general case. guess is the field expected next;
+// it returns the one expected after this member, and false when the
+// decode stops (d.fatal).
+func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset, unknown *map[string]bool, guess int) (int, bool) {
+	var k []byte // the key, when not verbatim
+	idx, known := guess, true
+	if !d.verbatimKey(sp, guess) {
+		var ok bool
+		if k, ok = d.key(); !ok {
+			return 0, false
+		}
+		idx, known = sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
+	} else if d.fatal {
+		return 0, false
+	}
+	switch {
+	case !known && len(d.errs) >= MaxErrors:
+		// Past the error cap: counted, not kept.
+		if d.skip(); d.fatal {
+			return 0, false
+		}
+		d.omitted++
+	case !known:
+		name := string(k)
+		start := d.i
+		if d.skip(); d.fatal {
+			return 0, false
+		}
+		d.pushKey(name)
+		if (*unknown)[name] {
+			d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(name))
+		} else {
+			if *unknown == nil {
+				*unknown = map[string]bool{}
+			}
+			(*unknown)[name] = true
+			d.fail(ErrUnknownField, sp.allowedWant, truncate(string(d.data[start:d.i])))
+		}
+		d.pop()
+	case seen.has(idx):
+		f := &sp.fields[idx]
+		if d.skip(); d.fatal {
+			return 0, false
+		}
+		d.pushField(f)
+		d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
+		d.pop()
+	default:
+		seen.set(idx)
+		f := &sp.fields[idx]
+		d.pushField(f)
+		d.member(f.node, f.ptr(base))
+		d.pop()
+		if d.fatal {
+			return 0, false
+		}
+	}
+	return idx + 1, true
 }
 
 // member decodes the value at d.i into n at p as jvalue does, taking the
@@ -1163,13 +1186,15 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		default:
 			ep = unsafe.Add(data, uintptr(length)*size)
 		}
-		d.pushIndex(length)
-		if strs && d.i < len(d.data) && d.data[d.i] == '"' {
+		if strs && n.elem.c == nil && d.i < len(d.data) && d.data[d.i] == '"' {
+			// A plain string records no problem (a syntax error ends
+			// the decode, pathless): no path step.
 			d.jstring(n.elem, ep)
 		} else {
-			d.jvalue(n.elem, ep)
+			d.pushIndex(length)
+			d.member(n.elem, ep)
+			d.pop()
 		}
-		d.pop()
 		length++
 		if d.fatal {
 			return
