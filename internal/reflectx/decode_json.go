@@ -623,8 +623,52 @@ func numberTail(c byte) bool {
 	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E'
 }
 
-// jfloat decodes a number into a float node.
+// jfloat decodes a number into a float node. A float64 in plain form
+// (no exponent) of at most 15 digits, the common case, is read and
+// converted in one pass, as fastFloat would; any other number goes
+// through the scanner, fastFloat and strconv.
 func (d *decoder) jfloat(n *node, p unsafe.Pointer) {
+	data, i := d.data, d.i
+	neg := data[i] == '-'
+	if neg {
+		i++
+	}
+	first := i
+	var mant uint64
+	for i < len(data) && data[i]-'0' <= 9 {
+		mant = mant*10 + uint64(data[i]-'0')
+		i++
+	}
+	nInt, nFrac := i-first, 0
+	if i < len(data) && data[i] == '.' {
+		i++
+		for i < len(data) && data[i]-'0' <= 9 {
+			mant = mant*10 + uint64(data[i]-'0')
+			i++
+			nFrac++
+		}
+	}
+	if n.bits == 64 && nInt > 0 && (data[first] != '0' || nInt == 1) && (nFrac > 0 || data[i-1] != '.') &&
+		nInt+nFrac <= 15 && (i == len(data) || (data[i] != 'e' && data[i] != 'E')) {
+		// The digits are an exact integer below 2^53 and 10^nFrac is
+		// exact: one division, rounded once.
+		f := float64(mant)
+		if nFrac > 0 {
+			f /= exactPow10[nFrac]
+		}
+		if neg {
+			f = -f
+		}
+		lit := data[d.i:i]
+		d.i = i
+		d.putFloat(n, p, f, src{raw: lit})
+		return
+	}
+	d.jfloatSlow(n, p)
+}
+
+// jfloatSlow is jfloat's general case.
+func (d *decoder) jfloatSlow(n *node, p unsafe.Pointer) {
 	lit, ok := d.number()
 	if !ok {
 		return
