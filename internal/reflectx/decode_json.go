@@ -168,7 +168,7 @@ func (d *decoder) str() ([]byte, bool) {
 		// (borrows only run upwards from one), and the loop below handles
 		// whichever byte it stops at.
 		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
+			w := binary.LittleEndian.Uint64(data[i : i+8])
 			q := w ^ (swarOnes * '"')
 			b := w ^ (swarOnes * '\\')
 			m := ((q - swarOnes) &^ q) | ((b - swarOnes) &^ b) | ((w - swarOnes*0x20) &^ w) | w
@@ -942,9 +942,12 @@ func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
 // atKey reports whether the text at d.i starts with the key of f and
 // its ':', without whitespace, as two words compared (f.kw, f.km).
 func (d *decoder) atKey(f *field) bool {
-	return f.klen > 0 && d.i+16 <= len(d.data) &&
-		binary.LittleEndian.Uint64(d.data[d.i:])&f.km[0] == f.kw[0] &&
-		binary.LittleEndian.Uint64(d.data[d.i+8:])&f.km[1] == f.kw[1]
+	if f.klen == 0 || d.i+16 > len(d.data) {
+		return false
+	}
+	w := (*[16]byte)(d.data[d.i : d.i+16])
+	return binary.LittleEndian.Uint64(w[:8])&f.km[0] == f.kw[0] &&
+		binary.LittleEndian.Uint64(w[8:])&f.km[1] == f.kw[1]
 }
 
 var mapStringAnyType = reflect.TypeFor[map[string]any]()
