@@ -1203,7 +1203,7 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		return
 	}
 	strs, start := n.arrays.strings, d.slen
-	size := n.elem.t.Size()
+	size := n.elem.size
 	var data unsafe.Pointer
 	length, capacity := 0, 0
 	end := d.tailOf(n.c, true)

@@ -183,6 +183,8 @@ type node struct {
 	keyKind   reflect.Kind // kMap
 	c         *constraints // nil when the field has none
 	arrays    *arrayTypes  // kSlice: backing array types by capacity
+	size      uintptr      // t.Size(), without a call through the interface
+	align     uintptr      // t.Align()
 }
 
 // arrayTypes caches reflect.ArrayOf(1<<i, elem) so that growing a slice
@@ -451,7 +453,7 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 	if n, ok := b.nodes[t]; ok {
 		return n, nil
 	}
-	n := &node{t: t}
+	n := &node{t: t, size: t.Size(), align: uintptr(t.Align())}
 	b.nodes[t] = n
 	k, err := fields.KindOf(t)
 	if err == nil {
