@@ -712,9 +712,13 @@ func (d *decoder) jstring(n *node, p unsafe.Pointer) {
 		return
 	}
 	// Checked before it is copied: a string breaking maxLength costs no
-	// memory.
-	if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
-		return
+	// memory. (checkStr, inline.)
+	if c := n.c; c != nil {
+		s := unsafe.String(unsafe.SliceData(b), len(b))
+		if w := checkStringLimit(c, s, d.lim.MaxPatternBytes); w != "" {
+			d.fail(ErrConstraint, w, gotString(s))
+			return
+		}
 	}
 	*(*string)(p) = d.makeString(b)
 }
