@@ -235,7 +235,9 @@ func (d *decoder) newPointee(e *node) unsafe.Pointer {
 			pad := int(-uintptr(unsafe.Pointer(&d.arena[l])) & (e.align - 1))
 			if len(d.arena)-l >= pad+size {
 				d.alen = l + pad + size
-				return unsafe.Pointer(&d.arena[l+pad]) // zero: never handed out before
+				b := d.arena[l+pad : l+pad+size]
+				clear(b) // strToArena may have written past what it handed out
+				return unsafe.Pointer(&b[0])
 			}
 		}
 	}

@@ -707,6 +707,9 @@ func (d *decoder) jtime(n *node, p unsafe.Pointer) {
 // p: jvalue's case for strings, which the loops over fields and over
 // elements also call directly for a string, skipping the dispatch.
 func (d *decoder) jstring(n *node, p unsafe.Pointer) {
+	if d.strToArena(n, p) {
+		return
+	}
 	b, ok := d.str()
 	if !ok {
 		return
@@ -721,6 +724,60 @@ func (d *decoder) jstring(n *node, p unsafe.Pointer) {
 		}
 	}
 	*(*string)(p) = d.makeString(b)
+}
+
+// strToArena is jstring's common case: a string without escapes, control
+// or non-ASCII bytes, which fits the room left in the arena, is copied
+// there 8 bytes at a time while it is scanned, as str scans it. Up to 7
+// bytes past the string are written too, within the arena and past what
+// it has handed out (newPointee zeroes what it hands out). The string is
+// checked before it is kept: one breaking a constraint leaves the arena
+// as it was, and costs no memory. It reports false, having read nothing,
+// for any other string, which str and makeString then take.
+func (d *decoder) strToArena(n *node, p unsafe.Pointer) bool {
+	start := d.i + 1
+	if start > len(d.data) {
+		return false
+	}
+	src := d.data[start:]
+	dst := d.arena[d.alen:]
+	if len(dst) < len(src) {
+		src = src[:len(dst)]
+	}
+	dst = dst[:len(src)]
+	k := 0
+	for k+8 <= len(src) {
+		w := binary.LittleEndian.Uint64(src[k : k+8])
+		binary.LittleEndian.PutUint64(dst[k:k+8], w)
+		q := w ^ (swarOnes * '"')
+		b := w ^ (swarOnes * '\\')
+		m := ((q - swarOnes) &^ q) | ((b - swarOnes) &^ b) | ((w - swarOnes*0x20) &^ w) | w
+		if m &= swarHigh; m != 0 {
+			k += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		k += 8
+	}
+	// Every byte before k is copied; the string ends at k if it is a '"'.
+	if k >= len(src) || src[k] != '"' {
+		return false
+	}
+	s := unsafe.String(unsafe.SliceData(dst), k)
+	if c := n.c; c != nil {
+		if w := checkStringLimit(c, s, d.lim.MaxPatternBytes); w != "" {
+			d.i = start + k + 1
+			d.fail(ErrConstraint, w, gotString(s))
+			return true
+		}
+	}
+	d.i = start + k + 1
+	if k == 0 {
+		s = ""
+	}
+	d.alen += k
+	d.copied += k
+	*(*string)(p) = s
+	return true
 }
 
 // null stores JSON null (or nil from a map) into n at p, where allowed.
