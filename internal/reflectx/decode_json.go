@@ -1265,8 +1265,12 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	}
 	strs, start := n.arrays.strings, d.slen
 	size := n.elem.size
-	var data unsafe.Pointer
-	length, capacity := 0, 0
+	var (
+		data     unsafe.Pointer
+		capacity int
+		chunks   elemChunks // the elements, when not strings
+	)
+	length := 0
 	end := d.tailOf(n.c, true)
 	for {
 		if end.stops(d, length) {
@@ -1282,17 +1286,11 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 			}
 			d.slen++
 			ep = unsafe.Pointer(&d.slots[d.slen-1])
-		case length == capacity:
-			nd, nc := n.arrays.newArray(max(4, 2*capacity))
-			if length > 0 {
-				// A typed copy, so that pointers in the elements are seen by the GC.
-				at := n.arrays.typeOf(length)
-				reflect.NewAt(at, nd).Elem().Set(reflect.NewAt(at, data).Elem())
-			}
-			data, capacity = nd, nc
+		case length-chunks.fullLen == chunks.curCap:
+			chunks.grow(n.arrays)
 			fallthrough
 		default:
-			ep = unsafe.Add(data, uintptr(length)*size)
+			ep = unsafe.Add(chunks.cur, uintptr(length-chunks.fullLen)*size)
 		}
 		if strs && n.elem.c == nil && d.i < len(d.data) && d.data[d.i] == '"' {
 			// A plain string records no problem (a syntax error ends
@@ -1324,9 +1322,63 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	if strs {
 		d.used += length
 		data, capacity = unsafe.Pointer(&d.slots[start]), length
+	} else {
+		data, capacity = chunks.slice(n, length)
 	}
 	*(*sliceHeader)(p) = sliceHeader{Data: data, Len: length, Cap: capacity}
 	d.checkSlice(n, p, length)
+}
+
+// elemChunks gathers the elements of a JSON array decoded into a slice
+// whose elements are not plain strings, as anyItems does for []any: in
+// arrays (chunks) of 4 elements, then twice as many up to maxChunk, never
+// copied until the end, when a slice of more than one chunk is made once
+// at its exact length. A backing array doubled and copied at each growth
+// allocates up to four times the final slice, this at most about twice.
+type elemChunks struct {
+	full    []elemChunk    // the full chunks before cur, in order
+	fullLen int            // the elements in them
+	cur     unsafe.Pointer // the chunk being filled
+	curCap  int            // its capacity (0: none yet)
+}
+
+type elemChunk struct {
+	p unsafe.Pointer
+	n int
+}
+
+// maxChunk bounds the elements of one chunk of elemChunks.
+const maxChunk = 1024
+
+// grow starts a new chunk, the current one being full.
+func (c *elemChunks) grow(a *arrayTypes) {
+	if c.cur != nil {
+		c.full = append(c.full, elemChunk{c.cur, c.curCap})
+		c.fullLen += c.curCap
+	}
+	c.cur, c.curCap = a.newArray(min(max(4, 2*c.curCap), maxChunk))
+}
+
+// slice returns the backing array of the slice of node n that holds the
+// length elements gathered, with its capacity: the only chunk as it is,
+// or a new array of exactly length elements with the chunks copied in.
+func (c *elemChunks) slice(n *node, length int) (unsafe.Pointer, int) {
+	if len(c.full) == 0 {
+		return c.cur, c.curCap
+	}
+	out := reflect.MakeSlice(n.t, length, length)
+	dst := out.UnsafePointer()
+	at := 0
+	put := func(p unsafe.Pointer, k int) {
+		// A typed copy, so that pointers in the elements are seen by the GC.
+		reflect.Copy(reflect.SliceAt(n.elem.t, unsafe.Add(dst, uintptr(at)*n.elem.size), k), reflect.SliceAt(n.elem.t, p, k))
+		at += k
+	}
+	for _, ch := range c.full {
+		put(ch.p, ch.n)
+	}
+	put(c.cur, length-c.fullLen)
+	return dst, length
 }
 
 // jarray decodes a JSON array into the Go array at p.
