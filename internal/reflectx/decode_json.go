@@ -736,19 +736,19 @@ func (d *decoder) jstring(n *node, p unsafe.Pointer) {
 // for any other string, which str and makeString then take.
 func (d *decoder) strToArena(n *node, p unsafe.Pointer) bool {
 	start := d.i + 1
-	if start > len(d.data) {
+	// The bytes that may be read and written: the input after the '"',
+	// as far as the arena has room. The loop reads and writes them
+	// through pointers, k+8 <= limit keeping every access within both.
+	limit := min(len(d.data)-start, len(d.arena)-d.alen)
+	if limit <= 0 {
 		return false
 	}
-	src := d.data[start:]
-	dst := d.arena[d.alen:]
-	if len(dst) < len(src) {
-		src = src[:len(dst)]
-	}
-	dst = dst[:len(src)]
+	src := unsafe.Pointer(&d.data[start])
+	dst := unsafe.Pointer(&d.arena[d.alen])
 	k := 0
-	for k+8 <= len(src) {
-		w := binary.LittleEndian.Uint64(src[k : k+8])
-		binary.LittleEndian.PutUint64(dst[k:k+8], w)
+	for k+8 <= limit {
+		w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(src, k))[:])
+		binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(dst, k))[:], w)
 		q := w ^ (swarOnes * '"')
 		b := w ^ (swarOnes * '\\')
 		m := ((q - swarOnes) &^ q) | ((b - swarOnes) &^ b) | ((w - swarOnes*0x20) &^ w) | w
@@ -759,10 +759,10 @@ func (d *decoder) strToArena(n *node, p unsafe.Pointer) bool {
 		k += 8
 	}
 	// Every byte before k is copied; the string ends at k if it is a '"'.
-	if k >= len(src) || src[k] != '"' {
+	if k >= limit || *(*byte)(unsafe.Add(src, k)) != '"' {
 		return false
 	}
-	s := unsafe.String(unsafe.SliceData(dst), k)
+	s := unsafe.String((*byte)(dst), k)
 	if c := n.c; c != nil {
 		if w := checkStringLimit(c, s, d.lim.MaxPatternBytes); w != "" {
 			d.i = start + k + 1
