@@ -33,6 +33,18 @@ func TestStringsToArena(t *testing.T) {
 		`{"a":"a","b":"b","c":["c"],"pb":tru}`,
 		`{"a":"a","b":"b","c":["c"],"p":"s","d":"xyzxyzxyzxyz"}`,
 	}
+	// The last string of the input, of every length up to 17, plain or
+	// with an escape, a non-ASCII or a control byte at either end.
+	for l := range 18 {
+		base := strings.Repeat("k", l)
+		texts = append(texts, `{"a":"","b":"","c":[],"d":"`+base+`"}`, `{"a":"","b":"","c":["`+base+`"]}`)
+		if l > 0 {
+			for _, odd := range []string{`\"`, "é", "\n", "\u0041"} {
+				texts = append(texts, `{"a":"","b":"","c":[],"d":"`+odd+base+`"}`, `{"a":"","b":"","c":[],"d":"`+base+odd+`"}`)
+			}
+			texts = append(texts, `{"a":"","b":"","c":[],"d":"`+base+"\x01"+`"}`, `{"a":"","b":"","c":[],"d":"`+base)
+		}
+	}
 	var s Scratch
 	for round := 0; round < 3; round++ { // later rounds run with the plan's hints from earlier ones
 		for _, text := range texts {

@@ -758,6 +758,17 @@ func (d *decoder) strToArena(n *node, p unsafe.Pointer) bool {
 		}
 		k += 8
 	}
+	if k+8 > limit {
+		// The last bytes before the limit (the end of the input or of
+		// the arena's room), one at a time.
+		for ; k < limit; k++ {
+			c := *(*byte)(unsafe.Add(src, k))
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				break
+			}
+			*(*byte)(unsafe.Add(dst, k)) = c
+		}
+	}
 	// Every byte before k is copied; the string ends at k if it is a '"'.
 	if k >= limit || *(*byte)(unsafe.Add(src, k)) != '"' {
 		return false
