@@ -737,7 +737,7 @@ func (d *decoder) jstring(n *node, p unsafe.Pointer) {
 
 // strToArena is jstring's common case: a string without escapes, control
 // or non-ASCII bytes, which fits the room left in the arena, is copied
-// there 8 bytes at a time while it is scanned, as str scans it. Up to 7
+// there 8 bytes at a time while it is scanned, as str scans it. Up to 8
 // bytes past the string are written too, within the arena and past what
 // it has handed out (newPointee zeroes what it hands out). The string is
 // checked before it is kept: one breaking a constraint leaves the arena
