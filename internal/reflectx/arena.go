@@ -229,13 +229,15 @@ func (d *decoder) newPointee(e *node) unsafe.Pointer {
 		}
 	case kBool, kInt, kUint, kFloat:
 		// No pointers inside: the noscan bytes may hold it.
-		size := int(e.t.Size())
+		size := int(e.size)
 		d.copied += size + 8 // with room for alignment
 		if l := d.alen; l < len(d.arena) {
-			pad := int(-uintptr(unsafe.Pointer(&d.arena[l])) & uintptr(e.t.Align()-1))
+			pad := int(-uintptr(unsafe.Pointer(&d.arena[l])) & (e.align - 1))
 			if len(d.arena)-l >= pad+size {
 				d.alen = l + pad + size
-				return unsafe.Pointer(&d.arena[l+pad]) // zero: never handed out before
+				b := d.arena[l+pad : l+pad+size]
+				clear(b) // strToArena may have written past what it handed out
+				return unsafe.Pointer(&b[0])
 			}
 		}
 	}

@@ -12,6 +12,16 @@ import (
 // anything else, an invalid field included, takes the general parser, which
 // also words the error.
 func parseDateTime(b []byte) (time.Time, error) {
+	if t, ok := fastDateTime(b); ok {
+		return t, nil
+	}
+	return formats.ParseDateTimeBytes(b)
+}
+
+// fastDateTime is parseDateTime's fast path: ok is false for anything
+// but a valid UTC time to the second, "2026-03-14T09:30:00Z", whose 20
+// bytes are then all digits and separators.
+func fastDateTime(b []byte) (time.Time, bool) {
 	if len(b) == 20 && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' && b[16] == ':' && b[19] == 'Z' {
 		year, ok1 := num2(b[0], b[1])
 		y2, ok2 := num2(b[2], b[3])
@@ -26,10 +36,10 @@ func parseDateTime(b []byte) (time.Time, error) {
 			hour <= 23 && minute <= 59 && sec <= 59 {
 			// time.Unix(...).UTC() is the time time.Date makes in UTC,
 			// without its normalization and zone lookup.
-			return time.Unix(int64(daysFromCivil(year, month, day))*86400+int64(hour*3600+minute*60+sec), 0).UTC(), nil
+			return time.Unix(int64(daysFromCivil(year, month, day))*86400+int64(hour*3600+minute*60+sec), 0).UTC(), true
 		}
 	}
-	return formats.ParseDateTimeBytes(b)
+	return time.Time{}, false
 }
 
 // daysFromCivil returns the number of days from 1970-01-01 to the valid

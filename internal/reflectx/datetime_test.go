@@ -1,8 +1,10 @@
 package reflectx
 
 import (
+	"reflect"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
 )
@@ -60,6 +62,41 @@ func TestDaysFromCivil(t *testing.T) {
 				if err != nil || got != s {
 					t.Fatalf("parseDateTime(%s) = %#v, %v; want %#v", s.Format(time.RFC3339), got, err, s)
 				}
+			}
+		}
+	}
+}
+
+// A time.Time field decodes every seed as parseDateTime parses it, whether
+// the decoder reads the text in place (the common form) or as a string
+// first (escapes, other forms, constraints).
+func TestDateTimeField(t *testing.T) {
+	type args struct {
+		T time.Time  `json:"t"`
+		P *time.Time `json:"p,omitempty"`
+	}
+	p := mustPlan(t, reflect.TypeFor[args]())
+	texts := map[string]string{`"2026-03-14T09:30:00\u005a"`: "2026-03-14T09:30:00Z", `"\u0032026-03-14T09:30:00Z"`: "2026-03-14T09:30:00Z"}
+	for _, s := range dateTimeSeeds {
+		texts[`"`+s+`"`] = s
+	}
+	for text, s := range texts {
+		want, werr := parseDateTime([]byte(s))
+		for _, doc := range []string{`{"t":` + text + `}`, `{"t":` + text + `,"p":` + text + `}`, `{"t":` + text} {
+			var v args
+			err := p.DecodeJSON(unsafe.Pointer(&v), []byte(doc))
+			if doc[len(doc)-1] != '}' {
+				if err == nil {
+					t.Errorf("%s: no error for text cut short", doc)
+				}
+				continue
+			}
+			if (err == nil) != (werr == nil) {
+				t.Errorf("%s: error %v, parseDateTime's %v", doc, err, werr)
+				continue
+			}
+			if err == nil && (v.T != want || (v.P != nil && *v.P != want)) {
+				t.Errorf("%s: got %#v, want %#v", doc, v.T, want)
 			}
 		}
 	}

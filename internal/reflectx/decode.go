@@ -189,10 +189,14 @@ func (d *decoder) syntax(want string) {
 func (d *decoder) enter() bool {
 	d.depth++
 	if d.depth > MaxDepth {
-		d.abort(ErrTooDeep, "nesting at most "+strconv.Itoa(MaxDepth)+" levels deep", "deeper nesting")
+		d.tooDeep()
 		return false
 	}
 	return true
+}
+
+func (d *decoder) tooDeep() {
+	d.abort(ErrTooDeep, "nesting at most "+strconv.Itoa(MaxDepth)+" levels deep", "deeper nesting")
 }
 
 func (d *decoder) leave() { d.depth-- }

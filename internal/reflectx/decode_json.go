@@ -168,7 +168,7 @@ func (d *decoder) str() ([]byte, bool) {
 		// (borrows only run upwards from one), and the loop below handles
 		// whichever byte it stops at.
 		for i+8 <= len(data) {
-			w := binary.LittleEndian.Uint64(data[i:])
+			w := binary.LittleEndian.Uint64(data[i : i+8])
 			q := w ^ (swarOnes * '"')
 			b := w ^ (swarOnes * '\\')
 			m := ((q - swarOnes) &^ q) | ((b - swarOnes) &^ b) | ((w - swarOnes*0x20) &^ w) | w
@@ -467,48 +467,23 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		d.jstring(n, p)
 	case kBool:
-		switch c {
-		case 't':
-			if d.literal("true") {
-				d.putBool(n, p, true)
-			}
-		case 'f':
-			if d.literal("false") {
-				d.putBool(n, p, false)
-			}
-		default:
+		if c != 't' && c != 'f' {
 			d.mismatch(n.want)
+			return
 		}
+		d.jbool(n, p, c)
 	case kInt, kUint:
 		if c != '-' && (c < '0' || c > '9') {
 			d.mismatch(n.want)
 			return
 		}
-		lit, ok := d.number()
-		if !ok {
-			return
-		}
-		neg, mag, st := parseIntLit(lit)
-		d.putInt(n, p, neg, mag, st, src{raw: lit})
+		d.jint(n, p)
 	case kFloat:
 		if c != '-' && (c < '0' || c > '9') {
 			d.mismatch(n.want)
 			return
 		}
-		lit, ok := d.number()
-		if !ok {
-			return
-		}
-		f, ok := fastFloat(lit)
-		var err error
-		if !ok || n.bits != 64 {
-			f, err = strconv.ParseFloat(string(lit), n.bits)
-		}
-		if err != nil {
-			d.fail(ErrType, n.rangeWant, truncate(string(lit)))
-			return
-		}
-		d.putFloat(n, p, f, src{raw: lit})
+		d.jfloat(n, p)
 	case kBytes:
 		b, start, ok := d.strValue(n, c)
 		if !ok {
@@ -521,19 +496,11 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		*(*[]byte)(p) = out
 	case kTime:
-		b, start, ok := d.strValue(n, c)
-		if !ok {
+		if c != '"' {
+			d.mismatch(n.want)
 			return
 		}
-		if n.c != nil && !d.checkStr(n, string(b)) {
-			return
-		}
-		t, err := parseDateTime(b)
-		if err != nil {
-			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
-			return
-		}
-		*(*time.Time)(p) = t
+		d.jtime(n, p)
 	case kText:
 		b, start, ok := d.strValue(n, c)
 		if !ok {
@@ -592,25 +559,245 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		d.jarray(n, p)
 	case kPtr:
 		ptr := d.newPointee(n.elem)
-		d.jvalue(n.elem, ptr)
+		d.member(n.elem, ptr)
 		*(*unsafe.Pointer)(p) = ptr
 	}
+}
+
+// The j* functions below decode the value at d.i, whose first byte has
+// been checked to start a value of the node's JSON type, into the node n
+// at p: jvalue's cases, which member and the loop over elements also call
+// directly, skipping jvalue's null check and switch.
+
+// jbool decodes true or false; c is the value's first byte.
+func (d *decoder) jbool(n *node, p unsafe.Pointer, c byte) {
+	if c == 't' {
+		if d.literal("true") {
+			d.putBool(n, p, true)
+		}
+	} else if d.literal("false") {
+		d.putBool(n, p, false)
+	}
+}
+
+// jint decodes a number into an int or uint node. An integer of at most
+// 19 digits in plain form, the common case, is read in one pass; any
+// other number goes through the scanner and parseIntLit.
+func (d *decoder) jint(n *node, p unsafe.Pointer) {
+	data, i := d.data, d.i
+	neg := data[i] == '-'
+	if neg {
+		i++
+	}
+	first := i
+	var mag uint64
+	for i < len(data) && i-first < 19 {
+		c := data[i] - '0'
+		if c > 9 {
+			break
+		}
+		mag = mag*10 + uint64(c)
+		i++
+	}
+	// Plain: some digits, no leading zero, and not followed by another
+	// digit, a fraction or an exponent.
+	if i > first && (data[first] != '0' || i == first+1) && (i == len(data) || !numberTail(data[i])) {
+		lit := data[d.i:i]
+		d.i = i
+		if mag == 0 {
+			neg = false
+		}
+		d.putInt(n, p, neg, mag, numOK, src{raw: lit})
+		return
+	}
+	lit, ok := d.number()
+	if !ok {
+		return
+	}
+	neg, mag, st := parseIntLit(lit)
+	d.putInt(n, p, neg, mag, st, src{raw: lit})
+}
+
+// numberTail reports whether c may continue a number after its digits.
+func numberTail(c byte) bool {
+	return (c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E'
+}
+
+// jfloat decodes a number into a float node. A float64 in plain form
+// (no exponent) of at most 15 digits, the common case, is read and
+// converted in one pass, as fastFloat would; any other number goes
+// through the scanner, fastFloat and strconv.
+func (d *decoder) jfloat(n *node, p unsafe.Pointer) {
+	data, i := d.data, d.i
+	neg := data[i] == '-'
+	if neg {
+		i++
+	}
+	first := i
+	var mant uint64
+	for i < len(data) && data[i]-'0' <= 9 {
+		mant = mant*10 + uint64(data[i]-'0')
+		i++
+	}
+	nInt, nFrac := i-first, 0
+	if i < len(data) && data[i] == '.' {
+		i++
+		for i < len(data) && data[i]-'0' <= 9 {
+			mant = mant*10 + uint64(data[i]-'0')
+			i++
+			nFrac++
+		}
+	}
+	if n.bits == 64 && nInt > 0 && (data[first] != '0' || nInt == 1) && (nFrac > 0 || data[i-1] != '.') &&
+		nInt+nFrac <= 15 && (i == len(data) || (data[i] != 'e' && data[i] != 'E')) {
+		// The digits are an exact integer below 2^53 and 10^nFrac is
+		// exact: one division, rounded once.
+		f := float64(mant)
+		if nFrac > 0 {
+			f /= exactPow10[nFrac]
+		}
+		if neg {
+			f = -f
+		}
+		lit := data[d.i:i]
+		d.i = i
+		d.putFloat(n, p, f, src{raw: lit})
+		return
+	}
+	d.jfloatSlow(n, p)
+}
+
+// jfloatSlow is jfloat's general case.
+func (d *decoder) jfloatSlow(n *node, p unsafe.Pointer) {
+	lit, ok := d.number()
+	if !ok {
+		return
+	}
+	f, ok := fastFloat(lit)
+	var err error
+	if !ok || n.bits != 64 {
+		f, err = strconv.ParseFloat(string(lit), n.bits)
+	}
+	if err != nil {
+		d.fail(ErrType, n.rangeWant, truncate(string(lit)))
+		return
+	}
+	d.putFloat(n, p, f, src{raw: lit})
+}
+
+// jtime decodes a JSON string (at d.i, a '"') into a time.Time node.
+func (d *decoder) jtime(n *node, p unsafe.Pointer) {
+	if n.c == nil && d.i+22 <= len(d.data) && d.data[d.i+21] == '"' {
+		// The common form, read in place: when fastDateTime takes the
+		// 20 bytes, none is a '"' or '\\', so they are the string.
+		if t, ok := fastDateTime(d.data[d.i+1 : d.i+21]); ok {
+			d.i += 22
+			*(*time.Time)(p) = t
+			return
+		}
+	}
+	start := d.i
+	b, ok := d.str()
+	if !ok {
+		return
+	}
+	if n.c != nil && !d.checkStr(n, string(b)) {
+		return
+	}
+	t, err := parseDateTime(b)
+	if err != nil {
+		d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+		return
+	}
+	*(*time.Time)(p) = t
 }
 
 // jstring decodes the JSON string at d.i (a '"') into the string node n at
 // p: jvalue's case for strings, which the loops over fields and over
 // elements also call directly for a string, skipping the dispatch.
 func (d *decoder) jstring(n *node, p unsafe.Pointer) {
+	if d.strToArena(n, p) {
+		return
+	}
 	b, ok := d.str()
 	if !ok {
 		return
 	}
 	// Checked before it is copied: a string breaking maxLength costs no
-	// memory.
-	if n.c != nil && !d.checkStr(n, unsafe.String(unsafe.SliceData(b), len(b))) {
-		return
+	// memory. (checkStr, inline.)
+	if c := n.c; c != nil {
+		s := unsafe.String(unsafe.SliceData(b), len(b))
+		if w := checkStringLimit(c, s, d.lim.MaxPatternBytes); w != "" {
+			d.fail(ErrConstraint, w, gotString(s))
+			return
+		}
 	}
 	*(*string)(p) = d.makeString(b)
+}
+
+// strToArena is jstring's common case: a string without escapes, control
+// or non-ASCII bytes, which fits the room left in the arena, is copied
+// there 8 bytes at a time while it is scanned, as str scans it. Up to 8
+// bytes past the string are written too, within the arena and past what
+// it has handed out (newPointee zeroes what it hands out). The string is
+// checked before it is kept: one breaking a constraint leaves the arena
+// as it was, and costs no memory. It reports false, having read nothing,
+// for any other string, which str and makeString then take.
+func (d *decoder) strToArena(n *node, p unsafe.Pointer) bool {
+	start := d.i + 1
+	// The bytes that may be read and written: the input after the '"',
+	// as far as the arena has room. The loop reads and writes them
+	// through pointers, k+8 <= limit keeping every access within both.
+	limit := min(len(d.data)-start, len(d.arena)-d.alen)
+	if limit <= 0 {
+		return false
+	}
+	src := unsafe.Pointer(&d.data[start])
+	dst := unsafe.Pointer(&d.arena[d.alen])
+	k := 0
+	for k+8 <= limit {
+		w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(src, k))[:])
+		binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(dst, k))[:], w)
+		q := w ^ (swarOnes * '"')
+		b := w ^ (swarOnes * '\\')
+		m := ((q - swarOnes) &^ q) | ((b - swarOnes) &^ b) | ((w - swarOnes*0x20) &^ w) | w
+		if m &= swarHigh; m != 0 {
+			k += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		k += 8
+	}
+	if k+8 > limit {
+		// The last bytes before the limit (the end of the input or of
+		// the arena's room), one at a time.
+		for ; k < limit; k++ {
+			c := *(*byte)(unsafe.Add(src, k))
+			if c == '"' || c == '\\' || c < 0x20 || c >= 0x80 {
+				break
+			}
+			*(*byte)(unsafe.Add(dst, k)) = c
+		}
+	}
+	// Every byte before k is copied; the string ends at k if it is a '"'.
+	if k >= limit || *(*byte)(unsafe.Add(src, k)) != '"' {
+		return false
+	}
+	s := unsafe.String((*byte)(dst), k)
+	if c := n.c; c != nil {
+		if w := checkStringLimit(c, s, d.lim.MaxPatternBytes); w != "" {
+			d.i = start + k + 1
+			d.fail(ErrConstraint, w, gotString(s))
+			return true
+		}
+	}
+	d.i = start + k + 1
+	if k == 0 {
+		s = ""
+	}
+	d.alen += k
+	d.copied += k
+	*(*string)(p) = s
+	return true
 }
 
 // null stores JSON null (or nil from a map) into n at p, where allowed.
@@ -647,64 +834,26 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	if d.i < len(d.data) && d.data[d.i] == '}' {
 		d.i++
 	} else {
+		fields := sp.fields
 		guess := 0 // the field expected next: arguments usually follow the schema's order
 		for {
-			var k []byte // the key, when not verbatim
-			idx, known := guess, true
-			if guess < len(sp.fields) && d.atKey(&sp.fields[guess]) {
-				// verbatimKey's first case, inline: the key expected
-				// next, as is, with its ':'.
-				d.i += int(sp.fields[guess].klen)
+			if guess < len(fields) && d.atKey(&fields[guess]) && !seen.has(guess) {
+				// The common case, inline: the key expected next, as
+				// is, with its ':', and not seen before.
+				f := &fields[guess]
+				d.i += int(f.klen)
 				d.ws()
-			} else if !d.verbatimKey(sp, guess) {
-				var ok bool
-				if k, ok = d.key(); !ok {
-					return
-				}
-				idx, known = sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
-			} else if d.fatal {
-				return
-			}
-			guess = idx + 1
-			switch {
-			case !known && len(d.errs) >= MaxErrors:
-				// Past the error cap: counted, not kept.
-				if d.skip(); d.fatal {
-					return
-				}
-				d.omitted++
-			case !known:
-				name := string(k)
-				start := d.i
-				if d.skip(); d.fatal {
-					return
-				}
-				d.pushKey(name)
-				if unknown[name] {
-					d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(name))
-				} else {
-					if unknown == nil {
-						unknown = map[string]bool{}
-					}
-					unknown[name] = true
-					d.fail(ErrUnknownField, sp.allowedWant, truncate(string(d.data[start:d.i])))
-				}
-				d.pop()
-			case seen.has(idx):
-				f := &sp.fields[idx]
-				if d.skip(); d.fatal {
-					return
-				}
-				d.pushField(f)
-				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
-				d.pop()
-			default:
-				seen.set(idx)
-				f := &sp.fields[idx]
+				seen.set(guess)
+				guess++
 				d.pushField(f)
 				d.member(f.node, f.ptr(base))
 				d.pop()
 				if d.fatal {
+					return
+				}
+			} else {
+				var ok bool
+				if guess, ok = d.objectMember(sp, base, &seen, &unknown, guess); !ok {
 					return
 				}
 			}
@@ -727,6 +876,67 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 	d.finishStruct(sp, base, &seen)
 }
 
+// objectMember decodes one member of an object into the struct at base,
+// by any key: object's general case. guess is the field expected next;
+// it returns the one expected after this member, and false when the
+// decode stops (d.fatal).
+func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset, unknown *map[string]bool, guess int) (int, bool) {
+	var k []byte // the key, when not verbatim
+	idx, known := guess, true
+	if !d.verbatimKey(sp, guess) {
+		var ok bool
+		if k, ok = d.key(); !ok {
+			return 0, false
+		}
+		idx, known = sp.lookup(unsafe.String(unsafe.SliceData(k), len(k))) // not retained
+	} else if d.fatal {
+		return 0, false
+	}
+	switch {
+	case !known && len(d.errs) >= MaxErrors:
+		// Past the error cap: counted, not kept.
+		if d.skip(); d.fatal {
+			return 0, false
+		}
+		d.omitted++
+	case !known:
+		name := string(k)
+		start := d.i
+		if d.skip(); d.fatal {
+			return 0, false
+		}
+		d.pushKey(name)
+		if (*unknown)[name] {
+			d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(name))
+		} else {
+			if *unknown == nil {
+				*unknown = map[string]bool{}
+			}
+			(*unknown)[name] = true
+			d.fail(ErrUnknownField, sp.allowedWant, truncate(string(d.data[start:d.i])))
+		}
+		d.pop()
+	case seen.has(idx):
+		f := &sp.fields[idx]
+		if d.skip(); d.fatal {
+			return 0, false
+		}
+		d.pushField(f)
+		d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
+		d.pop()
+	default:
+		seen.set(idx)
+		f := &sp.fields[idx]
+		d.pushField(f)
+		d.member(f.node, f.ptr(base))
+		d.pop()
+		if d.fatal {
+			return 0, false
+		}
+	}
+	return idx + 1, true
+}
+
 // member decodes the value at d.i into n at p as jvalue does, taking the
 // common kinds of struct fields to their decoder directly: no null check
 // and no switch over every kind when the value has the expected type.
@@ -747,6 +957,33 @@ func (d *decoder) member(n *node, p unsafe.Pointer) {
 		case kSlice:
 			if c == '[' {
 				d.jslice(n, p)
+				return
+			}
+		case kInt, kUint:
+			if c == '-' || (c >= '0' && c <= '9') {
+				d.jint(n, p)
+				return
+			}
+		case kFloat:
+			if c == '-' || (c >= '0' && c <= '9') {
+				d.jfloat(n, p)
+				return
+			}
+		case kBool:
+			if c == 't' || c == 'f' {
+				d.jbool(n, p, c)
+				return
+			}
+		case kTime:
+			if c == '"' {
+				d.jtime(n, p)
+				return
+			}
+		case kPtr:
+			if c != 'n' {
+				ptr := d.newPointee(n.elem)
+				d.member(n.elem, ptr)
+				*(*unsafe.Pointer)(p) = ptr
 				return
 			}
 		}
@@ -786,9 +1023,12 @@ func (d *decoder) verbatimKey(sp *structPlan, idx int) bool {
 // atKey reports whether the text at d.i starts with the key of f and
 // its ':', without whitespace, as two words compared (f.kw, f.km).
 func (d *decoder) atKey(f *field) bool {
-	return f.klen > 0 && d.i+16 <= len(d.data) &&
-		binary.LittleEndian.Uint64(d.data[d.i:])&f.km[0] == f.kw[0] &&
-		binary.LittleEndian.Uint64(d.data[d.i+8:])&f.km[1] == f.kw[1]
+	if f.klen == 0 || d.i+16 > len(d.data) {
+		return false
+	}
+	w := (*[16]byte)(d.data[d.i : d.i+16])
+	return binary.LittleEndian.Uint64(w[:8])&f.km[0] == f.kw[0] &&
+		binary.LittleEndian.Uint64(w[8:])&f.km[1] == f.kw[1]
 }
 
 var mapStringAnyType = reflect.TypeFor[map[string]any]()
@@ -1044,9 +1284,13 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		return
 	}
 	strs, start := n.arrays.strings, d.slen
-	size := n.elem.t.Size()
-	var data unsafe.Pointer
-	length, capacity := 0, 0
+	size := n.elem.size
+	var (
+		data     unsafe.Pointer
+		capacity int
+		chunks   elemChunks // the elements, when not strings
+	)
+	length := 0
 	end := d.tailOf(n.c, true)
 	for {
 		if end.stops(d, length) {
@@ -1062,25 +1306,21 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 			}
 			d.slen++
 			ep = unsafe.Pointer(&d.slots[d.slen-1])
-		case length == capacity:
-			nd, nc := n.arrays.newArray(max(4, 2*capacity))
-			if length > 0 {
-				// A typed copy, so that pointers in the elements are seen by the GC.
-				at := n.arrays.typeOf(length)
-				reflect.NewAt(at, nd).Elem().Set(reflect.NewAt(at, data).Elem())
-			}
-			data, capacity = nd, nc
+		case length-chunks.fullLen == chunks.curCap:
+			chunks.grow(n.arrays)
 			fallthrough
 		default:
-			ep = unsafe.Add(data, uintptr(length)*size)
+			ep = unsafe.Add(chunks.cur, uintptr(length-chunks.fullLen)*size)
 		}
-		d.pushIndex(length)
-		if strs && d.i < len(d.data) && d.data[d.i] == '"' {
+		if strs && n.elem.c == nil && d.i < len(d.data) && d.data[d.i] == '"' {
+			// A plain string records no problem (a syntax error ends
+			// the decode, pathless): no path step.
 			d.jstring(n.elem, ep)
 		} else {
-			d.jvalue(n.elem, ep)
+			d.pushIndex(length)
+			d.member(n.elem, ep)
+			d.pop()
 		}
-		d.pop()
 		length++
 		if d.fatal {
 			return
@@ -1102,9 +1342,63 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 	if strs {
 		d.used += length
 		data, capacity = unsafe.Pointer(&d.slots[start]), length
+	} else {
+		data, capacity = chunks.slice(n, length)
 	}
 	*(*sliceHeader)(p) = sliceHeader{Data: data, Len: length, Cap: capacity}
 	d.checkSlice(n, p, length)
+}
+
+// elemChunks gathers the elements of a JSON array decoded into a slice
+// whose elements are not plain strings, as anyItems does for []any: in
+// arrays (chunks) of 4 elements, then twice as many up to maxChunk, never
+// copied until the end, when a slice of more than one chunk is made once
+// at its exact length. A backing array doubled and copied at each growth
+// allocates up to four times the final slice, this at most about twice.
+type elemChunks struct {
+	full    []elemChunk    // the full chunks before cur, in order
+	fullLen int            // the elements in them
+	cur     unsafe.Pointer // the chunk being filled
+	curCap  int            // its capacity (0: none yet)
+}
+
+type elemChunk struct {
+	p unsafe.Pointer
+	n int
+}
+
+// maxChunk bounds the elements of one chunk of elemChunks.
+const maxChunk = 1024
+
+// grow starts a new chunk, the current one being full.
+func (c *elemChunks) grow(a *arrayTypes) {
+	if c.cur != nil {
+		c.full = append(c.full, elemChunk{c.cur, c.curCap})
+		c.fullLen += c.curCap
+	}
+	c.cur, c.curCap = a.newArray(min(max(4, 2*c.curCap), maxChunk))
+}
+
+// slice returns the backing array of the slice of node n that holds the
+// length elements gathered, with its capacity: the only chunk as it is,
+// or a new array of exactly length elements with the chunks copied in.
+func (c *elemChunks) slice(n *node, length int) (unsafe.Pointer, int) {
+	if len(c.full) == 0 {
+		return c.cur, c.curCap
+	}
+	out := reflect.MakeSlice(n.t, length, length)
+	dst := out.UnsafePointer()
+	at := 0
+	put := func(p unsafe.Pointer, k int) {
+		// A typed copy, so that pointers in the elements are seen by the GC.
+		reflect.Copy(reflect.SliceAt(n.elem.t, unsafe.Add(dst, uintptr(at)*n.elem.size), k), reflect.SliceAt(n.elem.t, p, k))
+		at += k
+	}
+	for _, ch := range c.full {
+		put(ch.p, ch.n)
+	}
+	put(c.cur, length-c.fullLen)
+	return dst, length
 }
 
 // jarray decodes a JSON array into the Go array at p.

@@ -268,8 +268,9 @@ type largeElems struct {
 
 // BenchmarkHostileLargeElems: valid `[{},{},...]` into a slice of large
 // structs without maxItems costs the element's size per 3 input bytes
-// (here 256 bytes, so about 85 B/inbyte and more with the slice's
-// growth); only maxItems and MaxBytes bound it.
+// (here 256 bytes, so about 85 B/inbyte in the slice, and as much again in
+// the chunks gathered before it is made); only maxItems and MaxBytes bound
+// it.
 func BenchmarkHostileLargeElems(b *testing.B) {
 	for _, s := range hostileSizes {
 		data := repeatJSON(s.size, `{"v":[`, func(int) string { return `{}` }, `]}`)

@@ -15,6 +15,11 @@ import (
 type pattern struct {
 	re    *regexp.Regexp
 	fixed [][]rune // one class (lo, hi pairs) per rune; nil: use re
+	// ascii holds fixed as bitmaps of the bytes 0-127 when every class
+	// is within ASCII (`^[A-Z]{3}$`): a string then matches iff it has
+	// one ASCII byte per class, each in its class, tested with a shift
+	// and a mask. nil otherwise.
+	ascii [][2]uint64
 }
 
 func compilePattern(expr string) (*pattern, error) {
@@ -22,7 +27,30 @@ func compilePattern(expr string) (*pattern, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pattern{re: re, fixed: fixedClasses(expr)}, nil
+	p := &pattern{re: re, fixed: fixedClasses(expr)}
+	p.ascii = asciiClasses(p.fixed)
+	return p, nil
+}
+
+// asciiClasses returns fixed as bitmaps when every class is within ASCII,
+// else nil.
+func asciiClasses(fixed [][]rune) [][2]uint64 {
+	if fixed == nil {
+		return nil
+	}
+	out := make([][2]uint64, len(fixed))
+	for i, class := range fixed {
+		for k := 0; k+1 < len(class); k += 2 {
+			lo, hi := class[k], class[k+1]
+			if lo < 0 || hi >= utf8.RuneSelf {
+				return nil
+			}
+			for r := lo; r <= hi; r++ {
+				out[i][r>>6] |= 1 << (r & 63)
+			}
+		}
+	}
+	return out
 }
 
 // maxFixed bounds the length of patterns matched by the loop.
@@ -86,6 +114,19 @@ func fixedClasses(expr string) [][]rune {
 
 // match reports whether s matches the pattern.
 func (p *pattern) match(s string) bool {
+	if p.ascii != nil {
+		// A rune outside ASCII is in no class: one byte per class.
+		if len(s) != len(p.ascii) {
+			return false
+		}
+		for i, set := range p.ascii {
+			c := s[i]
+			if c >= utf8.RuneSelf || set[c>>6]&(1<<(c&63)) == 0 {
+				return false
+			}
+		}
+		return true
+	}
 	if p.fixed == nil {
 		return p.re.MatchString(s)
 	}

@@ -8,21 +8,24 @@ import (
 var patternCases = []struct {
 	expr  string
 	fixed bool // matched by the loop, not by regexp
+	ascii bool // and by the ASCII bitmaps
 }{
-	{`^[A-Z]{3}$`, true},
-	{`^\d{4}-\d{2}-\d{2}$`, true},
-	{`^ab[^c]\w$`, true},
-	{`^é.{2}$`, false}, // . is not a class in syntax.Parse (OpAnyCharNotNL)
-	{`^[a-z]+$`, false},
-	{`[A-Z]{3}`, false}, // unanchored
-	{`^(?i)abc$`, false},
-	{`^[A-Z]{2,3}$`, false},
-	{`^a|b$`, false},
-	{`^\p{Greek}{2}$`, true},
+	{`^[A-Z]{3}$`, true, true},
+	{`^\d{4}-\d{2}-\d{2}$`, true, true},
+	{`^ab[^c]\w$`, true, false}, // [^c] reaches beyond ASCII
+	{`^é.{2}$`, false, false},   // . is not a class in syntax.Parse (OpAnyCharNotNL)
+	{`^[a-z]+$`, false, false},
+	{`[A-Z]{3}`, false, false}, // unanchored
+	{`^(?i)abc$`, false, false},
+	{`^[A-Z]{2,3}$`, false, false},
+	{`^a|b$`, false, false},
+	{`^\p{Greek}{2}$`, true, false},
+	{`^[\x00-\x7f][~]$`, true, true},
 }
 
 var patternInputs = []string{"", "FRA", "fra", "FRAN", "FR", "2026-03-14", "2026-3-14", "abd1", "abc1", "ab\xffx", "abé_",
-	"é12", "éab", "αβ", "αβγ", "Aé", "ABC\n", "\nABC", "A\x00C"}
+	"é12", "éab", "αβ", "αβγ", "Aé", "ABC\n", "\nABC", "A\x00C",
+	"\x7f~", "\x80~", "\u0080~", "A\x00", "Z\x7f~"}
 
 // TestPatternFastPath checks that the loop and regexp agree.
 func TestPatternFastPath(t *testing.T) {
@@ -33,6 +36,9 @@ func TestPatternFastPath(t *testing.T) {
 		}
 		if (p.fixed != nil) != pc.fixed {
 			t.Errorf("compilePattern(%q).fixed = %v, want fixed %v", pc.expr, p.fixed, pc.fixed)
+		}
+		if (p.ascii != nil) != pc.ascii {
+			t.Errorf("compilePattern(%q).ascii = %v, want ascii %v", pc.expr, p.ascii, pc.ascii)
 		}
 		re := regexp.MustCompile(pc.expr)
 		for _, s := range patternInputs {

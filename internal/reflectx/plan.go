@@ -183,6 +183,8 @@ type node struct {
 	keyKind   reflect.Kind // kMap
 	c         *constraints // nil when the field has none
 	arrays    *arrayTypes  // kSlice: backing array types by capacity
+	size      uintptr      // t.Size(), without a call through the interface
+	align     uintptr      // t.Align()
 }
 
 // arrayTypes caches reflect.ArrayOf(1<<i, elem) so that growing a slice
@@ -368,6 +370,13 @@ func (f *field) keyWords() {
 // ptr returns the address of the field in the struct at base, allocating
 // embedded pointers on the way.
 func (f *field) ptr(base unsafe.Pointer) unsafe.Pointer {
+	if len(f.embeds) == 0 {
+		return unsafe.Add(base, f.offset) // the common case, inlined
+	}
+	return f.ptrEmbedded(base)
+}
+
+func (f *field) ptrEmbedded(base unsafe.Pointer) unsafe.Pointer {
 	for _, s := range f.embeds {
 		pp := (*unsafe.Pointer)(unsafe.Add(base, s.Offset))
 		if *pp == nil {
@@ -444,7 +453,7 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 	if n, ok := b.nodes[t]; ok {
 		return n, nil
 	}
-	n := &node{t: t}
+	n := &node{t: t, size: t.Size(), align: uintptr(t.Align())}
 	b.nodes[t] = n
 	k, err := fields.KindOf(t)
 	if err == nil {
