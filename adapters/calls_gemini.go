@@ -310,9 +310,9 @@ func (p replyParser) geminiBlocked(at loc, feedback []byte) error {
 // were read): after the first other error, the rest of the array is only
 // searched for one.
 func (p replyParser) geminiStream(data []byte) (Turn, error) {
-	var s geminiStreamState
-	s.lists = s.small[:0]
-	s.stopAt = -1
+	s := geminiStreamState{stopAt: -1}
+	var small [8][]byte
+	lists := small[:0] // the parts arrays that are not empty, in order
 	var failed error
 	n := 0
 	err := jElems(data, func(i int, v []byte) error {
@@ -330,8 +330,15 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		if top[2] != nil && top[2][0] == '{' {
 			return p.errorObject(ptr("").index(i).key("/error"), top[2], &geminiErrorKeys)
 		}
-		if failed == nil {
-			failed = p.geminiChunk(i, v, &top, &s)
+		if failed != nil {
+			return nil
+		}
+		parts, err := p.geminiChunk(i, v, &top, &s)
+		if err != nil {
+			failed = err
+		} else if parts != nil {
+			lists = append(lists, parts)
+			s.stopParts = s.stopParts || s.stopAt == i
 		}
 		return nil
 	})
@@ -343,14 +350,14 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 	case n == 0:
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "an empty array: expected a response or a stream of responses")
 	}
-	if len(s.lists) == 0 || !s.stopParts && geminiCut(s.turn.Stop) {
+	if len(lists) == 0 || !s.stopParts && geminiCut(s.turn.Stop) {
 		if s.stopAt < 0 {
 			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no parts in any response of the stream")
 		}
 		return Turn{}, p.geminiNoContent(ptr("").index(s.stopAt).key("/candidates/0/finishReason"), s.turn.Stop, s.stopMsg)
 	}
 	s.turn.Text = s.text.String()
-	s.turn.Replay = []any{geminiJoin(s.lists)}
+	s.turn.Replay = []any{geminiJoin(lists)}
 	return s.turn, nil
 }
 
@@ -368,62 +375,56 @@ func geminiCut(stop string) bool {
 // geminiStreamState is what a stream's chunks gather.
 type geminiStreamState struct {
 	geminiTurn
-	lists     [][]byte  // the parts arrays that are not empty, in order
-	small     [8][]byte // lists' first backing array
-	stopAt    int       // the chunk of the last finishReason; -1 before one
-	stopMsg   []byte    // its finishMessage
-	stopParts bool      // whether its candidate had parts
+	stopAt    int    // the chunk of the last finishReason; -1 before one
+	stopMsg   []byte // its finishMessage
+	stopParts bool   // whether its candidate had parts
 }
 
 // geminiChunk reads chunk i of a stream, whose top-level fields are top,
-// into s.
-func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiStreamState) error {
+// into s, and returns its parts array when it has parts.
+func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiStreamState) ([]byte, error) {
 	at := ptr("").index(i)
 	content, path := chunk, at
 	switch {
 	case top[0] != nil && top[0][0] != 'n':
 		if top[0][0] != '[' {
-			return p.fail(at.key("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
+			return nil, p.fail(at.key("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
 		}
 		first := geminiFirst(top[0])
 		if first == nil {
-			return nil
+			return nil, nil
 		}
 		var c [3][]byte
 		if err := p.fields(at.key("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
-			return err
+			return nil, err
 		}
 		stop, err := p.text(at.key("/candidates/0/finishReason"), c[1])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if stop != "" {
 			s.turn.Stop, s.stopAt, s.stopMsg, s.stopParts = stop, i, c[2], false
 		}
 		if c[0] == nil || c[0][0] == 'n' {
-			return nil
+			return nil, nil
 		}
 		if err := p.object(at.key("/candidates/0/content"), c[0]); err != nil {
-			return err
+			return nil, err
 		}
 		content, path = c[0], at.key("/candidates/0/content")
 	case top[1] != nil:
-		return p.geminiBlocked(at, top[1])
+		return nil, p.geminiBlocked(at, top[1])
 	case top[3] == nil:
-		return nil // usageMetadata alone, say
+		return nil, nil // usageMetadata alone, say
 	}
 	parts, err := p.geminiContent(path, content)
 	if err != nil || geminiNoParts(parts) {
-		return err
+		return nil, err
 	}
 	if err := p.geminiParts(path, parts, &s.geminiTurn); err != nil {
-		return err
+		return nil, err
 	}
-	s.lists = append(s.lists, parts)
-	if s.stopAt == i {
-		s.stopParts = true
-	}
-	return nil
+	return parts, nil
 }
 
 // geminiJoin returns the model content whose parts are the elements of
