@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"encoding/json"
-	"slices"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -79,8 +78,6 @@ func ParseGeminiReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseGe
 // [ErrReplyShape] that name the finishReason (or the promptFeedback's
 // blockReason): Gemini rejects a replayed content without parts.
 //
-// # Streams
-//
 // A JSON array is read as the chunks of one streamed turn, in order. Each
 // chunk is read as a response is, with the same checks (a model content
 // alone is accepted as a chunk too), and the limits apply to the whole
@@ -95,8 +92,8 @@ func ParseGeminiReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseGe
 // part that carried it, at its position, even on a part with empty text.
 //
 // An empty array, a stream without any part, a stream whose last
-// finishReason is neither STOP nor MAX_TOKENS and arrives in a chunk
-// without parts (finishReason SAFETY after streamed text, say), and a
+// finishReason is not STOP, MAX_TOKENS or FINISH_REASON_UNSPECIFIED and
+// arrives in a chunk without parts (finishReason SAFETY after streamed text, say), and a
 // chunk whose promptFeedback has a blockReason are errors wrapping
 // [ErrReplyShape] that name the reason and point at the chunk
 // ("/2/candidates/0/finishReason").
@@ -163,12 +160,14 @@ func (p replyParser) geminiContent(path loc, content []byte) ([]byte, error) {
 	if err := p.fields(path, content, geminiContentKeys, m[:]); err != nil {
 		return nil, err
 	}
-	role, err := p.text(path.key("/role"), m[0])
-	if err != nil {
-		return nil, err
-	}
-	if role != "" && role != "model" {
-		return nil, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", rtQuote(role))
+	if string(m[0]) != `"model"` { // a stream repeats it in every chunk: no string for it
+		role, err := p.text(path.key("/role"), m[0])
+		if err != nil {
+			return nil, err
+		}
+		if role != "" && role != "model" {
+			return nil, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", rtQuote(role))
+		}
 	}
 	if err := p.array(path.key("/parts"), m[1]); err != nil {
 		return nil, err
@@ -180,10 +179,11 @@ func (p replyParser) geminiContent(path loc, content []byte) ([]byte, error) {
 // that is not thought, and a call for every functionCall part.
 func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 	if n := jCount(parts, "functionCall", ""); n > 0 {
-		g.turn.Calls = slices.Grow(g.turn.Calls, n)
+		g.turn.Calls = growDouble(g.turn.Calls, n)
 	}
+	list := ptr(path.key("/parts").String()) // once, so that index below makes no path
 	return jElems(parts, func(i int, raw []byte) error {
-		at := path.key("/parts").index(i)
+		at := list.index(i)
 		var part [4][]byte
 		if err := p.fields(at, raw, geminiPartKeys, part[:]); err != nil {
 			return err
@@ -306,9 +306,9 @@ func (p replyParser) geminiBlocked(at loc, feedback []byte) error {
 
 // geminiStream gathers the chunks of a stream into one turn, in one pass
 // over the array. An error body or a case-variant key at the top of a
-// chunk is reported first, wherever it is (as for an array before streams
-// were read): after the first other error, the rest of the array is only
-// searched for one.
+// chunk is reported first, wherever it is (a stream cut by an error may
+// hold chunks that do not parse before it): after the first other error,
+// the rest of the array is only searched for one.
 func (p replyParser) geminiStream(data []byte) (Turn, error) {
 	s := geminiStreamState{stopAt: -1}
 	var small [8][]byte
@@ -337,7 +337,7 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		if err != nil {
 			failed = err
 		} else if parts != nil {
-			lists = append(lists, parts)
+			lists = append(growDouble(lists, 1), parts)
 			s.stopParts = s.stopParts || s.stopAt == i
 		}
 		return nil
@@ -425,6 +425,20 @@ func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiS
 		return nil, err
 	}
 	return parts, nil
+}
+
+// growDouble returns s with room for n more elements: the exact room for
+// a nil s, else at least twice the capacity, since append's slower growth
+// of large slices allocates about five times the final size for a slice
+// grown one element at a time (a stream of many one-call chunks).
+func growDouble[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	if s == nil {
+		return make([]T, 0, n)
+	}
+	return append(make([]T, 0, max(len(s)+n, 2*cap(s))), s...)
 }
 
 // geminiJoin returns the model content whose parts are the elements of
