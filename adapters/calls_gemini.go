@@ -93,10 +93,10 @@ func ParseGeminiReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseGe
 //
 // An empty array, a stream without any part, a stream whose last
 // finishReason is not STOP, MAX_TOKENS or FINISH_REASON_UNSPECIFIED and
-// arrives in a chunk without parts (finishReason SAFETY after streamed text, say), and a
-// chunk whose promptFeedback has a blockReason are errors wrapping
-// [ErrReplyShape] that name the reason and point at the chunk
-// ("/2/candidates/0/finishReason").
+// arrives in a chunk without parts (SAFETY after streamed text, say), and
+// a chunk without candidates whose promptFeedback has a blockReason are
+// errors wrapping [ErrReplyShape] that name the reason and point at the
+// chunk ("/2/candidates/0/finishReason").
 func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 	p := l.parser(NameGemini)
 	data, err := p.whole(reply)
