@@ -2,6 +2,8 @@ package adapters_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -30,6 +32,23 @@ func BenchmarkParseFixture(b *testing.B) {
 	}
 }
 
+// BenchmarkParseGeminiStream parses a streamed Gemini turn (text, then a
+// call with a thought signature, then usage alone) as
+// streamGenerateContent sends it without alt=sse: one indented JSON array.
+func BenchmarkParseGeminiStream(b *testing.B) {
+	reply, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "calls", "gemini", "replies", "stream_text_then_call.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(reply)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := adapters.ParseGeminiReply(reply); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 // hostileReplies builds replies of about size bytes in the shapes that cost
 // a parser the most per byte: many small calls, many unknown keys in one
 // object, many small content blocks, one long text, deep nesting.
@@ -51,6 +70,12 @@ var hostileReplies = []struct {
 	}},
 	{"gemini/parts", "gemini", func(size int) string {
 		return repeatJoin(`{"candidates":[{"content":{"role":"model","parts":[`, `{"functionCall":{"name":"f%d"}}`, `]}}]}`, size)
+	}},
+	{"gemini/stream", "gemini", func(size int) string {
+		return repeatJoin(`[`, `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"f%d"}}]}}]}`, `]`, size)
+	}},
+	{"gemini/stream-text", "gemini", func(size int) string {
+		return repeatJoin(`[`, `{"candidates":[{"content":{"parts":[{"text":"%d"}]}}]}`, `]`, size)
 	}},
 	{"gemini/args", "gemini", func(size int) string {
 		return repeatJoin(`{"role":"model","parts":[{"functionCall":{"name":"f","args":{"a":[`, `[%d]`, `]}}}]}`, size)

@@ -1,6 +1,7 @@
 package adapters_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -54,6 +55,11 @@ func fuzzParsers(f *testing.F, provider string) {
 	}
 	f.Add([]byte(`{"tool_calls":[{"id":"a","function":{"name":"f","arguments":"{\"a\":{\"b\":[1,2,{}]}}"}}]}`))
 	f.Add([]byte(`[{"type":"function_call","call_id":"c","name":"f","arguments":" "}]`))
+	f.Add([]byte(`[{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me "}]}}]},` +
+		`{"candidates":[{"content":{"role":"model","parts":[{"text":"check."},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2ln"}]},"finishReason":"STOP"}]},` +
+		`{"usageMetadata":{"promptTokenCount":9}}]`))
+	f.Add([]byte(`[{"role":"model","parts":[{"functionCall":{"id":"a","name":"f"}}]},{"parts":[{"text":"","thoughtSignature":"s"}]},{"error":{"code":503,"message":"m"}}]`))
+	f.Add([]byte(`[{"candidates":[{"content":{"parts":[{"text":"x"}]}}]},{"candidates":[{"finishReason":"SAFETY","finishMessage":"no"}]}]`))
 	f.Fuzz(func(t *testing.T, reply []byte) {
 		for name, parse := range parsers {
 			if provider != "" && name != provider {
@@ -87,6 +93,34 @@ func fuzzParsers(f *testing.F, provider string) {
 			if _, err := json.Marshal(rendered); err != nil {
 				t.Fatalf("%s: results do not marshal: %v", name, err)
 			}
+			if name == "gemini" {
+				checkGeminiOneChunk(t, reply, turn)
+			}
 		}
 	})
+}
+
+// checkGeminiOneChunk checks that a Gemini response that parses gives the
+// same turn as a stream of one chunk: the same calls, text and stop, and
+// a replay with the same parts, byte for byte.
+func checkGeminiOneChunk(t *testing.T, reply []byte, turn adapters.Turn) {
+	if r := bytes.TrimSpace(reply); r[0] == '[' {
+		return
+	}
+	stream, err := adapters.ParseGeminiReply(append(append([]byte("["), reply...), ']'))
+	if errors.Is(err, adapters.ErrReplyLimit) {
+		return // the array's level of nesting, or its two bytes, went past a limit
+	}
+	if err != nil {
+		t.Fatalf("gemini: the response parses but a stream of it fails: %v", err)
+	}
+	if diff := cmp.Diff(turn, stream, cmp.FilterPath(func(p cmp.Path) bool { return p.String() == "Replay" }, cmp.Ignore())); diff != "" {
+		t.Fatalf("gemini: the response and a stream of it differ (-response +stream):\n%s", diff)
+	}
+	var one, all struct{ Parts json.RawMessage }
+	mustUnmarshal(t, turn.Replay[0].(json.RawMessage), &one)
+	mustUnmarshal(t, stream.Replay[0].(json.RawMessage), &all)
+	if !bytes.Equal(one.Parts, all.Parts) {
+		t.Fatalf("gemini: replayed parts differ:\n%s\n%s", one.Parts, all.Parts)
+	}
 }

@@ -46,16 +46,19 @@ var (
 )
 
 // ParseGeminiReply parses a Gemini (or Vertex AI) generateContent reply:
-// the whole response (candidates[0].content is read) or the model content
-// alone ({"role":"model","parts":[...]}). It is
-// [ReplyLimits.ParseGeminiReply] with the default limits.
+// the whole response (candidates[0].content is read), the model content
+// alone ({"role":"model","parts":[...]}), or a stream of responses in one
+// JSON array (streamGenerateContent without alt=sse, or the chunks of an
+// SSE stream collected in order), which gives the one turn of the whole
+// stream. It is [ReplyLimits.ParseGeminiReply] with the default limits.
 func ParseGeminiReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseGeminiReply(reply) }
 
 // ParseGeminiReply parses a Gemini (or Vertex AI) generateContent reply
-// within l.
+// within l: one response, one model content, or a stream of responses in
+// a JSON array.
 //
 // An error body ({"error":{"code","message","status"}}, or a JSON array
-// holding one, as Vertex streams send) is a [ReplyError] wrapping
+// holding one anywhere, as Vertex streams send) is a [ReplyError] wrapping
 // [ErrProviderError] that quotes it.
 //
 // Every functionCall part becomes a [Call]: its args object is the
@@ -74,6 +77,26 @@ func ParseGeminiReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseGe
 // candidates because the prompt was blocked, are errors wrapping
 // [ErrReplyShape] that name the finishReason (or the promptFeedback's
 // blockReason): Gemini rejects a replayed content without parts.
+//
+// A JSON array is read as the chunks of one streamed turn, in order. Each
+// chunk is read as a response is, with the same checks (a model content
+// alone is accepted as a chunk too), and the limits apply to the whole
+// array. A chunk may lack content or parts (a last chunk with only a
+// finishReason or usageMetadata). The turn is the whole stream's:
+// Turn.Calls holds the functionCall parts of every chunk, in order, their
+// ids unique across the stream; Turn.Text joins the text parts that are
+// not thoughts of every chunk; Turn.Stop is the last finishReason sent.
+// Turn.Replay is one model content, {"role":"model","parts":[...]}, whose
+// parts are the parts of every chunk, in order, each as sent (without
+// insignificant space), never merged: a thoughtSignature stays on the
+// part that carried it, at its position, even on a part with empty text.
+//
+// An empty array, a stream without any part, a stream whose last
+// finishReason is not STOP, MAX_TOKENS or FINISH_REASON_UNSPECIFIED and
+// arrives in a chunk without parts (SAFETY after streamed text, say), and
+// a chunk without candidates whose promptFeedback has a blockReason are
+// errors wrapping [ErrReplyShape] that name the reason and point at the
+// chunk ("/2/candidates/0/finishReason").
 func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 	p := l.parser(NameGemini)
 	data, err := p.whole(reply)
@@ -81,7 +104,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	if data[0] == '[' {
-		return Turn{}, p.geminiArray(data)
+		return p.geminiStream(data)
 	}
 	var top [4][]byte
 	if err := p.fields(ptr(""), data, geminiKeys, top[:]); err != nil {
@@ -90,42 +113,77 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 	if top[2] != nil && top[2][0] == '{' {
 		return Turn{}, p.errorObject(ptr("/error"), top[2], &geminiErrorKeys)
 	}
-	var turn Turn
+	var g geminiTurn
 	content, path := data, ptr("")
 	switch {
 	case top[0] != nil && top[0][0] != 'n':
-		if content, err = p.geminiCandidate(top[0], &turn); err != nil {
+		if content, err = p.geminiCandidate(top[0], &g.turn); err != nil {
 			return Turn{}, err
 		}
 		path = ptr("/candidates/0/content")
 	case top[1] != nil:
-		return Turn{}, p.geminiBlocked(top[1])
+		if err := p.geminiBlocked(ptr(""), top[1]); err != nil {
+			return Turn{}, err
+		}
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "no candidates")
 	case top[3] == nil:
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response with candidates or a content with parts")
 	}
-	var m [2][]byte
-	if err := p.fields(path, content, geminiContentKeys, m[:]); err != nil {
-		return Turn{}, err
-	}
-	role, err := p.text(path.key("/role"), m[0])
+	parts, err := p.geminiContent(path, content)
 	if err != nil {
 		return Turn{}, err
 	}
-	if role != "" && role != "model" {
-		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", rtQuote(role))
-	}
-	if err := p.array(path.key("/parts"), m[1]); err != nil {
-		return Turn{}, err
-	}
-	if geminiNoParts(m[1]) {
+	if geminiNoParts(parts) {
 		return Turn{}, p.fail(ptr("/parts"), ErrReplyShape, "no parts")
 	}
-	var text textJoin
-	n := jCount(m[1], "functionCall", "")
-	turn.Calls = sized[Call](n)
-	var ids callIDs
-	err = jElems(m[1], func(i int, raw []byte) error {
-		at := path.key("/parts").index(i)
+	if err := p.geminiParts(path, parts, &g); err != nil {
+		return Turn{}, err
+	}
+	g.turn.Text = g.text.String()
+	g.turn.Replay = []any{json.RawMessage(jCompact(content))}
+	return g.turn, nil
+}
+
+// geminiTurn gathers a turn from the parts of one content or of the
+// contents of a stream.
+type geminiTurn struct {
+	turn Turn
+	text textJoin
+	ids  callIDs
+}
+
+// geminiContent checks the model content at path (an object: its role,
+// when set, is model) and returns its parts, checked to be an array when
+// present and not null.
+func (p replyParser) geminiContent(path loc, content []byte) ([]byte, error) {
+	var m [2][]byte
+	if err := p.fields(path, content, geminiContentKeys, m[:]); err != nil {
+		return nil, err
+	}
+	if string(m[0]) != `"model"` { // a stream repeats it in every chunk: no string for it
+		role, err := p.text(path.key("/role"), m[0])
+		if err != nil {
+			return nil, err
+		}
+		if role != "" && role != "model" {
+			return nil, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", rtQuote(role))
+		}
+	}
+	if err := p.array(path.key("/parts"), m[1]); err != nil {
+		return nil, err
+	}
+	return m[1], nil
+}
+
+// geminiParts reads the parts of the content at path into g: the text
+// that is not thought, and a call for every functionCall part.
+func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
+	if n := jCount(parts, "functionCall", ""); n > 0 {
+		g.turn.Calls = growDouble(g.turn.Calls, n)
+	}
+	list := ptr(path.key("/parts").String()) // once, so that index below makes no path
+	return jElems(parts, func(i int, raw []byte) error {
+		at := list.index(i)
 		var part [4][]byte
 		if err := p.fields(at, raw, geminiPartKeys, part[:]); err != nil {
 			return err
@@ -135,44 +193,38 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 			return err
 		}
 		if string(part[1]) != "true" {
-			text.WriteString(s)
+			g.text.WriteString(s)
 		}
 		if part[3] == nil || part[3][0] == 'n' {
 			return nil
 		}
-		at = at.key("/functionCall")
+		fcAt := at.key("/functionCall")
 		var fc [3][]byte
-		if err := p.fields(at, part[3], geminiCallKeys, fc[:]); err != nil {
+		if err := p.fields(fcAt, part[3], geminiCallKeys, fc[:]); err != nil {
 			return err
 		}
 		var c Call
-		if c.ID, err = p.text(at.key("/id"), fc[0]); err != nil {
+		if c.ID, err = p.text(fcAt.key("/id"), fc[0]); err != nil {
 			return err
 		}
-		if err := p.uniqueID(&ids, at.key("/id"), c.ID); err != nil {
+		if err := p.uniqueID(&g.ids, fcAt.key("/id"), c.ID); err != nil {
 			return err
 		}
-		if c.Name, err = p.text(at.key("/name"), fc[1]); err != nil {
+		if c.Name, err = p.text(fcAt.key("/name"), fc[1]); err != nil {
 			return err
 		}
 		if c.Name == "" {
-			return p.fail(at.key("/name"), ErrReplyShape, "missing name")
+			return p.fail(fcAt.key("/name"), ErrReplyShape, "missing name")
 		}
-		if c.Args, err = p.argsObject(at.key("/args"), fc[2]); err != nil {
+		if c.Args, err = p.argsObject(fcAt.key("/args"), fc[2]); err != nil {
 			return err
 		}
-		if c.ThoughtSignature, err = p.text(path.key("/parts").index(i).key("/thoughtSignature"), part[2]); err != nil {
+		if c.ThoughtSignature, err = p.text(at.key("/thoughtSignature"), part[2]); err != nil {
 			return err
 		}
-		turn.Calls = append(turn.Calls, c)
+		g.turn.Calls = append(g.turn.Calls, c)
 		return nil
 	})
-	if err != nil {
-		return Turn{}, err
-	}
-	turn.Text = text.String()
-	turn.Replay = []any{json.RawMessage(jCompact(content))}
-	return turn, nil
 }
 
 // geminiCandidate returns the content of the first candidate, setting
@@ -182,13 +234,7 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 	if list[0] != '[' {
 		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(list))
 	}
-	var first []byte
-	_ = jElems(list, func(i int, v []byte) error {
-		if i == 0 {
-			first = v
-		}
-		return nil
-	})
+	first := geminiFirst(list)
 	if first == nil {
 		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "no candidates")
 	}
@@ -210,13 +256,28 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 		return nil, err
 	}
 	if geminiNoParts(parts) {
-		msg, _ := jText(c[2])
-		if msg != "" {
-			return nil, p.fail(ptr("/candidates/0"), ErrReplyShape, "no content (finishReason %s: %s)", rtQuote(turn.Stop), rtQuoteN(msg, 200))
-		}
-		return nil, p.fail(ptr("/candidates/0"), ErrReplyShape, "no content (finishReason %s)", rtQuote(turn.Stop))
+		return nil, p.geminiNoContent(ptr("/candidates/0"), turn.Stop, c[2])
 	}
 	return c[0], nil
+}
+
+// geminiFirst returns the first element of the checked array list, nil
+// when it is empty.
+func geminiFirst(list []byte) []byte {
+	i := jSkipSpace(list, 1)
+	if list[i] == ']' {
+		return nil
+	}
+	return list[i:jEnd(list, i)]
+}
+
+// geminiNoContent is the error for a candidate at path without parts: it
+// names the finishReason stop and quotes the finishMessage msg, if any.
+func (p replyParser) geminiNoContent(path loc, stop string, msg []byte) error {
+	if m, _ := jText(msg); m != "" {
+		return p.fail(path, ErrReplyShape, "no content (finishReason %s: %s)", rtQuote(stop), rtQuoteN(m, 200))
+	}
+	return p.fail(path, ErrReplyShape, "no content (finishReason %s)", rtQuote(stop))
 }
 
 // geminiNoParts reports whether parts is absent, null or an empty array.
@@ -224,50 +285,179 @@ func geminiNoParts(parts []byte) bool {
 	return parts == nil || parts[0] == 'n' || parts[0] == '[' && jSkipSpace(parts, 1) == len(parts)-1
 }
 
-// geminiBlocked is the error for a response without candidates: the
-// prompt was blocked when promptFeedback says why.
-func (p replyParser) geminiBlocked(feedback []byte) error {
+// geminiBlocked is the error for a response at at without candidates
+// whose promptFeedback says the prompt was blocked; nil when the feedback
+// has no blockReason.
+func (p replyParser) geminiBlocked(at loc, feedback []byte) error {
+	at = at.key("/promptFeedback")
 	var f [2][]byte
-	if err := p.fields(ptr("/promptFeedback"), feedback, geminiFeedbackKeys, f[:]); err != nil {
+	if err := p.fields(at, feedback, geminiFeedbackKeys, f[:]); err != nil {
 		return err
 	}
-	reason, err := p.text(ptr("/promptFeedback/blockReason"), f[0])
-	if err != nil {
+	reason, err := p.text(at.key("/blockReason"), f[0])
+	if err != nil || reason == "" {
 		return err
-	}
-	if reason == "" {
-		return p.fail(ptr(""), ErrReplyShape, "no candidates")
 	}
 	if msg, _ := jText(f[1]); msg != "" {
-		return p.fail(ptr("/promptFeedback/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", rtQuote(reason), rtQuoteN(msg, 200))
+		return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", rtQuote(reason), rtQuoteN(msg, 200))
 	}
-	return p.fail(ptr("/promptFeedback/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", rtQuote(reason))
+	return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", rtQuote(reason))
 }
 
-// geminiArray is the error for a reply that is an array: the first error
-// body in it (Vertex streams send errors as [{"error":{...}}]), or a
-// shape error.
-func (p replyParser) geminiArray(data []byte) error {
-	var found error
-	_ = jElems(data, func(i int, v []byte) error {
+// geminiStream gathers the chunks of a stream into one turn, in one pass
+// over the array. An error body or a case-variant key at the top of a
+// chunk is reported first, wherever it is (a stream cut by an error may
+// hold chunks that do not parse before it): after the first other error,
+// the rest of the array is only searched for one.
+func (p replyParser) geminiStream(data []byte) (Turn, error) {
+	s := geminiStreamState{stopAt: -1}
+	var small [8][]byte
+	lists := small[:0] // the parts arrays that are not empty, in order
+	var failed error
+	n := 0
+	err := jElems(data, func(i int, v []byte) error {
+		n++
 		if v[0] != '{' {
+			if failed == nil {
+				failed = p.fail(ptr("").index(i), ErrReplyShape, "expected a response, got %s", jKind(v))
+			}
 			return nil
 		}
 		var top [4][]byte
 		if err := p.fields(ptr("").index(i), v, geminiKeys, top[:]); err != nil {
-			found = err
 			return err
 		}
 		if top[2] != nil && top[2][0] == '{' {
-			found = p.errorObject(ptr("").index(i).key("/error"), top[2], &geminiErrorKeys)
-			return found
+			return p.errorObject(ptr("").index(i).key("/error"), top[2], &geminiErrorKeys)
+		}
+		if failed != nil {
+			return nil
+		}
+		parts, err := p.geminiChunk(i, v, &top, &s)
+		if err != nil {
+			failed = err
+		} else if parts != nil {
+			lists = append(growDouble(lists, 1), parts)
+			s.stopParts = s.stopParts || s.stopAt == i
 		}
 		return nil
 	})
-	if found != nil {
-		return found
+	switch {
+	case err != nil:
+		return Turn{}, err
+	case failed != nil:
+		return Turn{}, failed
+	case n == 0:
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "an empty array: expected a response or a stream of responses")
 	}
-	return p.fail(ptr(""), ErrReplyShape, "expected one response, got an array (a stream: parse each response)")
+	if len(lists) == 0 || !s.stopParts && geminiCut(s.turn.Stop) {
+		if s.stopAt < 0 {
+			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no parts in any response of the stream")
+		}
+		return Turn{}, p.geminiNoContent(ptr("").index(s.stopAt).key("/candidates/0/finishReason"), s.turn.Stop, s.stopMsg)
+	}
+	s.turn.Text = s.text.String()
+	s.turn.Replay = []any{geminiJoin(lists)}
+	return s.turn, nil
+}
+
+// geminiCut reports whether the finishReason stop says a stream was cut
+// (SAFETY, RECITATION, MALFORMED_FUNCTION_CALL, ...), not ended as the
+// model meant or at the token limit.
+func geminiCut(stop string) bool {
+	switch stop {
+	case "", "STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED":
+		return false
+	}
+	return true
+}
+
+// geminiStreamState is what a stream's chunks gather.
+type geminiStreamState struct {
+	geminiTurn
+	stopAt    int    // the chunk of the last finishReason; -1 before one
+	stopMsg   []byte // its finishMessage
+	stopParts bool   // whether its candidate had parts
+}
+
+// geminiChunk reads chunk i of a stream, whose top-level fields are top,
+// into s, and returns its parts array when it has parts.
+func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiStreamState) ([]byte, error) {
+	at := ptr("").index(i)
+	content, path := chunk, at
+	switch {
+	case top[0] != nil && top[0][0] != 'n':
+		if top[0][0] != '[' {
+			return nil, p.fail(at.key("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
+		}
+		first := geminiFirst(top[0])
+		if first == nil {
+			return nil, nil
+		}
+		var c [3][]byte
+		if err := p.fields(at.key("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
+			return nil, err
+		}
+		stop, err := p.text(at.key("/candidates/0/finishReason"), c[1])
+		if err != nil {
+			return nil, err
+		}
+		if stop != "" {
+			s.turn.Stop, s.stopAt, s.stopMsg, s.stopParts = stop, i, c[2], false
+		}
+		if c[0] == nil || c[0][0] == 'n' {
+			return nil, nil
+		}
+		if err := p.object(at.key("/candidates/0/content"), c[0]); err != nil {
+			return nil, err
+		}
+		content, path = c[0], at.key("/candidates/0/content")
+	case top[1] != nil:
+		return nil, p.geminiBlocked(at, top[1])
+	case top[3] == nil:
+		return nil, nil // usageMetadata alone, say
+	}
+	parts, err := p.geminiContent(path, content)
+	if err != nil || geminiNoParts(parts) {
+		return nil, err
+	}
+	if err := p.geminiParts(path, parts, &s.geminiTurn); err != nil {
+		return nil, err
+	}
+	return parts, nil
+}
+
+// growDouble returns s with room for n more elements: the exact room for
+// a nil s, else at least twice the capacity, since append's slower growth
+// of large slices allocates about five times the final size for a slice
+// grown one element at a time (a stream of many one-call chunks).
+func growDouble[T any](s []T, n int) []T {
+	if len(s)+n <= cap(s) {
+		return s
+	}
+	if s == nil {
+		return make([]T, 0, n)
+	}
+	return append(make([]T, 0, max(len(s)+n, 2*cap(s))), s...)
+}
+
+// geminiJoin returns the model content whose parts are the elements of
+// the checked parts arrays lists, in order, each without insignificant
+// space, in one allocation of the exact size.
+func geminiJoin(lists [][]byte) json.RawMessage {
+	const head, tail = `{"role":"model","parts":[`, `]}`
+	n := len(head) + len(tail) + len(lists) - 1
+	for _, l := range lists {
+		n += len(l) - 2 - jSpaces(l[1:len(l)-1])
+	}
+	b := append(make([]byte, 0, n), head...)
+	for i, l := range lists {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = jAppendCompact(b, l[1:len(l)-1])
+	}
+	return append(b, tail...)
 }
 
 // GeminiResults renders the results of calls as the one user content that

@@ -687,6 +687,16 @@ func (t *textJoin) String() string {
 // jCompact returns the checked value raw without insignificant space,
 // reusing raw when it has none.
 func jCompact(raw []byte) []byte {
+	n := jSpaces(raw)
+	if n == 0 {
+		return raw
+	}
+	return jAppendCompact(make([]byte, 0, len(raw)-n), raw)
+}
+
+// jSpaces counts the bytes of insignificant space in raw, a run of checked
+// JSON that starts outside a string: what jAppendCompact leaves out.
+func jSpaces(raw []byte) int {
 	n := 0
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
@@ -696,22 +706,24 @@ func jCompact(raw []byte) []byte {
 			n++
 		}
 	}
-	if n == 0 {
-		return raw
-	}
-	out := make([]byte, 0, len(raw)-n)
+	return n
+}
+
+// jAppendCompact appends raw, a run of checked JSON that starts outside a
+// string, to dst without insignificant space.
+func jAppendCompact(dst, raw []byte) []byte {
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
 			e := jStringEnd(raw, i)
-			out = append(out, raw[i:e]...)
+			dst = append(dst, raw[i:e]...)
 			i = e - 1
 		case ' ', '\t', '\n', '\r':
 		default:
-			out = append(out, raw[i])
+			dst = append(dst, raw[i])
 		}
 	}
-	return out
+	return dst
 }
 
 // jKind names the kind of a checked value, for messages.

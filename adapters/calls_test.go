@@ -648,7 +648,7 @@ func TestParseMoreClasses(t *testing.T) {
 		{"anthropic duplicate id", "anthropic", `{"content":[{"type":"tool_use","id":"t","name":"f"},{"type":"tool_use","id":"t","name":"g"}]}`, adapters.ErrReplyShape, "/content/1/id"},
 		{"anthropic error without error object", "anthropic", `{"type":"error"}`, adapters.ErrProviderError, ""},
 		{"gemini content alone without parts", "gemini", `{"role":"model","parts":[]}`, adapters.ErrReplyShape, "/parts"},
-		{"gemini stream of replies", "gemini", `[{"candidates":[]}]`, adapters.ErrReplyShape, ""},
+		{"gemini stream without parts", "gemini", `[{"candidates":[]}]`, adapters.ErrReplyShape, ""},
 		{"gemini content not object", "gemini", `{"candidates":[{"content":"x"}]}`, adapters.ErrReplyShape, "/candidates/0/content"},
 		{"mcp error in batch", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}]`, adapters.ErrProviderError, "/1/error"},
 		{"mcp string and number ids differ", "mcp", `[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"f"}},{"jsonrpc":"2.0","id":"1","method":"tools/call","params":{"name":"f"}}]`, nil, ""},
@@ -670,6 +670,213 @@ func TestParseMoreClasses(t *testing.T) {
 			var re *adapters.ReplyError
 			if !errors.Is(err, tt.want) || !errors.As(err, &re) {
 				t.Fatalf("error = %v, want %v", err, tt.want)
+			}
+			if re.Path != tt.path {
+				t.Errorf("Path = %q, want %q (%v)", re.Path, tt.path, err)
+			}
+		})
+	}
+}
+
+// TestParseGeminiStream parses streams of Gemini responses (one JSON array,
+// as streamGenerateContent sends without alt=sse) into the one turn of the
+// stream, and checks what makes a stream an error and where the error
+// points.
+func TestParseGeminiStream(t *testing.T) {
+	const (
+		letMe = `{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me "}]}}]}`
+		check = `{"candidates":[{"content":{"role":"model","parts":[{"text":"check."},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2ln"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":9,"totalTokenCount":20}}`
+		usage = `{"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":4,"totalTokenCount":13}}`
+	)
+	weather := adapters.Call{Name: "get_weather", Args: rawJSON(`{"city":"Paris"}`), ThoughtSignature: "c2ln"}
+	tests := []struct {
+		name      string
+		reply     string
+		wantCalls []adapters.Call
+		wantText  string
+		wantStop  string
+		replay    string // Turn.Replay[0], byte for byte
+	}{
+		{
+			name:      "text then a call",
+			reply:     `[` + letMe + `,` + check + `]`,
+			wantCalls: []adapters.Call{weather},
+			wantText:  "Let me check.",
+			wantStop:  "STOP",
+			replay:    `{"role":"model","parts":[{"text":"Let me "},{"text":"check."},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2ln"}]}`,
+		},
+		{
+			name: "a signature on an empty text part in the last chunk stays in place",
+			reply: `[{"candidates":[{"content":{"role":"model","parts":[{"text":"plan","thought":true}]}}]},
+				{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"a","name":"f"},"thoughtSignature":"s1"}]}}]},
+				{"candidates":[{"content":{"role":"model","parts":[{"text":"Done"},{"text":"","thoughtSignature":"s2"}]},"finishReason":"STOP"}]}]`,
+			wantCalls: []adapters.Call{{ID: "a", Name: "f", Args: rawJSON(`{}`), ThoughtSignature: "s1"}},
+			wantText:  "Done",
+			wantStop:  "STOP",
+			replay:    `{"role":"model","parts":[{"text":"plan","thought":true},{"functionCall":{"id":"a","name":"f"},"thoughtSignature":"s1"},{"text":"Done"},{"text":"","thoughtSignature":"s2"}]}`,
+		},
+		{
+			name:     "a finishReason-only chunk, then a usage-only chunk",
+			reply:    `[` + letMe + `,{"candidates":[{"content":{"role":"model"},"finishReason":"STOP","index":0}]},` + usage + `]`,
+			wantText: "Let me ",
+			wantStop: "STOP",
+			replay:   `{"role":"model","parts":[{"text":"Let me "}]}`,
+		},
+		{
+			name: "parts are kept as sent, without space, never re-encoded",
+			reply: "[ {\"candidates\": [ {\"content\": {\"role\": \"model\", \"parts\": [ {\"text\" : \"caf\\u00e9  \\\"x\\\" \\/ <&>\"} ,\n" +
+				"{\"text\": \"\", \"thoughtSignature\": \"a+b/c==\"} ] } } ] } ,\n {\"candidates\": [ {\"content\": {\"parts\": [ { \"functionCall\": {\"name\": \"f\", \"args\": {\"n\": 12345678901234567890} } } ] }, \"finishReason\": \"STOP\" } ] } ]",
+			wantCalls: []adapters.Call{{Name: "f", Args: rawJSON(`{"n":12345678901234567890}`)}},
+			wantText:  "café  \"x\" / <&>",
+			wantStop:  "STOP",
+			replay:    `{"role":"model","parts":[{"text":"caf\u00e9  \"x\" \/ <&>"},{"text":"","thoughtSignature":"a+b/c=="},{"functionCall":{"name":"f","args":{"n":12345678901234567890}}}]}`,
+		},
+		{
+			name:     "the last finishReason is the stop; one with parts is kept as a single response keeps it",
+			reply:    `[{"candidates":[{"content":{"parts":[{"text":"a"}]},"finishReason":"OTHER"}]},{"candidates":[{"content":{"parts":[{"text":"b"}]},"finishReason":"SAFETY"}]}]`,
+			wantText: "ab",
+			wantStop: "SAFETY",
+			replay:   `{"role":"model","parts":[{"text":"a"},{"text":"b"}]}`,
+		},
+		{
+			name:     "MAX_TOKENS in a last chunk without parts",
+			reply:    `[` + letMe + `,{"candidates":[{"finishReason":"MAX_TOKENS"}]}]`,
+			wantText: "Let me ",
+			wantStop: "MAX_TOKENS",
+			replay:   `{"role":"model","parts":[{"text":"Let me "}]}`,
+		},
+		{
+			name:     "empty candidates and feedback without blockReason are tolerated",
+			reply:    `[{"promptFeedback":{"safetyRatings":[]}},{"candidates":[]},{"candidates":null},` + letMe + `]`,
+			wantText: "Let me ",
+			replay:   `{"role":"model","parts":[{"text":"Let me "}]}`,
+		},
+		{
+			name:      "model contents alone",
+			reply:     `[{"role":"model","parts":[{"text":"a"}]},{"parts":[{"functionCall":{"id":"x","name":"f","args":{"a":1}}}]}]`,
+			wantCalls: []adapters.Call{{ID: "x", Name: "f", Args: rawJSON(`{"a":1}`)}},
+			wantText:  "a",
+			replay:    `{"role":"model","parts":[{"text":"a"},{"functionCall":{"id":"x","name":"f","args":{"a":1}}}]}`,
+		},
+		{
+			name:      "one response in an array",
+			reply:     `[` + check + `]`,
+			wantCalls: []adapters.Call{weather},
+			wantText:  "check.",
+			wantStop:  "STOP",
+			replay:    `{"role":"model","parts":[{"text":"check."},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2ln"}]}`,
+		},
+		{
+			name: "calls in several chunks, in order",
+			reply: `[{"candidates":[{"content":{"parts":[{"functionCall":{"id":"1","name":"f"}},{"functionCall":{"id":"2","name":"g"}}]}}]},` +
+				`{"candidates":[{"content":{"parts":[{"functionCall":{"id":"3","name":"h","args":{}}}]},"finishReason":"STOP"}]}]`,
+			wantCalls: []adapters.Call{{ID: "1", Name: "f", Args: rawJSON(`{}`)}, {ID: "2", Name: "g", Args: rawJSON(`{}`)}, {ID: "3", Name: "h", Args: rawJSON(`{}`)}},
+			wantStop:  "STOP",
+			replay:    `{"role":"model","parts":[{"functionCall":{"id":"1","name":"f"}},{"functionCall":{"id":"2","name":"g"}},{"functionCall":{"id":"3","name":"h","args":{}}}]}`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, parse := range []func([]byte) (adapters.Turn, error){adapters.ParseGeminiReply, adapters.ReplyLimits{}.ParseGeminiReply} {
+				turn, err := parse([]byte(tt.reply))
+				if err != nil {
+					t.Fatalf("parse: %v", err)
+				}
+				if diff := cmp.Diff(tt.wantCalls, turn.Calls); diff != "" {
+					t.Errorf("calls mismatch (-want +got):\n%s", diff)
+				}
+				if turn.Text != tt.wantText || turn.Stop != tt.wantStop {
+					t.Errorf("Text, Stop = %q, %q, want %q, %q", turn.Text, turn.Stop, tt.wantText, tt.wantStop)
+				}
+				if len(turn.Replay) != 1 {
+					t.Fatalf("Replay has %d entries, want 1", len(turn.Replay))
+				}
+				if got, ok := turn.Replay[0].(json.RawMessage); !ok || string(got) != tt.replay {
+					t.Errorf("Replay[0] = %T %s\nwant %s", turn.Replay[0], turn.Replay[0], tt.replay)
+				}
+				if diff := cmp.Diff(turn.Calls, callsFromReplay(t, "gemini", turn.Replay), jsonValues); diff != "" {
+					t.Errorf("calls and replay disagree (-calls +replay):\n%s", diff)
+				}
+			}
+		})
+	}
+}
+
+func TestParseGeminiStreamErrors(t *testing.T) {
+	const (
+		letMe  = `{"candidates":[{"content":{"role":"model","parts":[{"text":"Let me "}]}}]}`
+		apiErr = `{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}`
+	)
+	tests := []struct {
+		name    string
+		reply   string
+		want    error
+		path    string
+		problem string // a part of ReplyError.Problem
+	}{
+		{"empty array", `[]`, adapters.ErrReplyShape, "", "empty array"},
+		{"empty array with space", "[ \n ]", adapters.ErrReplyShape, "", "empty array"},
+		{"only empty chunks", `[{"candidates":[{"content":{"role":"model","parts":[]}}]},{"candidates":[{"content":{}}]},{"usageMetadata":{}}]`, adapters.ErrReplyShape, "", "no parts"},
+		{"only a finishReason", `[{"candidates":[{"content":{"role":"model"}}]},{"candidates":[{"finishReason":"STOP"}]}]`, adapters.ErrReplyShape, "/1/candidates/0/finishReason", `finishReason "STOP"`},
+		{"blocked last chunk", `[` + letMe + `,{"candidates":[{"content":{},"finishReason":"SAFETY","finishMessage":"Unsafe."}]},{"usageMetadata":{}}]`, adapters.ErrReplyShape, "/1/candidates/0/finishReason", `no content (finishReason "SAFETY": "Unsafe.")`},
+		{"malformed call last", `[` + letMe + `,{"candidates":[{"finishReason":"MALFORMED_FUNCTION_CALL"}]}]`, adapters.ErrReplyShape, "/1/candidates/0/finishReason", `"MALFORMED_FUNCTION_CALL"`},
+		{"blocked prompt", `[{"promptFeedback":{"blockReason":"SAFETY","blockReasonMessage":"No."}}]`, adapters.ErrReplyShape, "/0/promptFeedback/blockReason", `blockReason "SAFETY": "No."`},
+		{"blocked prompt after text", `[` + letMe + `,{"promptFeedback":{"blockReason":"OTHER"}}]`, adapters.ErrReplyShape, "/1/promptFeedback/blockReason", `blockReason "OTHER"`},
+		{"duplicate call ids across chunks", `[{"candidates":[{"content":{"parts":[{"functionCall":{"id":"c","name":"f"}}]}}]},{"candidates":[{"content":{"parts":[{"text":"x"},{"functionCall":{"id":"c","name":"g"}}]}}]}]`, adapters.ErrReplyShape, "/1/candidates/0/content/parts/1/functionCall/id", `call id "c" is used by an earlier call`},
+		{"error in the middle", `[` + letMe + `,` + apiErr + `,` + letMe + `]`, adapters.ErrProviderError, "/1/error", "The model is overloaded."},
+		{"error after a bad chunk", `[{"candidates":[{"content":{"role":"user","parts":[{"text":"x"}]}}]},` + apiErr + `]`, adapters.ErrProviderError, "/1/error", "UNAVAILABLE"},
+		{"case-variant key after a bad chunk", `[7,{"Candidates":[]}]`, adapters.ErrReplyShape, "/1", `key "Candidates"`},
+		{"user role in a chunk", `[` + letMe + `,{"candidates":[{"content":{"role":"user","parts":[{"text":"x"}]}}]}]`, adapters.ErrReplyShape, "/1/candidates/0/content/role", `role is "user"`},
+		{"user role in a content alone", `[{"role":"user","parts":[{"text":"x"}]}]`, adapters.ErrReplyShape, "/0/role", `role is "user"`},
+		{"not a response", `[` + letMe + `,"data: {}"]`, adapters.ErrReplyShape, "/1", "expected a response, got a string"},
+		{"candidates not an array", `[{"candidates":{}}]`, adapters.ErrReplyShape, "/0/candidates", "expected an array"},
+		{"candidate not an object", `[{"candidates":[[]]}]`, adapters.ErrReplyShape, "/0/candidates/0", "expected an object"},
+		{"content not an object", `[{"candidates":[{"content":[]}]}]`, adapters.ErrReplyShape, "/0/candidates/0/content", "expected an object"},
+		{"parts not an array", `[` + letMe + `,{"candidates":[{"content":{"parts":{}}}]}]`, adapters.ErrReplyShape, "/1/candidates/0/content/parts", "expected an array"},
+		{"call without name", `[` + letMe + `,` + letMe + `,{"candidates":[{"content":{"parts":[{"functionCall":{"args":{}}}]}}]}]`, adapters.ErrReplyShape, "/2/candidates/0/content/parts/0/functionCall/name", "missing name"},
+		{"signature not a string", `[{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f"},"thoughtSignature":1}]}}]}]`, adapters.ErrReplyShape, "/0/candidates/0/content/parts/0/thoughtSignature", "expected a string"},
+		{"args not an object", `[` + letMe + `,{"parts":[{"functionCall":{"name":"f","args":[1]}}]}]`, adapters.ErrArguments, "/1/parts/0/functionCall/args", "expected a JSON object"},
+		{"finishReason not a string", `[` + letMe + `,{"candidates":[{"finishReason":1}]}]`, adapters.ErrReplyShape, "/1/candidates/0/finishReason", "expected a string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			turn, err := adapters.ParseGeminiReply([]byte(tt.reply))
+			var re *adapters.ReplyError
+			if !errors.Is(err, tt.want) || !errors.As(err, &re) {
+				t.Fatalf("parse = %+v, %v; want %v", turn, err, tt.want)
+			}
+			if re.Path != tt.path || re.Provider != "gemini" || !strings.Contains(re.Problem, tt.problem) {
+				t.Errorf("error %q at %q, want %q at %q", re.Problem, re.Path, tt.problem, tt.path)
+			}
+		})
+	}
+}
+
+// TestParseGeminiStreamLimits: the limits apply to the whole stream, which
+// adds one level of nesting to its responses.
+func TestParseGeminiStreamLimits(t *testing.T) {
+	chunk := `{"candidates":[{"content":{"role":"model","parts":[{"text":"0123456789"}]}}]}`
+	reply := []byte(`[` + strings.Repeat(chunk+`,`, 99) + chunk + `]`)
+	turn, err := adapters.ReplyLimits{MaxBytes: len(reply), MaxDepth: 7}.ParseGeminiReply(reply)
+	if err != nil {
+		t.Fatalf("a stream at the limits: %v", err)
+	}
+	if turn.Text != strings.Repeat("0123456789", 100) {
+		t.Errorf("Text = %q, want 100 chunks' text", turn.Text)
+	}
+	for _, tt := range []struct {
+		name   string
+		limits adapters.ReplyLimits
+		path   string
+	}{
+		{"one byte past MaxBytes", adapters.ReplyLimits{MaxBytes: len(reply) - 1}, ""},
+		{"one level past MaxDepth", adapters.ReplyLimits{MaxDepth: 6}, "/0/candidates/0/content/parts/0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.limits.ParseGeminiReply(reply)
+			var re *adapters.ReplyError
+			if !errors.Is(err, adapters.ErrReplyLimit) || !errors.As(err, &re) {
+				t.Fatalf("error = %v, want ErrReplyLimit", err)
 			}
 			if re.Path != tt.path {
 				t.Errorf("Path = %q, want %q (%v)", re.Path, tt.path, err)

@@ -251,3 +251,30 @@ func ExampleErrors() {
 	// tag_resource /properties/labels true
 	// tag_resource /properties/extra true
 }
+
+// streamGenerateContent without alt=sse answers with one JSON array of
+// responses; ParseGeminiReply makes it the one turn of the stream. The
+// replay holds every chunk's parts in order, each as sent, so the thought
+// signature stays on the part that carried it.
+func ExampleParseGeminiReply_stream() {
+	reply := []byte(`[
+	  {"candidates": [{"content": {"role": "model", "parts": [{"text": "Let me "}]}}]},
+	  {"candidates": [{"content": {"role": "model", "parts": [{"text": "check."},
+	    {"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}, "thoughtSignature": "c2ln"}]},
+	    "finishReason": "STOP"}]},
+	  {"usageMetadata": {"promptTokenCount": 9, "totalTokenCount": 20}}
+	]`)
+	turn, err := adapters.ParseGeminiReply(reply)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("text %q, stop %s\n", turn.Text, turn.Stop)
+	for _, c := range turn.Calls {
+		fmt.Printf("call %s %s, signature %s\n", c.Name, c.Args, c.ThoughtSignature)
+	}
+	fmt.Printf("%s\n", turn.Replay[0])
+	// Output:
+	// text "Let me check.", stop STOP
+	// call get_weather {"city":"Paris"}, signature c2ln
+	// {"role":"model","parts":[{"text":"Let me "},{"text":"check."},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2ln"}]}
+}
