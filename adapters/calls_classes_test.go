@@ -110,6 +110,19 @@ func TestReplyClasses(t *testing.T) {
 // callsFromReplay reads the calls back out of a replay with encoding/json,
 // the way another layer (a logger, a policy check, the provider itself)
 // would: they must be the calls the parser returned.
+// blockType is the "type" of a replayed block or item, "" when it has
+// none or it is not a string.
+func blockType(t *testing.T, raw json.RawMessage) string {
+	t.Helper()
+	var b struct{ Type json.RawMessage }
+	mustUnmarshal(t, raw, &b)
+	var typ string
+	if json.Unmarshal(b.Type, &typ) != nil {
+		return ""
+	}
+	return typ
+}
+
 func callsFromReplay(t *testing.T, provider string, replay []any) []adapters.Call {
 	t.Helper()
 	data, err := json.Marshal(replay)
@@ -135,29 +148,37 @@ func callsFromReplay(t *testing.T, provider string, replay []any) []adapters.Cal
 			}
 		}
 	case "openai-responses":
-		var items []struct {
-			Type, Name, Arguments string
-			CallID                string `json:"call_id"`
-		}
+		var items []json.RawMessage
 		mustUnmarshal(t, data, &items)
-		for _, it := range items {
-			if it.Type == "function_call" {
-				add(it.CallID, it.Name, json.RawMessage(it.Arguments), "")
+		for _, raw := range items {
+			// Items of other types are replayed as they came, with
+			// fields of any shape: only a function call is read.
+			if blockType(t, raw) != "function_call" {
+				continue
 			}
+			var it struct {
+				Name, Arguments string
+				CallID          string `json:"call_id"`
+			}
+			mustUnmarshal(t, raw, &it)
+			add(it.CallID, it.Name, json.RawMessage(it.Arguments), "")
 		}
 	case "anthropic":
-		var msgs []struct {
-			Content []struct {
-				Type, ID, Name string
-				Input          json.RawMessage
-			}
-		}
+		var msgs []struct{ Content []json.RawMessage }
 		mustUnmarshal(t, data, &msgs)
 		for _, m := range msgs {
-			for _, b := range m.Content {
-				if b.Type == "tool_use" {
-					add(b.ID, b.Name, b.Input, "")
+			for _, raw := range m.Content {
+				// Blocks of other types are replayed as they came, with
+				// fields of any shape: only a tool_use block is read.
+				if blockType(t, raw) != "tool_use" {
+					continue
 				}
+				var b struct {
+					ID, Name string
+					Input    json.RawMessage
+				}
+				mustUnmarshal(t, raw, &b)
+				add(b.ID, b.Name, b.Input, "")
 			}
 		}
 	case "gemini":
