@@ -20,7 +20,7 @@ import (
 // whose calls split so (NewTool's run whole on the worker).
 
 type firstArgs struct {
-	N int `json:"n" jsonschema:"minimum=0"`
+	N int `json:"n" minimum:"0"`
 }
 
 // exitingText is a field type whose UnmarshalJSON calls runtime.Goexit:
@@ -200,4 +200,77 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestRunRecycledBatches: Run reuses a batch once Run and its workers are
+// done with it. Batches of 1 to 10 calls run at once from many goroutines,
+// mixing results, panics, runtime.Goexit, bad arguments, unknown tools,
+// parsed input, parallelism 1 and 3 and contexts cancelled midway; each
+// gets exactly its own results (run it with -race).
+func TestRunRecycledBatches(t *testing.T) {
+	tk := typedToolkit(t)
+	done := make(chan struct{})
+	for g := range 6 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i := range 150 {
+				n := 1 + (g+i)%10
+				calls := make([]adapters.Call, n)
+				for j := range calls {
+					v := g*100000 + i*100 + j
+					switch (g + i + j) % 7 {
+					case 0:
+						calls[j] = runTestCall("typed_boom", `{"n":1}`)
+					case 1:
+						calls[j] = runTestCall("typed_exits", `{"n":1}`)
+					case 2:
+						calls[j] = runTestCall("typed_ok", `{"n":-1}`)
+					case 3:
+						calls[j] = runTestCall("no_such_tool", `{}`)
+					case 4:
+						calls[j] = runTestCall("typed_ok", fmt.Sprintf(`{"n":%d}`, v))
+						calls[j].Input = map[string]any{"n": float64(v)}
+					default:
+						calls[j] = runTestCall("typed_ok", fmt.Sprintf(`{"n":%d}`, v))
+					}
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				if i%5 == 4 {
+					cancel() // cancelled before Run: no call starts
+				}
+				opts := []toolnexus.RunOption{toolnexus.WithParallelism(1 + 2*(i%2))}
+				got := tk.Run(ctx, calls, opts...)
+				cancel()
+				if len(got) != n {
+					t.Errorf("goroutine %d, batch %d: %d results for %d calls", g, i, len(got), n)
+					return
+				}
+				for j, r := range got {
+					v := g*100000 + i*100 + j
+					var ok bool
+					switch {
+					case i%5 == 4:
+						ok = r.IsError && errors.Is(r.Err, context.Canceled)
+					case (g+i+j)%7 == 0:
+						var pe *define.PanicError
+						ok = r.IsError && errors.As(r.Err, &pe)
+					case (g+i+j)%7 == 1:
+						ok = r.IsError && errors.Is(r.Err, toolnexus.ErrToolExited)
+					case (g+i+j)%7 == 2:
+						ok = r.IsError && errors.Is(r.Err, define.ErrConstraint)
+					case (g+i+j)%7 == 3:
+						ok = r.IsError && errors.Is(r.Err, toolnexus.ErrUnknownTool)
+					default:
+						ok = !r.IsError && r.Output == fmt.Sprint(v)
+					}
+					if !ok {
+						t.Errorf("goroutine %d, batch %d, call %d (%s): %+v", g, i, j, calls[j].Name, r)
+					}
+				}
+			}
+		}()
+	}
+	for range 6 {
+		<-done
+	}
 }
