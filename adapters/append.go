@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -20,24 +21,35 @@ import (
 func AppendJSON(dst []byte, tools any) ([]byte, error) {
 	switch ts := tools.(type) {
 	case []OpenAITool:
-		return appendList(dst, ts, appendOpenAI)
+		return appendList(dst, ts, sizeOpenAI, appendOpenAI)
 	case []OpenAIResponsesTool:
-		return appendList(dst, ts, appendResponses)
+		return appendList(dst, ts, sizeResponses, appendResponses)
 	case []AnthropicTool:
-		return appendList(dst, ts, appendAnthropic)
+		return appendList(dst, ts, sizeAnthropic, appendAnthropic)
 	case []GeminiTool:
-		return appendList(dst, ts, appendGemini)
+		return appendList(dst, ts, sizeGemini, appendGemini)
 	case []MCPTool:
-		return appendList(dst, ts, appendMCP)
+		return appendList(dst, ts, sizeMCP, appendMCP)
 	case []BedrockTool:
-		return appendList(dst, ts, appendBedrock)
+		return appendList(dst, ts, sizeBedrock, appendBedrock)
 	}
 	return dst, fmt.Errorf("adapters: AppendJSON: %T is not a tools value of this package", tools)
 }
 
-func appendList[T any](dst []byte, ts []T, one func([]byte, *T) ([]byte, error)) ([]byte, error) {
+// appendList appends ts as a JSON array, one by one. dst grows once, by
+// what size says the entries take (appending 128 tools to a growing slice
+// allocated about four times their size); size may be nil for a list
+// nested in an entry whose size counted it.
+func appendList[T any](dst []byte, ts []T, size func(*T) int, one func([]byte, *T) ([]byte, error)) ([]byte, error) {
 	if ts == nil {
 		return append(dst, "null"...), nil
+	}
+	if size != nil {
+		n := 2
+		for i := range ts {
+			n += 1 + size(&ts[i])
+		}
+		dst = slices.Grow(dst, n)
 	}
 	dst = append(dst, '[')
 	for i := range ts {
@@ -112,7 +124,7 @@ func appendAnthropic(dst []byte, t *AnthropicTool) ([]byte, error) {
 
 func appendGemini(dst []byte, t *GeminiTool) ([]byte, error) {
 	dst = append(dst, `{"functionDeclarations":`...)
-	dst, err := appendList(dst, t.FunctionDeclarations, func(dst []byte, d *GeminiFunctionDeclaration) ([]byte, error) {
+	dst, err := appendList(dst, t.FunctionDeclarations, nil, func(dst []byte, d *GeminiFunctionDeclaration) ([]byte, error) {
 		dst = append(dst, `{"name":`...)
 		dst = appendString(dst, d.Name)
 		if d.Description != "" {
@@ -180,6 +192,44 @@ func appendBedrock(dst []byte, t *BedrockTool) ([]byte, error) {
 		dst = append(dst, '}')
 	}
 	return append(dst, '}'), err
+}
+
+// entryKeys is at least what the keys, quotes and punctuation of one entry
+// of AppendJSON take, beyond its strings and schemas. A string or schema
+// that needs escaping takes more: then dst grows again, as append does.
+const entryKeys = 128
+
+func sizeOpenAI(t *OpenAITool) int {
+	return entryKeys + len(t.Type) + len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters)
+}
+
+func sizeResponses(t *OpenAIResponsesTool) int {
+	return entryKeys + len(t.Type) + len(t.Name) + len(t.Description) + len(t.Parameters)
+}
+
+func sizeAnthropic(t *AnthropicTool) int {
+	return entryKeys + len(t.Name) + len(t.Description) + len(t.InputSchema)
+}
+
+func sizeGemini(t *GeminiTool) int {
+	n := entryKeys
+	for i := range t.FunctionDeclarations {
+		d := &t.FunctionDeclarations[i]
+		n += entryKeys + len(d.Name) + len(d.Description) + len(d.Parameters) + len(d.ParametersJSONSchema)
+	}
+	return n
+}
+
+func sizeMCP(t *MCPTool) int {
+	return entryKeys + len(t.Name) + len(t.Title) + len(t.Description) + len(t.InputSchema) + len(t.OutputSchema)
+}
+
+func sizeBedrock(t *BedrockTool) int {
+	n := entryKeys
+	if s := t.ToolSpec; s != nil {
+		n += len(s.Name) + len(s.Description) + len(s.InputSchema.JSON)
+	}
+	return n
 }
 
 // appendString appends s as json.Marshal quotes it (HTML-escaped).

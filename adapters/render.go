@@ -119,9 +119,12 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 		if tcfg != cfg {
 			tkey = memoKey{p, tcfg}
 		}
-		v, err := toolhook.Memo(t, tkey, func() (any, error) { return buildStrictness(tcfg, dataOf(t), pinned, build) })
-		if errs.add(err) {
-			continue
+		v, ok := toolhook.Cached(t, tkey)
+		if !ok { // the closure is made only here: a cached rendering allocates nothing
+			v, err = toolhook.Memo(t, tkey, func() (any, error) { return buildStrictness(tcfg, dataOf(t), pinned, build) })
+			if errs.add(err) {
+				continue
+			}
 		}
 		out[i] = v.(T)
 	}

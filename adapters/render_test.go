@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -541,6 +542,51 @@ func TestAppendJSON(t *testing.T) {
 	}
 	if _, err := adapters.AppendJSON(nil, 42); err == nil {
 		t.Error("AppendJSON(42): no error")
+	}
+}
+
+// raceEnabled is set by race_test.go under -race.
+var raceEnabled bool
+
+// TestAppendJSONGrowsOnce: AppendJSON of 128 tools whose strings need no
+// escaping allocates once, for every provider: it sizes the buffer before
+// it appends; rendering the tools again allocates nothing per tool.
+func TestAppendJSONGrowsOnce(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	var tools []define.Tool
+	for i := range 128 {
+		tool, err := define.DefineTool(func(context.Context, cityArgs) (string, error) { return "", nil },
+			define.WithName(fmt.Sprintf("city_%03d", i)), define.WithDescription("Look a city up by its name."))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tools = append(tools, tool)
+	}
+	for _, v := range variants {
+		out, err := v.render(tools)
+		if err != nil {
+			continue // past a provider's per-request budget (Anthropic strict)
+		}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := adapters.AppendJSON(nil, out); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 1 {
+			t.Errorf("%s: AppendJSON of 128 tools allocated %v times, want 1", v.dir, allocs)
+		}
+		// Rendering again takes every tool's cached rendering: a few
+		// allocations for the list, none per tool.
+		allocs = testing.AllocsPerRun(20, func() {
+			if _, err := v.render(tools); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs > 16 {
+			t.Errorf("%s: rendering 128 cached tools allocated %v times, want at most 16 (none per tool)", v.dir, allocs)
+		}
 	}
 }
 

@@ -142,6 +142,12 @@ func init() {
 	toolhook.Memo = func(tool any, key any, build func() (any, error)) (any, error) {
 		return tool.(Tool).memo(key, build)
 	}
+	toolhook.Cached = func(tool any, key any) (any, bool) {
+		if s := tool.(Tool).s; s != nil {
+			return s.memo.Load(key)
+		}
+		return nil, false
+	}
 	toolhook.PrepareJSON = func(tool any, ctx context.Context, args []byte, res any) (toolhook.Call, bool) {
 		s := tool.(Tool).s
 		if s == nil || s.prepJSON == nil {

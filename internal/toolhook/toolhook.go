@@ -36,6 +36,11 @@ var (
 	// result wins and is returned to all later callers.
 	Memo func(tool any, key any, build func() (any, error)) (any, error)
 
+	// Cached returns the value Memo cached on a define.Tool under key, if
+	// any, without a build function: a caller that tries it first makes
+	// its build closure only on a miss.
+	Cached func(tool any, key any) (any, bool)
+
 	// PrepareJSON runs the part of a define.Tool's ExecuteJSON that is the
 	// library's own code (the context check, decoding and checking the
 	// arguments) and returns the rest, which calls user code, so that the

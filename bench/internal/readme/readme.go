@@ -619,9 +619,9 @@ func notesFor(misses []miss) []string {
 }
 
 // renderNote is printed under the targets: the render floor is not a peer.
-const renderNote = "Render rows time `adapters.AppendJSON` over the adapters' cached renderings " +
-	"(each tool rendered once per provider), which assembles the request's tools bytes; " +
-	"the rest of the distance to copying is appending 128 pieces into a growing buffer. " +
+const renderNote = "Render rows time the adapters' `ToX` over cached renderings (each tool rendered once per provider; " +
+	"a render looks 128 of them up and checks their names are unique) and `adapters.AppendJSON` of the result, " +
+	"which sizes the request's tools bytes once and copies 128 pieces into them. " +
 	"`json.Marshal` of the same typed values gives the same bytes, several times slower: " +
 	"encoding/json re-validates and compacts every pre-rendered `json.RawMessage`.\n"
 

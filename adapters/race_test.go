@@ -1,0 +1,5 @@
+//go:build race
+
+package adapters_test
+
+func init() { raceEnabled = true }
