@@ -50,16 +50,7 @@ func TestTwoTurns(t *testing.T) {
 			text = msg.Content[0].Text
 		}
 	}
-	if err := m.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if want := "12 °C and overcast in Oslo, where it is 09:00."; text != want {
-		t.Errorf("final text = %q, want %q", text, want)
-	}
-	reqs := m.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
-	}
+	reqs := m.Finished(t, text, 3)
 	rendered, err := tk.ToAnthropic()
 	if err != nil {
 		t.Fatal(err)

@@ -80,16 +80,7 @@ func TestChatTwoTurns(t *testing.T) {
 			text = resp.Choices[0].Message.Content
 		}
 	}
-	if err := m.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if want := "12 °C and overcast in Oslo, where it is 09:00."; text != want {
-		t.Errorf("final text = %q, want %q", text, want)
-	}
-	reqs := m.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
-	}
+	reqs := m.Finished(t, text, 3)
 	rendered, err := tk.ToOpenAI()
 	if err != nil {
 		t.Fatal(err)
@@ -147,16 +138,7 @@ func TestResponsesTwoTurns(t *testing.T) {
 			text = resp.OutputText()
 		}
 	}
-	if err := m.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if want := "12 °C and overcast in Oslo, where it is 09:00."; text != want {
-		t.Errorf("final text = %q, want %q", text, want)
-	}
-	reqs := m.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
-	}
+	reqs := m.Finished(t, text, 3)
 	rendered, err := tk.ToOpenAIResponses()
 	if err != nil {
 		t.Fatal(err)

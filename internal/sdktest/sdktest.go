@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"testing"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
@@ -126,6 +127,28 @@ func (m *Model) Requests() []json.RawMessage {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]json.RawMessage(nil), m.bodies...)
+}
+
+// FinalText is the text of the scripted model's last reply in the
+// integration tests.
+const FinalText = "12 °C and overcast in Oslo, where it is 09:00."
+
+// Finished checks how a scripted conversation ended: the server saw no bad
+// request, the loop's final text is FinalText, and the model got n
+// requests, which it returns.
+func (m *Model) Finished(t testing.TB, text string, n int) []json.RawMessage {
+	t.Helper()
+	if err := m.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if text != FinalText {
+		t.Errorf("final text = %q, want %q", text, FinalText)
+	}
+	reqs := m.Requests()
+	if len(reqs) != n {
+		t.Fatalf("%d requests, want %d", len(reqs), n)
+	}
+	return reqs
 }
 
 // Err returns the problems seen so far (an unexpected path or method, a
