@@ -69,7 +69,8 @@ func perCall(b *testing.B, calls int) func() {
 // of one cannot do without),
 // one Toolkit.ExecuteJSON (plus the lookup) and Toolkit.Run on batches of
 // 1, 8 and 64 calls of the trivial tool, with the default parallelism and
-// one call at a time. ns/call and allocs/call divide by the batch size.
+// one call at a time, and a batch of one on a context that can be done.
+// ns/call and allocs/call divide by the batch size.
 func BenchmarkBatch(b *testing.B) {
 	ctx := context.Background()
 	tk, names := benchToolkit(b, 1)
@@ -151,6 +152,21 @@ func BenchmarkBatch(b *testing.B) {
 			})
 		}
 	}
+	// The same batch of one on a context that can be done, as an agent's
+	// request context is: Run then also watches ctx.Done.
+	b.Run("Run/cancellable/calls=1", func(b *testing.B) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		calls := []adapters.Call{{ID: "call_0", Name: names[0], Args: benchEchoCall}}
+		b.ReportAllocs()
+		report := perCall(b, 1)
+		for b.Loop() {
+			if results := tk.Run(ctx, calls); len(results) != 1 || results[0].IsError || results[0].Output != "hi" {
+				b.Fatalf("Run = %+v", results)
+			}
+		}
+		report()
+	})
 }
 
 // BenchmarkLookup times finding a tool by name in toolkits of 10, 100 and

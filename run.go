@@ -133,7 +133,10 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	}
 	b.workers = min(b.cfg.parallelism, len(calls))
 	if ctx.Done() != nil {
-		b.done = make(chan struct{})
+		b.cancellable = true
+		if b.done == nil { // a recycled batch keeps its channel
+			b.done = make(chan struct{}, 1)
+		}
 	} else {
 		b.wait.Add(1)
 	}
@@ -148,7 +151,7 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 		return results
 	}
 	b.start()
-	if b.done == nil { // ctx is never done
+	if !b.cancellable {
 		b.wait.Wait()
 	} else {
 		select {
@@ -172,7 +175,15 @@ var batches = sync.Pool{New: func() any { return new(batch) }}
 // slice is the caller's, so it is not part of b.
 func (b *batch) release() {
 	if b.refs.Add(-1) == 0 {
+		done := b.done
 		*b = batch{}
+		if done != nil {
+			select { // the signal Run did not wait for, if any
+			case <-done:
+			default:
+			}
+			b.done = done
+		}
 		batches.Put(b)
 	}
 }
@@ -194,17 +205,18 @@ const (
 // the tool returns.
 //
 // Results are written under mu into results, which the caller owns once
-// closed is set: when every call has its result (done is closed then), or
-// when Run returns early because ctx is done.
+// closed is set: when every call has its result (done or wait signals
+// it then), or when Run returns early because ctx is done.
 type batch struct {
-	tk      *Toolkit
-	ctx     context.Context
-	calls   []adapters.Call
-	cfg     runConfig
-	results []define.Result
-	workers int
-	done    chan struct{}  // closed when left reaches 0, if ctx can be done
-	wait    sync.WaitGroup // else done when left reaches 0
+	tk          *Toolkit
+	ctx         context.Context
+	calls       []adapters.Call
+	cfg         runConfig
+	results     []define.Result
+	workers     int
+	cancellable bool           // ctx can be done: Run waits on done, else on wait
+	done        chan struct{}  // a cancellable batch's signal that left reached 0 (capacity 1; kept when b is recycled)
+	wait        sync.WaitGroup // else done when left reaches 0
 
 	mu      sync.Mutex
 	state   []callState
@@ -528,8 +540,8 @@ func (b *batch) settled() {
 	b.left--
 	if b.left == 0 {
 		b.closed = true
-		if b.done != nil {
-			close(b.done)
+		if b.cancellable {
+			b.done <- struct{}{} // once per batch, into an empty buffer
 		} else {
 			b.wait.Done()
 		}

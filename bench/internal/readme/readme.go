@@ -511,6 +511,7 @@ func runScenario() scenario {
 		s.rows = append(s.rows, row{label: fmt.Sprintf("`Run`, batch of %d", n), bench: benchRun(n), ours: true, calls: float64(n)})
 	}
 	s.rows = append(s.rows, row{label: "`Run` with `WithParallelism(1)`, batch of 64", bench: "Batch/Run/sequential/calls=64", calls: 64})
+	s.rows = append(s.rows, row{label: "`Run`, batch of 1, on a context that can be done", bench: "Batch/Run/cancellable/calls=1"})
 	return s
 }
 
