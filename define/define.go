@@ -281,26 +281,52 @@ type typedHandler[In, Out any] struct {
 	maxOutput int
 }
 
+// callArgs is a call's arguments, as JSON text or as a map, and how to
+// decode them: into memory given (pooled), or into a new frame.
+type callArgs interface {
+	into(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer, lim reflectx.Limits) error
+	fresh(p *reflectx.Plan, lim reflectx.Limits) (unsafe.Pointer, error)
+}
+
+type jsonArgs []byte
+
+func (a jsonArgs) into(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer, lim reflectx.Limits) error {
+	return p.DecodeJSONWith(s, v, a, lim)
+}
+
+func (a jsonArgs) fresh(p *reflectx.Plan, lim reflectx.Limits) (unsafe.Pointer, error) {
+	return p.DecodeJSONNew(a, lim)
+}
+
+type mapArgs map[string]any
+
+func (a mapArgs) into(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer, lim reflectx.Limits) error {
+	return p.DecodeMapWith(s, v, a, lim)
+}
+
+func (a mapArgs) fresh(p *reflectx.Plan, lim reflectx.Limits) (unsafe.Pointer, error) {
+	return p.DecodeMapNew(a, lim)
+}
+
 func (h *typedHandler[In, Out]) execMap(ctx context.Context, args map[string]any) Result {
-	return h.exec(ctx,
-		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
-			return p.DecodeMapWith(s, v, args, h.limits)
-		},
-		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeMapNew(args, h.limits) })
+	return exec(h, ctx, mapArgs(args))
 }
 
 func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) Result {
-	return h.exec(ctx,
-		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
-			return p.DecodeJSONWith(s, v, args, h.limits)
-		},
-		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeJSONNew(args, h.limits) })
+	return exec(h, ctx, jsonArgs(args))
+}
+
+func (h *typedHandler[In, Out]) prepMap(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool) {
+	return prepare(h, ctx, mapArgs(args), res)
+}
+
+func (h *typedHandler[In, Out]) prepJSON(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool) {
+	return prepare(h, ctx, jsonArgs(args), res)
 }
 
 // exec is a call whichever way its arguments came: a panic, a done
-// context, the plan's error or bad arguments become the call's result;
-// into and fresh decode the arguments as decode says.
-func (h *typedHandler[In, Out]) exec(ctx context.Context, into func(*reflectx.Plan, *reflectx.Scratch, unsafe.Pointer) error, fresh func(*reflectx.Plan) (unsafe.Pointer, error)) (res Result) {
+// context, the plan's error or bad arguments become the call's result.
+func exec[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context, args A) (res Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = panicResult(h.name, r)
@@ -313,7 +339,7 @@ func (h *typedHandler[In, Out]) exec(ctx context.Context, into func(*reflectx.Pl
 	if err != nil {
 		return argResult(err)
 	}
-	in, err := h.decode(p, into, fresh)
+	in, err := decode(h, p, args)
 	if err != nil {
 		return argResult(err)
 	}
@@ -321,28 +347,12 @@ func (h *typedHandler[In, Out]) exec(ctx context.Context, into func(*reflectx.Pl
 	return res
 }
 
-func (h *typedHandler[In, Out]) prepMap(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool) {
-	return h.prepare(ctx, res,
-		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
-			return p.DecodeMapWith(s, v, args, h.limits)
-		},
-		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeMapNew(args, h.limits) })
-}
-
-func (h *typedHandler[In, Out]) prepJSON(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool) {
-	return h.prepare(ctx, res,
-		func(p *reflectx.Plan, s *reflectx.Scratch, v unsafe.Pointer) error {
-			return p.DecodeJSONWith(s, v, args, h.limits)
-		},
-		func(p *reflectx.Plan) (unsafe.Pointer, error) { return p.DecodeJSONNew(args, h.limits) })
-}
-
 // prepare is exec in two parts (toolhook.PrepareJSON): what runs before
 // the handler, here, with the same results for a panic, a done context,
 // the plan's error and bad arguments, written to *res; and the rest, the
 // call it returns. It does not split a call whose decode may call a
 // user's method (ok false): that code runs where the handler runs.
-func (h *typedHandler[In, Out]) prepare(ctx context.Context, res *Result, into func(*reflectx.Plan, *reflectx.Scratch, unsafe.Pointer) error, fresh func(*reflectx.Plan) (unsafe.Pointer, error)) (call toolhook.Call, ok bool) {
+func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context, args A, res *Result) (call toolhook.Call, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			*res = panicResult(h.name, r)
@@ -363,7 +373,7 @@ func (h *typedHandler[In, Out]) prepare(ctx context.Context, res *Result, into f
 	}
 	if h.pool != nil { // as decode does; the pooled memory is the call
 		vp := h.pool.Get().(*pooledInput[In, Out])
-		if err := into(p, &vp.s, unsafe.Pointer(&vp.in)); err != nil {
+		if err := args.into(p, &vp.s, unsafe.Pointer(&vp.in), h.limits); err != nil {
 			h.release(vp)
 			*res = argResult(err)
 			return nil, true
@@ -371,7 +381,7 @@ func (h *typedHandler[In, Out]) prepare(ctx context.Context, res *Result, into f
 		vp.res = res
 		return vp, true
 	}
-	v, err := fresh(p)
+	v, err := args.fresh(p, h.limits)
 	if err != nil {
 		*res = argResult(err)
 		return nil, true
@@ -434,17 +444,17 @@ func (vp *pooledInput[In, Out]) Finish(ctx context.Context) {
 	h.finish(ctx, h.release(vp), res)
 }
 
-// decode returns the arguments decoded by into (into pooled memory, then
-// copied out) when the tool has a pool and p calls no user method, else by
-// fresh (into a new frame: one allocation for the value and, where they
-// fit, its strings, string slices and scalar pointees).
-func (h *typedHandler[In, Out]) decode(p *reflectx.Plan, into func(*reflectx.Plan, *reflectx.Scratch, unsafe.Pointer) error, fresh func(*reflectx.Plan) (unsafe.Pointer, error)) (In, error) {
+// decode returns the arguments decoded into pooled memory, then copied
+// out, when the tool has a pool and p calls no user method, else into a
+// new frame (one allocation for the value and, where they fit, its
+// strings, string slices and scalar pointees).
+func decode[In, Out any, A callArgs](h *typedHandler[In, Out], p *reflectx.Plan, args A) (In, error) {
 	if h.pool != nil && !p.UserMethods() {
 		vp := h.pool.Get().(*pooledInput[In, Out])
-		err := into(p, &vp.s, unsafe.Pointer(&vp.in))
+		err := args.into(p, &vp.s, unsafe.Pointer(&vp.in), h.limits)
 		return h.release(vp), err
 	}
-	v, err := fresh(p)
+	v, err := args.fresh(p, h.limits)
 	if err != nil {
 		var zero In
 		return zero, err
