@@ -4,7 +4,54 @@ import (
 	"encoding/json"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
+
+// The Anthropic Messages home: this file (tools), anthropic_budget.go (the
+// per-request strict budgets) and anthropic_reply.go (replies and results).
+
+var anthropicSpec = &spec{
+	name: NameAnthropic, funcName: "ToAnthropic", display: "Anthropic",
+	options: optStrict | optMaxInlineDepth, optionText: "Strict, StrictWherePossible, MaxInlineDepth",
+	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64, // 64 is what every client enforces
+		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
+	key: &anthropicKey,
+	dialect: func(cfg config) *dialect {
+		if cfg.strict {
+			return &anthropicStrictDialect
+		}
+		return &plainDialect
+	},
+	inline:      func(cfg config) bool { return cfg.strict || cfg.strictAuto },
+	depthAlways: true, // a tool pinned strict inlines whatever the call's options
+	tools:       func(p *spec, t []define.Tool, o []Option) (any, error) { return toAnthropic(p, t, o) },
+	build:       buildAs(buildAnthropic),
+	parse:       ReplyLimits.ParseAnthropicReply,
+	results: func(c []Call, r []define.Result) ([]any, error) {
+		m, err := AnthropicResults(c, r)
+		return asEntries([]AnthropicToolResultMessage{m}, err)
+	},
+	prompt:     userText,
+	appendJSON: appendAs(sizeAnthropic, appendAnthropic),
+}
+
+// anthropicKey is Anthropic's rule for property keys (Bedrock's too).
+var anthropicKey = nameRule{text: "^[a-zA-Z0-9_.-]{1,64}$", min: 1, max: 64,
+	rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }}
+
+// anthropicStrictDialect is Anthropic's strict tool use subset.
+var anthropicStrictDialect = dialect{
+	name: "Anthropic strict mode", strict: true, title: true,
+	numbers: numbersDescribed, minItems: 1, closeObjects: closeWithProps, openMaps: true,
+	format: func(s *schema.Schema) bool {
+		switch s.Format {
+		case "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid":
+			return true
+		}
+		return false
+	},
+	pattern: func(p string) bool { return !hasLookaround(p) && !hasBackref(p) },
+}
 
 // AnthropicTool is one entry of an Anthropic Messages "tools" array.
 //
@@ -48,21 +95,31 @@ type AnthropicCacheControl struct {
 // wrapping [ErrLimit] naming the tool; under StrictWherePossible the tools
 // that would exceed them are sent non-strict, in list order.
 func ToAnthropic(tools []define.Tool, opts ...Option) ([]AnthropicTool, error) {
-	out, err := render(pAnthropic, tools, opts, 0, buildAnthropic)
+	return toAnthropic(anthropicSpec, tools, opts)
+}
+
+func toAnthropic(p provider, tools []define.Tool, opts []Option) ([]AnthropicTool, error) {
+	out, err := render(p, tools, opts, buildAnthropic)
 	if err != nil {
 		return nil, err
 	}
-	cfg, _ := newConfig(pAnthropic, opts) // render checked opts
-	return anthropicBudget(cfg, tools, out)
+	cfg, _ := newConfig(p, opts) // render checked opts
+	return anthropicBudget(p, cfg, tools, out)
 }
 
-func buildAnthropic(cfg config, d toolData) (AnthropicTool, error) {
-	if err := pAnthropic.checkToolName(d.name); err != nil {
+func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
+	if err := p.checkToolName(d.name); err != nil {
 		return AnthropicTool{}, err
 	}
-	in, err := renderJS(pAnthropic, cfg, d.name, d.in, "input")
+	in, err := renderJS(p, cfg, d.name, d.in, "input")
 	if err != nil {
 		return AnthropicTool{}, err
 	}
 	return AnthropicTool{Name: d.name, Description: d.description, InputSchema: in, Strict: cfg.strict}, nil
 }
+
+// ForAnthropic returns the [Provider] for the Anthropic Messages API. Tools
+// is [ToAnthropic] with opts; Parse is [ParseAnthropicReply]; Results is
+// [AnthropicResults], one user message; Prompt is
+// {"role":"user","content":text}.
+func ForAnthropic(opts ...Option) Provider { return forSpec(anthropicSpec, opts) }

@@ -9,8 +9,9 @@ import (
 )
 
 // AppendJSON appends to dst the JSON encoding of tools, a value returned by
-// [ToOpenAI], [ToOpenAIResponses], [ToAnthropic], [ToGemini], [ToMCP] or
-// [ToBedrock], byte for byte what json.Marshal(tools) returns.
+// [ToOpenAI], [ToOpenAIResponses], [ToAnthropic], [ToGemini], [ToMCP],
+// [ToBedrock] or [ToOllama], byte for byte what json.Marshal(tools)
+// returns.
 //
 // It exists for the request hot path: json.Marshal re-validates every
 // pre-rendered schema (a per-byte scan that dominates its cost), while
@@ -19,19 +20,13 @@ import (
 // be too). Use it when the request body is assembled as bytes; splicing the
 // result into a struct as a json.RawMessage would bring the scan back.
 func AppendJSON(dst []byte, tools any) ([]byte, error) {
-	switch ts := tools.(type) {
-	case []OpenAITool:
-		return appendList(dst, ts, sizeOpenAI, appendOpenAI)
-	case []OpenAIResponsesTool:
-		return appendList(dst, ts, sizeResponses, appendResponses)
-	case []AnthropicTool:
-		return appendList(dst, ts, sizeAnthropic, appendAnthropic)
-	case []GeminiTool:
-		return appendList(dst, ts, sizeGemini, appendGemini)
-	case []MCPTool:
-		return appendList(dst, ts, sizeMCP, appendMCP)
-	case []BedrockTool:
-		return appendList(dst, ts, sizeBedrock, appendBedrock)
+	for _, h := range homes {
+		if h.appendJSON == nil {
+			continue
+		}
+		if out, ok, err := h.appendJSON(dst, tools); ok {
+			return out, err
+		}
 	}
 	return dst, fmt.Errorf("adapters: AppendJSON: %T is not a tools value of this package", tools)
 }

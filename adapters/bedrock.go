@@ -6,6 +6,38 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
+// The Bedrock Converse home: this file (tools) and bedrock_reply.go
+// (replies and results).
+
+var bedrockSpec = &spec{
+	name: NameBedrock, funcName: "ToBedrock", display: "Bedrock",
+	optionText: "no options",
+	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64,
+		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
+	key:     &anthropicKey, // Claude serves most Converse tool calls
+	dialect: plainDialectFor,
+	tools:   func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildBedrock) },
+	build:   buildAs(buildBedrock),
+	parse:   ReplyLimits.ParseBedrockReply,
+	results: func(c []Call, r []define.Result) ([]any, error) {
+		m, err := BedrockResults(c, r)
+		return asEntries([]BedrockToolResultMessage{m}, err)
+	},
+	prompt: func(text string) []any {
+		return []any{promptBedrockMessage{Role: "user", Content: []promptBedrockBlock{{Text: text}}}}
+	},
+	appendJSON: appendAs(sizeBedrock, appendBedrock),
+}
+
+type promptBedrockMessage struct {
+	Role    string               `json:"role"`
+	Content []promptBedrockBlock `json:"content"`
+}
+
+type promptBedrockBlock struct {
+	Text string `json:"text"`
+}
+
 // BedrockTool is one entry of a Bedrock Converse toolConfig "tools" array:
 // a tool specification or a cache point.
 type BedrockTool struct {
@@ -40,16 +72,23 @@ type BedrockCachePoint struct {
 // and property keys ^[a-zA-Z0-9_.-]{1,64}$; an empty description is
 // omitted (Bedrock rejects "").
 func ToBedrock(tools []define.Tool, opts ...Option) ([]BedrockTool, error) {
-	return render(pBedrock, tools, opts, 0, buildBedrock)
+	return render(bedrockSpec, tools, opts, buildBedrock)
 }
 
-func buildBedrock(cfg config, d toolData) (BedrockTool, error) {
-	if err := pBedrock.checkToolName(d.name); err != nil {
+func buildBedrock(p provider, cfg config, d toolData) (BedrockTool, error) {
+	if err := p.checkToolName(d.name); err != nil {
 		return BedrockTool{}, err
 	}
-	in, err := renderJS(pBedrock, cfg, d.name, d.in, "input")
+	in, err := renderJS(p, cfg, d.name, d.in, "input")
 	if err != nil {
 		return BedrockTool{}, err
 	}
 	return BedrockTool{ToolSpec: &BedrockToolSpec{Name: d.name, Description: d.description, InputSchema: BedrockInputSchema{JSON: in}}}, nil
 }
+
+// ForBedrock returns the [Provider] for Bedrock Converse. Tools is
+// [ToBedrock] with opts (the request's toolConfig.tools, which Converse
+// needs on every request whose history holds tool use); Parse is
+// [ParseBedrockReply]; Results is [BedrockResults], one user message;
+// Prompt is {"role":"user","content":[{"text":text}]}.
+func ForBedrock(opts ...Option) Provider { return forSpec(bedrockSpec, opts) }

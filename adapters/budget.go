@@ -164,7 +164,7 @@ type costKey struct{ cfg config }
 // budget with them is an error naming the limit and the tool; under
 // StrictWherePossible() the other strict tools are then admitted in list
 // order while the budgets allow, and the rest are rendered non-strict.
-func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]AnthropicTool, error) {
+func anthropicBudget(p provider, cfg config, tools []define.Tool, out []AnthropicTool) ([]AnthropicTool, error) {
 	type entry struct {
 		i    int
 		cost strictCost
@@ -175,7 +175,7 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 		if !out[i].Strict {
 			continue
 		}
-		tcfg, pinned := toolConfig(pAnthropic, cfg, t)
+		tcfg, pinned := toolConfig(p, cfg, t)
 		key := callKey
 		if tcfg != cfg {
 			key = costKey{tcfg}
@@ -184,7 +184,7 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 			// our own rendering: already bounded where it came in, so no parse limit
 			s, err := schema.ParseLimited(out[i].InputSchema, schema.ParseLimits{MaxBytes: -1, MaxNodes: -1})
 			if err != nil {
-				return nil, joinErrors([]*Error{{Func: pAnthropic.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
+				return nil, joinErrors([]*Error{{Func: p.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
 			}
 			return anthropicCostOf(s), nil
 		})
@@ -207,15 +207,15 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 		used.unions += e.cost.unions
 		name := tools[e.i].Name()
 		if n == anthropicMaxStrictTools+1 {
-			errs = append(errs, &Error{Func: pAnthropic.fn(), Tool: name, Err: ErrLimit,
+			errs = append(errs, &Error{Func: p.fn(), Tool: name, Err: ErrLimit,
 				Msg: fmt.Sprintf("more than %d strict tools; Anthropic accepts at most %d per request (consider StrictWherePossible() or define.WithStrict(false) on some tools)", anthropicMaxStrictTools, anthropicMaxStrictTools)})
 		}
 		if e.cost.optional > 0 && used.optional > anthropicMaxOptional && used.optional-e.cost.optional <= anthropicMaxOptional {
-			errs = append(errs, &Error{Func: pAnthropic.fn(), Tool: name, Err: ErrLimit,
+			errs = append(errs, &Error{Func: p.fn(), Tool: name, Err: ErrLimit,
 				Msg: fmt.Sprintf("strict schemas reach %d optional parameters with this tool; Anthropic accepts at most %d per request across strict tools", used.optional, anthropicMaxOptional)})
 		}
 		if e.cost.unions > 0 && used.unions > anthropicMaxUnions && used.unions-e.cost.unions <= anthropicMaxUnions {
-			errs = append(errs, &Error{Func: pAnthropic.fn(), Tool: name, Err: ErrLimit,
+			errs = append(errs, &Error{Func: p.fn(), Tool: name, Err: ErrLimit,
 				Msg: fmt.Sprintf("strict schemas reach %d parameters with union types with this tool; Anthropic accepts at most %d per request across strict tools", used.unions, anthropicMaxUnions)})
 		}
 	}
@@ -237,10 +237,10 @@ func anthropicBudget(cfg config, tools []define.Tool, out []AnthropicTool) ([]An
 	}
 	loose := cfg
 	loose.strict, loose.strictAuto = false, false
-	var looseKey any = memoKey{pAnthropic, loose}
+	var looseKey any = memoKey{p, loose}
 	out = append([]AnthropicTool(nil), out...)
 	for _, i := range demote {
-		v, err := toolhook.Memo(tools[i], looseKey, func() (any, error) { return buildAnthropic(loose, dataOf(tools[i])) })
+		v, err := toolhook.Memo(tools[i], looseKey, func() (any, error) { return buildAnthropic(p, loose, dataOf(tools[i])) })
 		if err != nil {
 			return nil, err
 		}

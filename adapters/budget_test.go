@@ -75,7 +75,7 @@ func TestOpenAIBudgets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, p := range []provider{pOpenAI, pOpenAIResponses} {
+			for _, p := range []provider{openAISpec, responsesSpec} {
 				if _, err := buildAny(p, toolData{name: "t", in: tt.ok}, Strict(true)); err != nil {
 					t.Errorf("%s: at the limit: %v", p.fn(), err)
 				}

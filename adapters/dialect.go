@@ -56,84 +56,11 @@ const (
 	closeWithProps           // objects with properties get additionalProperties: false
 )
 
-var (
-	// plainDialect is JSON Schema 2020-12 as is: OpenAI and Anthropic
-	// non-strict, Bedrock, MCP.
-	plainDialect = dialect{
-		title: true, encoding: true, lengths: true, annotations: true, defaults: true, examples: -1,
-		numbers: numbersKept, minItems: -1, maxItems: true, openMaps: true,
-		format: func(*schema.Schema) bool { return true }, pattern: func(string) bool { return true },
-	}
-	// openAIStrictDialect is OpenAI's Structured Outputs subset.
-	openAIStrictDialect = dialect{
-		name: "OpenAI strict mode", hint: strictHint, strict: true, typed: true, title: true,
-		numbers: numbersKept, minItems: -1, maxItems: true,
-		typedItems: true, closeObjects: closeAll, allRequired: true,
-		format: func(s *schema.Schema) bool {
-			switch s.Format {
-			case "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid":
-				return true
-			}
-			return false
-		},
-		pattern: func(p string) bool { return !hasLookaround(p) },
-	}
-	// anthropicStrictDialect is Anthropic's strict tool use subset.
-	anthropicStrictDialect = dialect{
-		name: "Anthropic strict mode", strict: true, title: true,
-		numbers: numbersDescribed, minItems: 1, closeObjects: closeWithProps, openMaps: true,
-		format: func(s *schema.Schema) bool {
-			switch s.Format {
-			case "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid":
-				return true
-			}
-			return false
-		},
-		pattern: func(p string) bool { return !hasLookaround(p) && !hasBackref(p) },
-	}
-	// geminiJSONDialect is Gemini's parametersJsonSchema. Gemini does not
-	// document pattern there, so it moves to the description.
-	geminiJSONDialect = dialect{
-		name: "Gemini parametersJsonSchema", strict: true, scalarEnums: true,
-		numbers: numbersInclusive, minItems: -1, maxItems: true, openMaps: true,
-		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
-		pattern: func(string) bool { return false },
-	}
-	// geminiParamsDialect is Gemini's parameters, the OpenAPI 3.0 subset.
-	geminiParamsDialect = dialect{
-		name: "Gemini parameters", hint: gemHint, openAPI: true, strict: true, typed: true,
-		lengths: true, defaults: true, examples: 1,
-		numbers: numbersInclusive, minItems: -1, maxItems: true, typedItems: true,
-		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
-		pattern: func(string) bool { return true },
-	}
-)
-
-// dialectFor returns the JSON Schema dialect of p with cfg.
-func dialectFor(p provider, cfg config) *dialect {
-	switch {
-	case (p == pOpenAI || p == pOpenAIResponses) && cfg.strict:
-		return &openAIStrictDialect
-	case p == pAnthropic && cfg.strict:
-		return &anthropicStrictDialect
-	case p == pGemini && cfg.gemini == geminiJSON:
-		return &geminiJSONDialect
-	case p == pGemini:
-		return &geminiParamsDialect
-	}
-	return &plainDialect
-}
-
-// geminiFormatOK: STRING takes enum and date-time, INTEGER int32 and int64,
-// NUMBER float and double.
-func geminiFormatOK(types []string, format string) bool {
-	for _, t := range types {
-		switch {
-		case t == "string" && (format == "date-time" || format == "enum"),
-			t == "integer" && (format == "int32" || format == "int64"),
-			t == "number" && (format == "float" || format == "double"):
-			return true
-		}
-	}
-	return false
+// plainDialect is JSON Schema 2020-12 as is: OpenAI and Anthropic
+// non-strict, Bedrock, MCP. The strict and Gemini dialects live in their
+// providers' homes.
+var plainDialect = dialect{
+	title: true, encoding: true, lengths: true, annotations: true, defaults: true, examples: -1,
+	numbers: numbersKept, minItems: -1, maxItems: true, openMaps: true,
+	format: func(*schema.Schema) bool { return true }, pattern: func(string) bool { return true },
 }

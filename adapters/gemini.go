@@ -5,7 +5,85 @@ import (
 	"errors"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
+
+// The Gemini (and Vertex AI) generateContent home: this file (tools),
+// gemini_schema.go (the OpenAPI subset of "parameters") and
+// gemini_reply.go (replies, streams as JSON arrays, and results).
+
+var geminiSpec = &spec{
+	name: NameGemini, funcName: "ToGemini", display: "Gemini",
+	options: optGeminiJSONSchema | optMaxInlineDepth, optionText: "GeminiJSONSchema, GeminiParameters, MaxInlineDepth",
+	// A letter or _, then [a-zA-Z0-9_.:-], at most 64 (the observed server
+	// limit; the SDK documents 128).
+	toolName: nameRule{text: "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$", min: 1, max: 64,
+		first: isLetterUnder,
+		rest:  func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-' }},
+	key: &nameRule{text: "^[A-Za-z0-9_]{1,64}$", min: 1, max: 64,
+		rest: func(c byte) bool { return isAlnum(c) || c == '_' }},
+	maxTools: 512, // function declarations per tool
+	dialect: func(cfg config) *dialect {
+		if cfg.gemini == geminiJSON {
+			return &geminiJSONDialect
+		}
+		return &geminiParamsDialect
+	},
+	inline: func(cfg config) bool { return cfg.gemini != geminiJSON },
+	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return toGeminiTools(p, t, o) },
+	build:  buildAs(buildGemini),
+	parse:  ReplyLimits.ParseGeminiReply,
+	results: func(c []Call, r []define.Result) ([]any, error) {
+		m, err := GeminiResults(c, r)
+		return asEntries([]GeminiFunctionResponses{m}, err)
+	},
+	prompt: func(text string) []any {
+		return []any{promptGeminiContent{Role: "user", Parts: []promptGeminiPart{{Text: text}}}}
+	},
+	appendJSON: appendAs(sizeGemini, appendGemini),
+}
+
+var (
+	// geminiJSONDialect is Gemini's parametersJsonSchema. Gemini does not
+	// document pattern there, so it moves to the description.
+	geminiJSONDialect = dialect{
+		name: "Gemini parametersJsonSchema", strict: true, scalarEnums: true,
+		numbers: numbersInclusive, minItems: -1, maxItems: true, openMaps: true,
+		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
+		pattern: func(string) bool { return false },
+	}
+	// geminiParamsDialect is Gemini's parameters, the OpenAPI 3.0 subset.
+	geminiParamsDialect = dialect{
+		name: "Gemini parameters", hint: gemHint, openAPI: true, strict: true, typed: true,
+		lengths: true, defaults: true, examples: 1,
+		numbers: numbersInclusive, minItems: -1, maxItems: true, typedItems: true,
+		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
+		pattern: func(string) bool { return true },
+	}
+)
+
+// geminiFormatOK: STRING takes enum and date-time, INTEGER int32 and int64,
+// NUMBER float and double.
+func geminiFormatOK(types []string, format string) bool {
+	for _, t := range types {
+		switch {
+		case t == "string" && (format == "date-time" || format == "enum"),
+			t == "integer" && (format == "int32" || format == "int64"),
+			t == "number" && (format == "float" || format == "double"):
+			return true
+		}
+	}
+	return false
+}
+
+type promptGeminiContent struct {
+	Role  string             `json:"role"`
+	Parts []promptGeminiPart `json:"parts"`
+}
+
+type promptGeminiPart struct {
+	Text string `json:"text"`
+}
 
 // GeminiTool is the one entry of a Gemini generateContent "tools" array
 // that holds every function declaration.
@@ -57,20 +135,24 @@ type GeminiFunctionDeclaration struct {
 // Tool names must start with a letter or _ and use [a-zA-Z0-9_.:-], at most
 // 64; property keys must match ^[A-Za-z0-9_]{1,64}$; at most 512 tools.
 func ToGemini(tools []define.Tool, opts ...Option) ([]GeminiTool, error) {
-	decls, err := render(pGemini, tools, opts, maxGeminiTools, buildGemini)
+	return toGeminiTools(geminiSpec, tools, opts)
+}
+
+func toGeminiTools(p provider, tools []define.Tool, opts []Option) ([]GeminiTool, error) {
+	decls, err := render(p, tools, opts, buildGemini)
 	if err != nil {
 		return nil, err
 	}
 	return []GeminiTool{{FunctionDeclarations: decls}}, nil
 }
 
-func buildGemini(cfg config, d toolData) (GeminiFunctionDeclaration, error) {
-	if err := pGemini.checkToolName(d.name); err != nil {
+func buildGemini(p provider, cfg config, d toolData) (GeminiFunctionDeclaration, error) {
+	if err := p.checkToolName(d.name); err != nil {
 		return GeminiFunctionDeclaration{}, err
 	}
 	decl := GeminiFunctionDeclaration{Name: d.name, Description: d.description}
 	if cfg.gemini != geminiJSON {
-		params, err := renderGemini(cfg, d.name, d.in)
+		params, err := renderGemini(p, cfg, d.name, d.in)
 		switch {
 		case err == nil:
 			decl.Parameters = params
@@ -83,7 +165,7 @@ func buildGemini(cfg config, d toolData) (GeminiFunctionDeclaration, error) {
 		cfg.gemini = geminiJSON
 		cfg.depth = DefaultMaxInlineDepth
 	}
-	js, err := renderJS(pGemini, cfg, d.name, d.in, "input")
+	js, err := renderJS(p, cfg, d.name, d.in, "input")
 	if err != nil {
 		return GeminiFunctionDeclaration{}, err
 	}
@@ -91,6 +173,28 @@ func buildGemini(cfg config, d toolData) (GeminiFunctionDeclaration, error) {
 		decl.ParametersJSONSchema = js
 	}
 	return decl, nil
+}
+
+// renderGemini renders an input schema as Gemini "parameters"; nil means the
+// tool takes no arguments and the declaration has no parameters.
+func renderGemini(p provider, cfg config, tool string, s *schema.Schema) (json.RawMessage, error) {
+	c := newConv(p, cfg, tool, s)
+	root, err := c.rootNode(s, "input")
+	if err != nil {
+		return nil, c.done(err)
+	}
+	out, _, err := c.js(root, "")
+	if err := c.done(err); err != nil {
+		return nil, err
+	}
+	if len(out.Properties) == 0 {
+		return nil, nil
+	}
+	data, err := marshalNoEscape(toGemini(out))
+	if err != nil {
+		return nil, c.done(&Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
+	}
+	return frozen(data), nil
 }
 
 // emptyObjectSchema reports whether a rendered object schema has no
@@ -106,3 +210,10 @@ func emptyObjectSchema(js json.RawMessage) bool {
 	_, ap := m["additionalProperties"]
 	return !ap || string(m["additionalProperties"]) == "false"
 }
+
+// ForGemini returns the [Provider] for Gemini and Vertex AI
+// generateContent. Tools is [ToGemini] with opts; Parse is
+// [ParseGeminiReply]; Results is [GeminiResults], one user content;
+// Prompt is {"role":"user","parts":[{"text":text}]}. The history is the
+// request's contents.
+func ForGemini(opts ...Option) Provider { return forSpec(geminiSpec, opts) }

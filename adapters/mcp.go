@@ -6,6 +6,25 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
+// The MCP home (the server side of tools): this file (tools/list entries)
+// and mcp_reply.go (tools/call requests and their responses).
+
+var mcpSpec = &spec{
+	name: NameMCP, funcName: "ToMCP", display: "MCP",
+	optionText: "no options",
+	toolName: nameRule{text: "^[A-Za-z0-9_.-]{1,128}$", min: 1, max: 128,
+		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }},
+	dialect: plainDialectFor, rootUnions: true, keepExtra: true,
+	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildMCP) },
+	build: buildAs(buildMCP),
+	parse: ReplyLimits.ParseMCPReply,
+	results: func(c []Call, r []define.Result) ([]any, error) {
+		return asEntries(MCPResponses(c, r))
+	},
+	prompt:     func(string) []any { return []any{} }, // MCP has no conversation
+	appendJSON: appendAs(sizeMCP, appendMCP),
+}
+
 // MCPTool is one entry of an MCP tools/list result's "tools".
 //
 // The schemas are pre-rendered and shared with the per-tool cache: replace
@@ -24,22 +43,28 @@ type MCPTool struct {
 // 2020-12, unknown keywords of hand-written schemas included. Names must be
 // 1 to 128 characters of [A-Za-z0-9_.-].
 func ToMCP(tools []define.Tool, opts ...Option) ([]MCPTool, error) {
-	return render(pMCP, tools, opts, 0, buildMCP)
+	return render(mcpSpec, tools, opts, buildMCP)
 }
 
-func buildMCP(cfg config, d toolData) (MCPTool, error) {
-	if err := pMCP.checkToolName(d.name); err != nil {
+func buildMCP(p provider, cfg config, d toolData) (MCPTool, error) {
+	if err := p.checkToolName(d.name); err != nil {
 		return MCPTool{}, err
 	}
-	in, err := renderJS(pMCP, cfg, d.name, d.in, "input")
+	in, err := renderJS(p, cfg, d.name, d.in, "input")
 	if err != nil {
 		return MCPTool{}, err
 	}
 	t := MCPTool{Name: d.name, Title: d.title, Description: d.description, InputSchema: in}
 	if d.out != nil {
-		if t.OutputSchema, err = renderJS(pMCP, cfg, d.name, d.out, "output"); err != nil {
+		if t.OutputSchema, err = renderJS(p, cfg, d.name, d.out, "output"); err != nil {
 			return MCPTool{}, err
 		}
 	}
 	return t, nil
 }
+
+// ForMCP returns the [Provider] for the server side of MCP tools. Tools is
+// [ToMCP] with opts (a tools/list result's tools); Parse is
+// [ParseMCPReply] (tools/call requests, one or a batch); Results is
+// [MCPResponses], one JSON-RPC response per call; Prompt returns nothing.
+func ForMCP(opts ...Option) Provider { return forSpec(mcpSpec, opts) }

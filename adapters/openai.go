@@ -5,7 +5,63 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
+
+// The OpenAI Chat Completions home: this file (tools), openai_reply.go
+// (replies and results). OpenAI-compatible servers (Mistral, Groq, xAI,
+// DeepSeek, vLLM, ...) use it too.
+
+var openAISpec = &spec{
+	name: NameOpenAI, funcName: "ToOpenAI", display: "OpenAI",
+	options: optStrict, optionText: "Strict, StrictWherePossible",
+	toolName: openAIToolName,
+	maxTools: maxOpenAITools,
+	dialect:  openAIDialect, rootUnions: true,
+	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAI) },
+	build: buildAs(buildOpenAI),
+	parse: ReplyLimits.ParseOpenAIReply,
+	results: func(c []Call, r []define.Result) ([]any, error) {
+		return asEntries(OpenAIResults(c, r))
+	},
+	prompt:     userText,
+	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
+}
+
+// openAIToolName is OpenAI's rule for tool names, Chat and Responses.
+var openAIToolName = nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64,
+	rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }}
+
+// maxOpenAIDescription is the description length OpenAI rejects above
+// (string_above_max_length; observed, not documented: docs/providers.md).
+const maxOpenAIDescription = 1024
+
+// maxOpenAITools is OpenAI's limit on tools per request (array_above_max_length).
+const maxOpenAITools = 128
+
+// openAIDialect is the dialect of OpenAI Chat and Responses: Structured
+// Outputs' subset when strict, JSON Schema as is otherwise.
+func openAIDialect(cfg config) *dialect {
+	if cfg.strict {
+		return &openAIStrictDialect
+	}
+	return &plainDialect
+}
+
+// openAIStrictDialect is OpenAI's Structured Outputs subset.
+var openAIStrictDialect = dialect{
+	name: "OpenAI strict mode", hint: strictHint, strict: true, typed: true, title: true,
+	numbers: numbersKept, minItems: -1, maxItems: true,
+	typedItems: true, closeObjects: closeAll, allRequired: true,
+	format: func(s *schema.Schema) bool {
+		switch s.Format {
+		case "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid":
+			return true
+		}
+		return false
+	},
+	pattern: func(p string) bool { return !hasLookaround(p) },
+}
 
 // OpenAITool is one entry of an OpenAI Chat Completions "tools" array:
 //
@@ -48,11 +104,11 @@ type OpenAIFunction struct {
 // tools, duplicate names. Each tool is rendered once per option set and
 // cached on the tool.
 func ToOpenAI(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
-	return render(pOpenAI, tools, opts, maxOpenAITools, buildOpenAI)
+	return render(openAISpec, tools, opts, buildOpenAI)
 }
 
-func buildOpenAI(cfg config, d toolData) (OpenAITool, error) {
-	params, err := openAIParams(pOpenAI, cfg, d)
+func buildOpenAI(p provider, cfg config, d toolData) (OpenAITool, error) {
+	params, err := openAIParams(p, cfg, d)
 	if err != nil {
 		return OpenAITool{}, err
 	}
@@ -72,33 +128,8 @@ func openAIParams(p provider, cfg config, d toolData) (json.RawMessage, error) {
 	return renderJS(p, cfg, d.name, d.in, "input")
 }
 
-// OpenAIResponsesTool is one entry of an OpenAI Responses API "tools" array
-// (flat, without the "function" wrapper). Strict is always sent: the
-// Responses API treats an omitted "strict" as true.
-//
-// Parameters is pre-rendered and shared with the per-tool cache: replace it,
-// never modify its bytes.
-type OpenAIResponsesTool struct {
-	Type        string          `json:"type"` // always "function"
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict"`
-}
-
-// ToOpenAIResponses renders tools as an OpenAI Responses API "tools" array.
-// Schemas, options and errors are as for [ToOpenAI]; the difference is the
-// flat entry shape and an explicit "strict" on every entry (false unless
-// [Strict](true)), because the Responses API makes an omitted strict mean
-// true and would then fill optional arguments with "" or 0.
-func ToOpenAIResponses(tools []define.Tool, opts ...Option) ([]OpenAIResponsesTool, error) {
-	return render(pOpenAIResponses, tools, opts, maxOpenAITools, buildOpenAIResponses)
-}
-
-func buildOpenAIResponses(cfg config, d toolData) (OpenAIResponsesTool, error) {
-	params, err := openAIParams(pOpenAIResponses, cfg, d)
-	if err != nil {
-		return OpenAIResponsesTool{}, err
-	}
-	return OpenAIResponsesTool{Type: "function", Name: d.name, Description: d.description, Parameters: params, Strict: cfg.strict}, nil
-}
+// ForOpenAI returns the [Provider] for OpenAI Chat Completions (and
+// OpenAI-compatible servers). Tools is [ToOpenAI] with opts; Parse is
+// [ParseOpenAIReply]; Results is [OpenAIResults], one entry per message;
+// Prompt is {"role":"user","content":text}.
+func ForOpenAI(opts ...Option) Provider { return forSpec(openAISpec, opts) }

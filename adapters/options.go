@@ -166,91 +166,11 @@ func newConfig(p provider, opts []Option) (config, error) {
 		return config{}, &Error{Func: p.fn(), Err: ErrOption,
 			Msg: fmt.Sprintf("MaxInlineDepth(%d): the depth must be between 1 and %d", c.depth, maxInlineDepthLimit)}
 	}
-	if !p.inlines(c) && p != pAnthropic { // Anthropic: a tool pinned strict inlines
+	if !p.inlines(c) && !p.depthAlways {
 		c.depth = DefaultMaxInlineDepth // irrelevant: keep one cache entry
 	}
 	return c, nil
 }
-
-// provider identifies one wire format.
-type provider uint8
-
-const (
-	pOpenAI provider = iota + 1
-	pOpenAIResponses
-	pAnthropic
-	pGemini
-	pMCP
-	pBedrock
-)
-
-func (p provider) fn() string {
-	switch p {
-	case pOpenAI:
-		return "ToOpenAI"
-	case pOpenAIResponses:
-		return "ToOpenAIResponses"
-	case pAnthropic:
-		return "ToAnthropic"
-	case pGemini:
-		return "ToGemini"
-	case pMCP:
-		return "ToMCP"
-	case pBedrock:
-		return "ToBedrock"
-	}
-	return "adapters"
-}
-
-// label is the provider's name in messages ("does not match Gemini's ...").
-func (p provider) label() string {
-	switch p {
-	case pOpenAI, pOpenAIResponses:
-		return "OpenAI"
-	case pAnthropic:
-		return "Anthropic"
-	case pGemini:
-		return "Gemini"
-	case pMCP:
-		return "MCP"
-	case pBedrock:
-		return "Bedrock"
-	}
-	return "?"
-}
-
-func (p provider) accepts() optionKind {
-	switch p {
-	case pOpenAI, pOpenAIResponses:
-		return optStrict
-	case pAnthropic:
-		return optStrict | optMaxInlineDepth
-	case pGemini:
-		return optGeminiJSONSchema | optMaxInlineDepth
-	}
-	return 0
-}
-
-func (p provider) optionList() string {
-	switch p {
-	case pOpenAI, pOpenAIResponses:
-		return "Strict, StrictWherePossible"
-	case pAnthropic:
-		return "Strict, StrictWherePossible, MaxInlineDepth"
-	case pGemini:
-		return "GeminiJSONSchema, GeminiParameters, MaxInlineDepth"
-	}
-	return "no options"
-}
-
-// inlines reports whether p with c inlines references (for Gemini: in the
-// "parameters" rendering, which the default tries first).
-func (p provider) inlines(c config) bool {
-	return p == pGemini && c.gemini != geminiJSON || p == pAnthropic && (c.strict || c.strictAuto)
-}
-
-// hasStrict reports whether p has a strict tool mode.
-func (p provider) hasStrict() bool { return p.accepts()&optStrict != 0 }
 
 // memoKey is the per-tool cache key of one rendering: the provider and the
 // normalised options. Its type is unexported so no other package's Memo key

@@ -28,10 +28,11 @@ import (
 // around them (model, max_tokens, where tools go) is the client's.
 //
 // The values returned by [ForOpenAI], [ForOpenAIResponses], [ForAnthropic],
-// [ForGemini], [ForBedrock] and [ForMCP] are safe for concurrent use.
+// [ForGemini], [ForBedrock], [ForMCP] and [ForOllama] are safe for
+// concurrent use.
 type Provider interface {
 	// Name is the provider's name: "openai", "openai-responses",
-	// "anthropic", "gemini", "bedrock" or "mcp".
+	// "anthropic", "gemini", "bedrock", "mcp" or "ollama".
 	Name() string
 
 	// Tools renders tools as the request's tools value (ToOpenAI,
@@ -53,118 +54,9 @@ type Provider interface {
 	Results(calls []Call, results []define.Result) ([]any, error)
 }
 
-// ForOpenAI returns the [Provider] for OpenAI Chat Completions (and
-// OpenAI-compatible servers). Tools is [ToOpenAI] with opts; Parse is
-// [ParseOpenAIReply]; Results is [OpenAIResults], one entry per message;
-// Prompt is {"role":"user","content":text}.
-func ForOpenAI(opts ...Option) Provider {
-	opts = append([]Option(nil), opts...)
-	return roundTrip{
-		name:  NameOpenAI,
-		tools: func(t []define.Tool) (any, error) { return ToOpenAI(t, opts...) },
-		parse: ReplyLimits.ParseOpenAIReply,
-		results: func(c []Call, r []define.Result) ([]any, error) {
-			m, err := OpenAIResults(c, r)
-			return asEntries(m, err)
-		},
-		prompt: func(text string) []any { return []any{promptMessage{Role: "user", Content: text}} },
-	}
-}
-
-// ForOpenAIResponses returns the [Provider] for the OpenAI Responses API.
-// Tools is [ToOpenAIResponses] with opts; Parse is [ParseResponsesReply];
-// Results is [ResponsesResults], one entry per item; Prompt is
-// {"role":"user","content":text}. The history is the request's input.
-func ForOpenAIResponses(opts ...Option) Provider {
-	opts = append([]Option(nil), opts...)
-	return roundTrip{
-		name:  NameOpenAIResponses,
-		tools: func(t []define.Tool) (any, error) { return ToOpenAIResponses(t, opts...) },
-		parse: ReplyLimits.ParseResponsesReply,
-		results: func(c []Call, r []define.Result) ([]any, error) {
-			m, err := ResponsesResults(c, r)
-			return asEntries(m, err)
-		},
-		prompt: func(text string) []any { return []any{promptMessage{Role: "user", Content: text}} },
-	}
-}
-
-// ForAnthropic returns the [Provider] for the Anthropic Messages API. Tools
-// is [ToAnthropic] with opts; Parse is [ParseAnthropicReply]; Results is
-// [AnthropicResults], one user message; Prompt is
-// {"role":"user","content":text}.
-func ForAnthropic(opts ...Option) Provider {
-	opts = append([]Option(nil), opts...)
-	return roundTrip{
-		name:  NameAnthropic,
-		tools: func(t []define.Tool) (any, error) { return ToAnthropic(t, opts...) },
-		parse: ReplyLimits.ParseAnthropicReply,
-		results: func(c []Call, r []define.Result) ([]any, error) {
-			m, err := AnthropicResults(c, r)
-			return asEntries([]AnthropicToolResultMessage{m}, err)
-		},
-		prompt: func(text string) []any { return []any{promptMessage{Role: "user", Content: text}} },
-	}
-}
-
-// ForGemini returns the [Provider] for Gemini and Vertex AI
-// generateContent. Tools is [ToGemini] with opts; Parse is
-// [ParseGeminiReply]; Results is [GeminiResults], one user content;
-// Prompt is {"role":"user","parts":[{"text":text}]}. The history is the
-// request's contents.
-func ForGemini(opts ...Option) Provider {
-	opts = append([]Option(nil), opts...)
-	return roundTrip{
-		name:  NameGemini,
-		tools: func(t []define.Tool) (any, error) { return ToGemini(t, opts...) },
-		parse: ReplyLimits.ParseGeminiReply,
-		results: func(c []Call, r []define.Result) ([]any, error) {
-			m, err := GeminiResults(c, r)
-			return asEntries([]GeminiFunctionResponses{m}, err)
-		},
-		prompt: func(text string) []any {
-			return []any{promptGeminiContent{Role: "user", Parts: []promptGeminiPart{{Text: text}}}}
-		},
-	}
-}
-
-// ForBedrock returns the [Provider] for Bedrock Converse. Tools is
-// [ToBedrock] with opts (the request's toolConfig.tools, which Converse
-// needs on every request whose history holds tool use); Parse is
-// [ParseBedrockReply]; Results is [BedrockResults], one user message;
-// Prompt is {"role":"user","content":[{"text":text}]}.
-func ForBedrock(opts ...Option) Provider {
-	opts = append([]Option(nil), opts...)
-	return roundTrip{
-		name:  NameBedrock,
-		tools: func(t []define.Tool) (any, error) { return ToBedrock(t, opts...) },
-		parse: ReplyLimits.ParseBedrockReply,
-		results: func(c []Call, r []define.Result) ([]any, error) {
-			m, err := BedrockResults(c, r)
-			return asEntries([]BedrockToolResultMessage{m}, err)
-		},
-		prompt: func(text string) []any {
-			return []any{promptBedrockMessage{Role: "user", Content: []promptBedrockBlock{{Text: text}}}}
-		},
-	}
-}
-
-// ForMCP returns the [Provider] for the server side of MCP tools. Tools is
-// [ToMCP] with opts (a tools/list result's tools); Parse is
-// [ParseMCPReply] (tools/call requests, one or a batch); Results is
-// [MCPResponses], one JSON-RPC response per call; Prompt returns nothing.
-func ForMCP(opts ...Option) Provider {
-	opts = append([]Option(nil), opts...)
-	return roundTrip{
-		name:  NameMCP,
-		tools: func(t []define.Tool) (any, error) { return ToMCP(t, opts...) },
-		parse: ReplyLimits.ParseMCPReply,
-		results: func(c []Call, r []define.Result) ([]any, error) {
-			m, err := MCPResponses(c, r)
-			return asEntries(m, err)
-		},
-		prompt: func(string) []any { return []any{} },
-	}
+// forSpec returns the Provider of the home p, with opts for its Tools.
+func forSpec(p *spec, opts []Option) Provider {
+	return roundTrip{spec: p, opts: append([]Option(nil), opts...)}
 }
 
 // WithReplyLimits returns p with its Parse and Calls reading replies
@@ -179,23 +71,22 @@ func WithReplyLimits(p Provider, l ReplyLimits) Provider {
 	return limitedProvider{p, l.parser("")}
 }
 
-// roundTrip implements Provider from one provider's functions.
+// roundTrip implements Provider from one home's spec.
 type roundTrip struct {
-	name    string
-	tools   func([]define.Tool) (any, error)
-	parse   func(ReplyLimits, []byte) (Turn, error)
-	results func([]Call, []define.Result) ([]any, error)
-	prompt  func(string) []any
-	limits  ReplyLimits
+	spec   *spec
+	opts   []Option
+	limits ReplyLimits
 }
 
-func (r roundTrip) Name() string                           { return r.name }
-func (r roundTrip) Tools(tools []define.Tool) (any, error) { return r.tools(tools) }
-func (r roundTrip) Prompt(text string) []any               { return r.prompt(text) }
-func (r roundTrip) Parse(reply []byte) (Turn, error)       { return r.parse(r.limits, reply) }
+func (r roundTrip) Name() string { return r.spec.name }
+func (r roundTrip) Tools(tools []define.Tool) (any, error) {
+	return r.spec.tools(r.spec, tools, r.opts)
+}
+func (r roundTrip) Prompt(text string) []any         { return r.spec.prompt(text) }
+func (r roundTrip) Parse(reply []byte) (Turn, error) { return r.spec.parse(r.limits, reply) }
 
 func (r roundTrip) Calls(reply []byte) ([]Call, error) {
-	t, err := r.parse(r.limits, reply)
+	t, err := r.spec.parse(r.limits, reply)
 	return t.Calls, err
 }
 
@@ -227,7 +118,7 @@ func (l limitedProvider) Calls(reply []byte) ([]Call, error) {
 }
 
 func (r roundTrip) Results(calls []Call, results []define.Result) ([]any, error) {
-	return r.results(calls, results)
+	return r.spec.results(calls, results)
 }
 
 // asEntries turns a typed slice into history entries.
@@ -242,27 +133,12 @@ func asEntries[T any](items []T, err error) ([]any, error) {
 	return out, nil
 }
 
-// promptMessage is a {"role":...,"content":"text"} message (OpenAI Chat,
-// Responses, Anthropic).
+// userText is the prompt of the providers whose user message is
+// {"role":"user","content":text} (OpenAI Chat, Responses, Anthropic, Ollama).
+func userText(text string) []any { return []any{promptMessage{Role: "user", Content: text}} }
+
+// promptMessage is a {"role":...,"content":"text"} message.
 type promptMessage struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
-}
-
-type promptGeminiContent struct {
-	Role  string             `json:"role"`
-	Parts []promptGeminiPart `json:"parts"`
-}
-
-type promptGeminiPart struct {
-	Text string `json:"text"`
-}
-
-type promptBedrockMessage struct {
-	Role    string               `json:"role"`
-	Content []promptBedrockBlock `json:"content"`
-}
-
-type promptBedrockBlock struct {
-	Text string `json:"text"`
 }

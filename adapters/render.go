@@ -45,53 +45,21 @@ func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string
 	return frozen(data), nil
 }
 
-// renderGemini renders an input schema as Gemini "parameters"; nil means the
-// tool takes no arguments and the declaration has no parameters.
-func renderGemini(cfg config, tool string, s *schema.Schema) (json.RawMessage, error) {
-	c := newConv(pGemini, cfg, tool, s)
-	root, err := c.rootNode(s, "input")
-	if err != nil {
-		return nil, c.done(err)
-	}
-	out, _, err := c.js(root, "")
-	if err := c.done(err); err != nil {
-		return nil, err
-	}
-	if len(out.Properties) == 0 {
-		return nil, nil
-	}
-	data, err := marshalNoEscape(toGemini(out))
-	if err != nil {
-		return nil, c.done(&Error{Func: pGemini.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
-	}
-	return frozen(data), nil
-}
-
 // frozen caps a cached slice's capacity, so that a caller's append copies
 // instead of writing into the cache.
 func frozen(b []byte) json.RawMessage { return json.RawMessage(b[:len(b):len(b)]) }
 
-// maxOpenAIDescription is the description length OpenAI rejects above
-// (string_above_max_length; observed, not documented: docs/providers.md).
-const maxOpenAIDescription = 1024
-
-// Tool-count limits per request.
-const (
-	maxOpenAITools = 128 // array_above_max_length
-	maxGeminiTools = 512 // function declarations per tool
-)
-
 // render renders every tool for p with cfg through the per-tool cache. A
 // failure is an *Errors holding every problem of the call (every tool,
 // every schema path), up to MaxErrors.
-func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
-	build func(cfg config, d toolData) (T, error)) ([]T, error) {
+func render[T any](p provider, tools []define.Tool, opts []Option,
+	build func(p provider, cfg config, d toolData) (T, error)) ([]T, error) {
 	cfg, err := newConfig(p, opts)
 	if err != nil {
 		return nil, joinErrors([]*Error{err.(*Error)})
 	}
 	var errs errorList
-	if limit > 0 && len(tools) > limit {
+	if limit := p.maxTools; limit > 0 && len(tools) > limit {
 		errs.add(&Error{Func: p.fn(), Err: ErrLimit,
 			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)})
 	}
@@ -121,7 +89,7 @@ func render[T any](p provider, tools []define.Tool, opts []Option, limit int,
 		}
 		v, ok := toolhook.Cached(t, tkey)
 		if !ok { // the closure is made only here: a cached rendering allocates nothing
-			v, err = toolhook.Memo(t, tkey, func() (any, error) { return buildStrictness(tcfg, dataOf(t), pinned, build) })
+			v, err = toolhook.Memo(t, tkey, func() (any, error) { return buildStrictness(p, tcfg, dataOf(t), pinned, build) })
 			if errs.add(err) {
 				continue
 			}
@@ -149,9 +117,9 @@ func toolConfig(p provider, cfg config, t define.Tool) (config, bool) {
 // buildStrictness builds one tool: under StrictWherePossible(), strict
 // when the strict subset and limits allow and non-strict otherwise; else
 // as cfg says. A tool pinned strict that cannot be is an error saying so.
-func buildStrictness[T any](cfg config, d toolData, pinned bool, build func(config, toolData) (T, error)) (T, error) {
+func buildStrictness[T any](p provider, cfg config, d toolData, pinned bool, build func(provider, config, toolData) (T, error)) (T, error) {
 	if !cfg.strictAuto {
-		v, err := build(cfg, d)
+		v, err := build(p, cfg, d)
 		if err != nil && pinned {
 			var l errorList
 			l.add(err)
@@ -166,11 +134,11 @@ func buildStrictness[T any](cfg config, d toolData, pinned bool, build func(conf
 	}
 	strict := cfg
 	strict.strict, strict.strictAuto = true, false
-	v, err := build(strict, d)
+	v, err := build(p, strict, d)
 	if err == nil || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit) {
 		return v, err
 	}
 	loose := cfg
 	loose.strict, loose.strictAuto = false, false
-	return build(loose, d)
+	return build(p, loose, d)
 }

@@ -30,24 +30,10 @@ func buildAny(p provider, d toolData, opts ...Option) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch p {
-	case pOpenAI:
-		return buildOpenAI(cfg, d)
-	case pOpenAIResponses:
-		return buildOpenAIResponses(cfg, d)
-	case pAnthropic:
-		return buildAnthropic(cfg, d)
-	case pGemini:
-		return buildGemini(cfg, d)
-	case pMCP:
-		return buildMCP(cfg, d)
-	case pBedrock:
-		return buildBedrock(cfg, d)
-	}
-	panic("unknown provider")
+	return p.build(p, cfg, d)
 }
 
-var allProviders = []provider{pOpenAI, pOpenAIResponses, pAnthropic, pGemini, pMCP, pBedrock}
+var allProviders = homes[:]
 
 func TestToolNameRules(t *testing.T) {
 	tests := []struct {
@@ -56,12 +42,12 @@ func TestToolNameRules(t *testing.T) {
 	}{
 		{"get_weather", nil},
 		{"get-weather", nil},
-		{"9lives", []provider{pGemini}},
-		{"ns.get", []provider{pOpenAI, pOpenAIResponses, pAnthropic, pBedrock}},
-		{"ns:get", []provider{pOpenAI, pOpenAIResponses, pAnthropic, pBedrock, pMCP}},
+		{"9lives", []provider{geminiSpec}},
+		{"ns.get", []provider{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, ollamaSpec}},
+		{"ns:get", []provider{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, mcpSpec, ollamaSpec}},
 		{"has space", allProviders},
 		{"", allProviders},
-		{strings.Repeat("a", 65), []provider{pOpenAI, pOpenAIResponses, pAnthropic, pGemini, pBedrock}},
+		{strings.Repeat("a", 65), []provider{openAISpec, responsesSpec, anthropicSpec, geminiSpec, bedrockSpec, ollamaSpec}},
 		{strings.Repeat("a", 129), allProviders},
 	}
 	for _, tt := range tests {
@@ -87,11 +73,11 @@ func TestPropertyKeyRules(t *testing.T) {
 		reject []provider
 	}{
 		{"city", nil},
-		{"filter[id]", []provider{pAnthropic, pBedrock, pGemini}},
-		{"filter.id", []provider{pGemini}},
-		{"my-key", []provider{pGemini}},
-		{"with space", []provider{pAnthropic, pBedrock, pGemini}},
-		{strings.Repeat("k", 65), []provider{pAnthropic, pBedrock, pGemini}},
+		{"filter[id]", []provider{anthropicSpec, bedrockSpec, geminiSpec}},
+		{"filter.id", []provider{geminiSpec}},
+		{"my-key", []provider{geminiSpec}},
+		{"with space", []provider{anthropicSpec, bedrockSpec, geminiSpec}},
+		{strings.Repeat("k", 65), []provider{anthropicSpec, bedrockSpec, geminiSpec}},
 	}
 	for _, tt := range tests {
 		for _, p := range allProviders {
@@ -112,7 +98,7 @@ func TestPropertyKeyRules(t *testing.T) {
 		}
 	}
 	// The message follows the documented shape.
-	_, err := buildAny(pGemini, toolData{name: "x", in: obj(prop("filter[id]", str()))})
+	_, err := buildAny(geminiSpec, toolData{name: "x", in: obj(prop("filter[id]", str()))})
 	want := `adapters: ToGemini: tool "x": property key "filter[id]" does not match Gemini's ^[A-Za-z0-9_]{1,64}$`
 	if err == nil || err.Error() != want {
 		t.Errorf("ToGemini error = %v, want %s", err, want)
@@ -125,23 +111,23 @@ func TestOptionErrors(t *testing.T) {
 		opts []Option
 		ok   bool
 	}{
-		{pOpenAI, []Option{Strict(true)}, true},
-		{pOpenAI, []Option{GeminiJSONSchema()}, false},
-		{pOpenAI, []Option{MaxInlineDepth(2)}, false},
-		{pOpenAIResponses, []Option{Strict(false)}, true},
-		{pAnthropic, []Option{Strict(true), MaxInlineDepth(2)}, true},
-		{pAnthropic, []Option{GeminiJSONSchema()}, false},
-		{pGemini, []Option{GeminiJSONSchema(), MaxInlineDepth(1)}, true},
-		{pGemini, []Option{GeminiParameters(), MaxInlineDepth(1)}, true},
-		{pGemini, []Option{GeminiParameters(), GeminiJSONSchema()}, false},
-		{pGemini, []Option{GeminiJSONSchema(), GeminiJSONSchema()}, true},
-		{pGemini, []Option{Strict(true)}, false},
-		{pGemini, []Option{MaxInlineDepth(0)}, true}, // 0 means the default
-		{pGemini, []Option{MaxInlineDepth(-1)}, false},
-		{pGemini, []Option{MaxInlineDepth(9)}, false},
-		{pMCP, []Option{Strict(true)}, false},
-		{pBedrock, []Option{Strict(true)}, false},
-		{pBedrock, []Option{nil}, true},
+		{openAISpec, []Option{Strict(true)}, true},
+		{openAISpec, []Option{GeminiJSONSchema()}, false},
+		{openAISpec, []Option{MaxInlineDepth(2)}, false},
+		{responsesSpec, []Option{Strict(false)}, true},
+		{anthropicSpec, []Option{Strict(true), MaxInlineDepth(2)}, true},
+		{anthropicSpec, []Option{GeminiJSONSchema()}, false},
+		{geminiSpec, []Option{GeminiJSONSchema(), MaxInlineDepth(1)}, true},
+		{geminiSpec, []Option{GeminiParameters(), MaxInlineDepth(1)}, true},
+		{geminiSpec, []Option{GeminiParameters(), GeminiJSONSchema()}, false},
+		{geminiSpec, []Option{GeminiJSONSchema(), GeminiJSONSchema()}, true},
+		{geminiSpec, []Option{Strict(true)}, false},
+		{geminiSpec, []Option{MaxInlineDepth(0)}, true}, // 0 means the default
+		{geminiSpec, []Option{MaxInlineDepth(-1)}, false},
+		{geminiSpec, []Option{MaxInlineDepth(9)}, false},
+		{mcpSpec, []Option{Strict(true)}, false},
+		{bedrockSpec, []Option{Strict(true)}, false},
+		{bedrockSpec, []Option{nil}, true},
 	}
 	for _, tt := range tests {
 		_, err := newConfig(tt.p, tt.opts)
@@ -162,13 +148,13 @@ func TestOptionErrors(t *testing.T) {
 // TestCacheKeys: options irrelevant to a rendering share its cache key;
 // relevant ones do not.
 func TestCacheKeys(t *testing.T) {
-	a, _ := newConfig(pGemini, []Option{GeminiJSONSchema(), MaxInlineDepth(1)})
-	b, _ := newConfig(pGemini, []Option{GeminiJSONSchema()})
+	a, _ := newConfig(geminiSpec, []Option{GeminiJSONSchema(), MaxInlineDepth(1)})
+	b, _ := newConfig(geminiSpec, []Option{GeminiJSONSchema()})
 	if a != b {
 		t.Errorf("parametersJsonSchema keeps refs, so the depth must not split the cache: %+v != %+v", a, b)
 	}
-	c, _ := newConfig(pGemini, []Option{MaxInlineDepth(1)})
-	d, _ := newConfig(pGemini, nil)
+	c, _ := newConfig(geminiSpec, []Option{MaxInlineDepth(1)})
+	d, _ := newConfig(geminiSpec, nil)
 	if c == d {
 		t.Errorf("Gemini parameters inline refs: depth 1 and the default must differ")
 	}
@@ -210,7 +196,7 @@ func depthOf(t *testing.T, raw json.RawMessage) int {
 func TestRecursionInlining(t *testing.T) {
 	d := toolData{name: "tree", in: recursive(false)}
 	for _, depth := range []int{1, 2, 3, 5} {
-		v, err := buildAny(pGemini, d, MaxInlineDepth(depth))
+		v, err := buildAny(geminiSpec, d, MaxInlineDepth(depth))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +210,7 @@ func TestRecursionInlining(t *testing.T) {
 		if !strings.Contains(string(decl.Parameters), `\"kids\" omitted`) {
 			t.Errorf("the cut is not described: %s", decl.Parameters)
 		}
-		v, err = buildAny(pAnthropic, d, Strict(true), MaxInlineDepth(depth))
+		v, err = buildAny(anthropicSpec, d, Strict(true), MaxInlineDepth(depth))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +220,7 @@ func TestRecursionInlining(t *testing.T) {
 	}
 	// Providers that accept references keep them, required or not.
 	d = toolData{name: "tree", in: recursive(true)}
-	for _, p := range []provider{pOpenAI, pAnthropic, pMCP, pBedrock} {
+	for _, p := range []provider{openAISpec, anthropicSpec, mcpSpec, bedrockSpec} {
 		v, err := buildAny(p, d)
 		if err != nil {
 			t.Fatal(err)
@@ -244,7 +230,7 @@ func TestRecursionInlining(t *testing.T) {
 		}
 	}
 	// OpenAI strict keeps the reference too, with the definition strict.
-	v, err := buildAny(pOpenAI, d, Strict(true))
+	v, err := buildAny(openAISpec, d, Strict(true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,8 +249,8 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 		p    provider
 		opts []Option
 	}{
-		{pGemini, []Option{GeminiParameters()}},
-		{pAnthropic, []Option{Strict(true)}},
+		{geminiSpec, []Option{GeminiParameters()}},
+		{anthropicSpec, []Option{Strict(true)}},
 	} {
 		_, err := buildAny(tc.p, d, tc.opts...)
 		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `required property "kids"`) {
@@ -274,7 +260,7 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 	// GeminiJSONSchema keeps references, so nothing is cut; by default this
 	// declaration alone falls back to it.
 	for _, opts := range [][]Option{{GeminiJSONSchema()}, nil} {
-		got, err := buildAny(pGemini, d, opts...)
+		got, err := buildAny(geminiSpec, d, opts...)
 		if err != nil {
 			t.Errorf("ToGemini(%v): %v", opts, err)
 			continue
@@ -288,20 +274,20 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 	// left out; by default the declaration falls back to
 	// parametersJsonSchema in both cases.
 	required := toolData{name: "x", in: obj(prop("q", str()), prop("opts", obj()))}
-	_, err := buildAny(pGemini, required, GeminiParameters())
+	_, err := buildAny(geminiSpec, required, GeminiParameters())
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `required property "opts"`) {
 		t.Errorf("Gemini, required empty object: err = %v, want ErrUnsupported naming it", err)
 	}
 	optional := obj(prop("q", str()), prop("opts", obj()))
 	optional.Required = []string{"q"}
-	got, err := buildAny(pGemini, toolData{name: "x", in: optional}, GeminiParameters())
+	got, err := buildAny(geminiSpec, toolData{name: "x", in: optional}, GeminiParameters())
 	if err != nil {
 		t.Errorf("Gemini, optional empty object: %v", err)
 	} else if p := string(got.(GeminiFunctionDeclaration).Parameters); !strings.Contains(p, `\"opts\" omitted`) {
 		t.Errorf("Gemini, optional empty object: parameters %s do not say opts is omitted", p)
 	}
 	for _, in := range []toolData{required, {name: "x", in: optional}} {
-		got, err := buildAny(pGemini, in)
+		got, err := buildAny(geminiSpec, in)
 		if err != nil {
 			t.Errorf("Gemini default, empty object: %v", err)
 		} else if decl := got.(GeminiFunctionDeclaration); decl.Parameters != nil || !strings.Contains(string(decl.ParametersJSONSchema), `"opts"`) {
@@ -312,26 +298,26 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 
 func TestAnthropicRootComposition(t *testing.T) {
 	root := &schema.Schema{Types: []string{"object"}, Properties: []schema.Property{}, AnyOf: []*schema.Schema{obj(prop("a", str())), obj(prop("b", str()))}}
-	for _, p := range []provider{pAnthropic, pBedrock, pGemini} {
+	for _, p := range []provider{anthropicSpec, bedrockSpec, geminiSpec} {
 		_, err := buildAny(p, toolData{name: "x", in: root})
 		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "at the root") {
 			t.Errorf("%s: err = %v, want a root anyOf error", p.fn(), err)
 		}
 	}
-	if _, err := buildAny(pMCP, toolData{name: "x", in: root}); err != nil {
+	if _, err := buildAny(mcpSpec, toolData{name: "x", in: root}); err != nil {
 		t.Errorf("MCP accepts root anyOf: %v", err)
 	}
 }
 
 func TestLimits(t *testing.T) {
 	long := strings.Repeat("d", maxOpenAIDescription+1)
-	for _, p := range []provider{pOpenAI, pOpenAIResponses} {
+	for _, p := range []provider{openAISpec, responsesSpec} {
 		_, err := buildAny(p, toolData{name: "x", description: long, in: obj()})
 		if !errors.Is(err, ErrLimit) {
 			t.Errorf("%s: %d-character description: err = %v, want ErrLimit", p.fn(), len(long), err)
 		}
 	}
-	if _, err := buildAny(pAnthropic, toolData{name: "x", description: long, in: obj()}); err != nil {
+	if _, err := buildAny(anthropicSpec, toolData{name: "x", description: long, in: obj()}); err != nil {
 		t.Errorf("Anthropic has no description limit: %v", err)
 	}
 }
@@ -360,7 +346,7 @@ func TestNoNullValues(t *testing.T) {
 			}
 		}
 	}
-	v, _ := buildAny(pMCP, toolData{name: "x", in: s})
+	v, _ := buildAny(mcpSpec, toolData{name: "x", in: s})
 	if got := string(v.(MCPTool).InputSchema); !strings.Contains(got, `"unit":{"anyOf":[{"type":"string","enum":["C","F"]},{"type":"null"}]}`) {
 		t.Errorf("MCP nullable enum: %s", got)
 	}
@@ -392,15 +378,15 @@ func TestPropertyNames(t *testing.T) {
 		in   *schema.Schema
 		keep bool // propertyNames is in the output; else in a description
 	}{
-		{p: pOpenAI, in: obj(prop("by_id", byID)), keep: true},
-		{p: pOpenAIResponses, in: obj(prop("by_id", byID)), keep: true},
-		{p: pAnthropic, in: obj(prop("by_id", byID)), keep: true},
-		{p: pBedrock, in: obj(prop("by_id", byID)), keep: true},
-		{p: pMCP, in: obj(prop("by_id", byID)), keep: true},
-		{p: pOpenAI, opts: []Option{Strict(true)}, in: obj(prop("m", closed))},
-		{p: pAnthropic, opts: []Option{Strict(true)}, in: obj(prop("by_id", byID))},
-		{p: pGemini, opts: []Option{GeminiJSONSchema()}, in: obj(prop("by_id", byID))},
-		{p: pGemini, in: obj(prop("m", closed))},
+		{p: openAISpec, in: obj(prop("by_id", byID)), keep: true},
+		{p: responsesSpec, in: obj(prop("by_id", byID)), keep: true},
+		{p: anthropicSpec, in: obj(prop("by_id", byID)), keep: true},
+		{p: bedrockSpec, in: obj(prop("by_id", byID)), keep: true},
+		{p: mcpSpec, in: obj(prop("by_id", byID)), keep: true},
+		{p: openAISpec, opts: []Option{Strict(true)}, in: obj(prop("m", closed))},
+		{p: anthropicSpec, opts: []Option{Strict(true)}, in: obj(prop("by_id", byID))},
+		{p: geminiSpec, opts: []Option{GeminiJSONSchema()}, in: obj(prop("by_id", byID))},
+		{p: geminiSpec, in: obj(prop("m", closed))},
 	}
 	for _, tt := range tests {
 		got, err := buildAny(tt.p, toolData{name: "x", in: tt.in}, tt.opts...)
@@ -443,7 +429,7 @@ func TestGeminiFallbackPerCase(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := buildAny(pGemini, toolData{name: "x", in: tt.in})
+			got, err := buildAny(geminiSpec, toolData{name: "x", in: tt.in})
 			if err != nil {
 				t.Fatalf("default: %v", err)
 			}
@@ -451,7 +437,7 @@ func TestGeminiFallbackPerCase(t *testing.T) {
 			if gotJS := d.ParametersJSONSchema != nil; gotJS != tt.fallback || (d.Parameters != nil) == tt.fallback {
 				t.Errorf("default: parameters %s, parametersJsonSchema %s; want fallback %v", d.Parameters, d.ParametersJSONSchema, tt.fallback)
 			}
-			_, err = buildAny(pGemini, toolData{name: "x", in: tt.in}, GeminiParameters())
+			_, err = buildAny(geminiSpec, toolData{name: "x", in: tt.in}, GeminiParameters())
 			if tt.fallback != errors.Is(err, ErrUnsupported) {
 				t.Errorf("GeminiParameters(): err = %v, want ErrUnsupported %v", err, tt.fallback)
 			}

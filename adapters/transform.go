@@ -47,8 +47,8 @@ func (c *conv) done(err error) error {
 
 func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
 	c := &conv{p: p, cfg: cfg, tool: tool, root: root}
-	c.d = dialectFor(p, cfg)
-	c.extra = p == pMCP
+	c.d = p.dialect(cfg)
+	c.extra = p.keepExtra
 	if root != nil && len(root.Defs) > 0 {
 		c.defs = make(map[string]*schema.Schema, len(root.Defs))
 		for _, d := range root.Defs {

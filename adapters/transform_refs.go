@@ -107,7 +107,7 @@ func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 	if len(r.Types) != 1 || r.Types[0] != "object" {
 		return nil, c.errf("", ErrUnsupported, "the %s schema's root must have \"type\": \"object\" (every provider requires it), got type %v", what, r.Types)
 	}
-	if c.p != pMCP && !(c.p == pOpenAI || c.p == pOpenAIResponses) || c.d.strict {
+	if !c.p.rootUnions || c.d.strict {
 		if r.AnyOf != nil || r.OneOf != nil || r.AllOf != nil {
 			return nil, c.errf("", ErrUnsupported, "%s does not accept anyOf, oneOf or allOf at the root of a tool's schema (consider moving the alternatives into a property)", c.p.label())
 		}

@@ -1,0 +1,297 @@
+package adapters
+
+import (
+	"encoding/json"
+
+	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
+)
+
+// The Ollama home: Ollama's native chat API (POST /api/chat with
+// "stream": false). Its tools array has OpenAI Chat's shape; its replies
+// carry arguments as a JSON object and call ids only where the server
+// sends them; results go back as "tool" messages naming the tool. Ollama's
+// OpenAI-compatible endpoint (/v1/chat/completions) is the OpenAI home's.
+
+var ollamaSpec = &spec{
+	name: NameOllama, funcName: "ToOllama", display: "Ollama",
+	options: optMaxInlineDepth, optionText: "MaxInlineDepth",
+	// Ollama checks no rule; this is OpenAI's, so that the same tools
+	// also render for Ollama's OpenAI-compatible endpoint.
+	toolName: openAIToolName,
+	dialect:  func(config) *dialect { return &ollamaDialect },
+	inline:   func(config) bool { return true },
+	tools:    func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOllama) },
+	build:    buildAs(buildOllama),
+	parse:    ReplyLimits.ParseOllamaReply,
+	results: func(c []Call, r []define.Result) ([]any, error) {
+		return asEntries(OllamaResults(c, r))
+	},
+	prompt: userText,
+	// ToOllama returns []OpenAITool: the OpenAI home appends it.
+}
+
+// NameOllama is the Ollama provider's name, as [Provider.Name] and
+// [ReplyError.Provider] spell it.
+const NameOllama = "ollama"
+
+// ollamaDialect is what Ollama's server keeps of a tool schema as it
+// decodes the request into its own types: type (a string or a list),
+// description, enum, properties, items and anyOf at every level, and
+// required and $defs at the root; every other keyword is dropped without
+// an error. So the constraints move into the description, where the model
+// still reads them; references are inlined (a property that is only a
+// $ref would arrive empty), and oneOf and allOf are rewritten as Ollama
+// keeps only anyOf. The decoder checks every constraint at call time all
+// the same.
+var ollamaDialect = dialect{
+	name: "Ollama", strict: true,
+	numbers: numbersDescribed, minItems: 0, openMaps: true,
+	format:  func(*schema.Schema) bool { return false },
+	pattern: func(string) bool { return false },
+}
+
+// ToOllama renders tools as the "tools" array of an Ollama /api/chat
+// request: OpenAI Chat's shape, {"type":"function","function":{"name",
+// "description","parameters"}}, never strict.
+//
+// The schema is the canonical JSON Schema in the form Ollama's server
+// keeps (see the Ollama section of docs/providers.md): numeric bounds,
+// lengths, formats, patterns, defaults and item counts are appended to the
+// description; recursive and shared types are inlined to [MaxInlineDepth]
+// levels; the root must be an object without anyOf, oneOf or allOf.
+// Names must match ^[a-zA-Z0-9_-]{1,64}$ (Ollama checks none; this is
+// OpenAI's rule, so the tools also suit Ollama's OpenAI-compatible
+// endpoint), and must be unique.
+func ToOllama(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
+	return render(ollamaSpec, tools, opts, buildOllama)
+}
+
+func buildOllama(p provider, cfg config, d toolData) (OpenAITool, error) {
+	if err := p.checkToolName(d.name); err != nil {
+		return OpenAITool{}, err
+	}
+	params, err := renderJS(p, cfg, d.name, d.in, "input")
+	if err != nil {
+		return OpenAITool{}, err
+	}
+	return OpenAITool{Type: "function", Function: OpenAIFunction{Name: d.name, Description: d.description, Parameters: params}}, nil
+}
+
+// ForOllama returns the [Provider] for Ollama's native chat API. Tools is
+// [ToOllama] with opts; Parse is [ParseOllamaReply]; Results is
+// [OllamaResults], one entry per message; Prompt is
+// {"role":"user","content":text}. The history is the request's messages.
+func ForOllama(opts ...Option) Provider { return forSpec(ollamaSpec, opts) }
+
+// OllamaMessage is the assistant message of an Ollama chat reply, to
+// replay in the next request's messages: its content, its tool calls with
+// their arguments as sent, and its other members (thinking, images, a
+// server's own fields) byte for byte in Extra.
+type OllamaMessage struct {
+	Role      string           `json:"role"` // "assistant"
+	Content   string           `json:"content"`
+	ToolCalls []OllamaToolCall `json:"tool_calls,omitempty"` // omitted when there are none
+
+	// Extra is a JSON object of the message's other members as sent
+	// ("thinking", ...), in order, written after the members above. Nil
+	// when there are none; it must not repeat role, content or
+	// tool_calls.
+	Extra json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes role, content and tool_calls, then Extra's members.
+func (m OllamaMessage) MarshalJSON() ([]byte, error) {
+	type plain OllamaMessage
+	return marshalWithExtra(plain(m), m.Extra)
+}
+
+// OllamaToolCall is one entry of an Ollama message's tool_calls.
+type OllamaToolCall struct {
+	ID       string             `json:"id,omitempty"` // as sent; "" where the server sent none (older servers send none)
+	Function OllamaFunctionCall `json:"function"`
+
+	// Extra is a JSON object of the call's other members as sent ("type",
+	// ...), written after the members above. Nil when there are none; it
+	// must not repeat id or function.
+	Extra json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes id and function, then Extra's members.
+func (c OllamaToolCall) MarshalJSON() ([]byte, error) {
+	type plain OllamaToolCall
+	return marshalWithExtra(plain(c), c.Extra)
+}
+
+// OllamaFunctionCall is the function of an [OllamaToolCall].
+type OllamaFunctionCall struct {
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"` // a JSON object, as sent ({} when the model sent none)
+
+	// Extra is a JSON object of the function's other members as sent
+	// ("index", ...), written after the members above. Nil when there are
+	// none; it must not repeat name or arguments.
+	Extra json.RawMessage `json:"-"`
+}
+
+// MarshalJSON writes name and arguments, then Extra's members.
+func (f OllamaFunctionCall) MarshalJSON() ([]byte, error) {
+	type plain OllamaFunctionCall
+	return marshalWithExtra(plain(f), f.Extra)
+}
+
+// OllamaToolMessage is the Ollama chat message that carries one call's
+// result: {"role":"tool","tool_name":...,"content":...}, with the call's
+// id as tool_call_id when the server sent one.
+type OllamaToolMessage struct {
+	Role       string `json:"role"` // "tool"
+	ToolName   string `json:"tool_name"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	Content    string `json:"content"`
+}
+
+var (
+	ollamaReplyKeys    = []string{"message", "done", "done_reason", "error"}
+	ollamaMessageKeys  = []string{"role", "content", "tool_calls"}
+	ollamaToolCallKeys = []string{"id", "function"}
+	ollamaFunctionKeys = []string{"name", "arguments"}
+)
+
+// ParseOllamaReply parses the reply of an Ollama /api/chat request sent
+// with "stream": false. It is [ReplyLimits.ParseOllamaReply] with the
+// default limits.
+func ParseOllamaReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOllamaReply(reply) }
+
+// ParseOllamaReply parses an Ollama /api/chat reply within l.
+//
+// An error body ({"error":"model \"x\" not found"}) is a [ReplyError]
+// wrapping [ErrProviderError] that quotes it. A reply without "message" is
+// not Ollama's shape, and one with "done": false is one chunk of a stream,
+// not a whole reply; both are errors wrapping [ErrReplyShape].
+//
+// Each tool call becomes a [Call]: its arguments are the JSON object the
+// model sent (absent or null mean {}; anything else is an error wrapping
+// [ErrArguments]); its ID is the call's id where the server sent one and
+// "" where it did not (results are then paired by name and order).
+//
+// Turn.Replay holds one [OllamaMessage]; Turn.Text is the message's
+// content; Turn.Stop is done_reason.
+func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
+	p := l.parser(NameOllama)
+	data, err := p.whole(reply)
+	if err != nil {
+		return Turn{}, err
+	}
+	var top [4][]byte
+	if err := p.fields(ptr(""), data, ollamaReplyKeys, top[:]); err != nil {
+		return Turn{}, err
+	}
+	if e := top[3]; e != nil && e[0] != 'n' {
+		msg, err := p.text(ptr("/error"), e)
+		if err != nil {
+			return Turn{}, err
+		}
+		return Turn{}, p.providerError(ptr("/error"), msg, "", "", "")
+	}
+	if top[0] == nil {
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "no \"message\" and no \"error\": not an Ollama /api/chat reply")
+	}
+	if d := top[1]; d != nil && d[0] == 'f' {
+		return Turn{}, p.fail(ptr("/done"), ErrReplyShape, "done is false: this is one chunk of a streamed reply (send \"stream\": false for a whole reply)")
+	}
+	var turn Turn
+	if turn.Stop, err = p.text(ptr("/done_reason"), top[2]); err != nil {
+		return Turn{}, err
+	}
+	path := ptr("/message")
+	var m [3][]byte
+	if err := p.fields(path, top[0], ollamaMessageKeys, m[:]); err != nil {
+		return Turn{}, err
+	}
+	role, err := p.text(path.key("/role"), m[0])
+	if err != nil {
+		return Turn{}, err
+	}
+	if role != "assistant" {
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+	}
+	if turn.Text, err = p.text(path.key("/content"), m[1]); err != nil {
+		return Turn{}, err
+	}
+	if err := p.array(path.key("/tool_calls"), m[2]); err != nil {
+		return Turn{}, err
+	}
+	replay := OllamaMessage{Role: "assistant", Content: turn.Text, Extra: jExtra(top[0], ollamaMessageKeys, nil, nil)}
+	if m[2] != nil && m[2][0] == '[' {
+		if err := p.ollamaToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
+			return Turn{}, err
+		}
+	}
+	turn.Replay = []any{replay}
+	return turn, nil
+}
+
+func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *OllamaMessage) error {
+	n := jCount(list, "", "")
+	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OllamaToolCall](n)
+	var ids callIDs
+	return jElems(list, func(i int, raw []byte) error {
+		at := path.index(i)
+		var tc [2][]byte
+		if err := p.fields(at, raw, ollamaToolCallKeys, tc[:]); err != nil {
+			return err
+		}
+		id, err := p.text(at.key("/id"), tc[0])
+		if err != nil {
+			return err
+		}
+		if err := p.uniqueID(&ids, at.key("/id"), id); err != nil {
+			return err
+		}
+		if tc[1] == nil || tc[1][0] == 'n' {
+			return p.fail(at, ErrReplyShape, "no function")
+		}
+		var fn [2][]byte
+		if err := p.fields(at.key("/function"), tc[1], ollamaFunctionKeys, fn[:]); err != nil {
+			return err
+		}
+		name, err := p.text(at.key("/function/name"), fn[0])
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			return p.fail(at.key("/function/name"), ErrReplyShape, "missing name")
+		}
+		args, err := p.argsObject(at.key("/function/arguments"), fn[1])
+		if err != nil {
+			return err
+		}
+		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
+		replay.ToolCalls = append(replay.ToolCalls, OllamaToolCall{
+			ID:       id,
+			Function: OllamaFunctionCall{Name: name, Arguments: args, Extra: jExtra(tc[1], ollamaFunctionKeys, nil, nil)},
+			Extra:    jExtra(raw, ollamaToolCallKeys, nil, nil),
+		})
+		return nil
+	})
+}
+
+// OllamaResults renders the results of calls as Ollama "tool" messages,
+// one per call in call order, each naming its tool (tool_name) and, when
+// the server sent call ids, echoing the call's (tool_call_id). Send them
+// right after the assistant message that made the calls.
+//
+// Ollama has no error flag, so an error result's content is its Output
+// prefixed with "error: ". Results and calls must be one to one
+// ([ErrResultCount]); a call may have no id, since Ollama pairs results
+// with calls by name and order.
+func OllamaResults(calls []Call, results []define.Result) ([]OllamaToolMessage, error) {
+	if err := checkResultPairs("OllamaResults", calls, results, false); err != nil {
+		return nil, err
+	}
+	msgs := make([]OllamaToolMessage, len(calls))
+	for i, c := range calls {
+		msgs[i] = OllamaToolMessage{Role: "tool", ToolName: c.Name, ToolCallID: c.ID, Content: resultText(results[i])}
+	}
+	return msgs, nil
+}

@@ -1,0 +1,101 @@
+package adapters
+
+import "github.com/toolnexus/toolnexus/define"
+
+// A provider home is the file set of one provider (openai.go and
+// openai_reply.go, gemini*.go, ...): its wire types, its public functions
+// (ToX, ParseXReply, XResults, ForX) and one spec value that tells the
+// shared core of this package (render.go, options.go, names.go, the schema
+// walk in transform.go, provider.go) everything it needs to know about the
+// provider. The core reads specs and never switches on a provider, so a
+// new provider is a new home plus one line in homes below; the conformance
+// test (conformance_test.go) runs every registered home alike.
+
+// spec describes one provider to the shared core.
+type spec struct {
+	name     string // Provider.Name and ReplyError.Provider: "openai"
+	funcName string // its tools function, in render errors: "ToOpenAI"
+	display  string // the provider in messages: "OpenAI"
+
+	options    optionKind // the options its tools function accepts
+	optionText string     // their names, for the error on another option
+	toolName   nameRule   // the rule tool names follow
+	key        *nameRule  // the rule property keys follow; nil when none is documented
+	maxTools   int        // tools per request; 0 when no limit is documented
+
+	// dialect is the JSON Schema dialect a rendering with cfg uses.
+	dialect func(cfg config) *dialect
+	// inline reports whether a rendering with cfg inlines references
+	// rather than keeping $ref/$defs; nil means it never does.
+	inline func(cfg config) bool
+	// depthAlways keeps MaxInlineDepth in the cache key even when the
+	// call's options do not inline (a tool pinned strict may).
+	depthAlways bool
+	// rootUnions: the non-strict dialect accepts anyOf, oneOf and allOf
+	// at the root of an input schema.
+	rootUnions bool
+	// keepExtra: unknown keywords of hand-written schemas are kept.
+	keepExtra bool
+
+	// The round trip, as Provider exposes it. Each function is given the
+	// spec it belongs to, so that a home's functions never refer back to
+	// its own spec variable.
+	tools func(p *spec, tools []define.Tool, opts []Option) (any, error)
+	// build renders one tool with cfg, uncached: its tools function's
+	// entry (a declaration, for Gemini). The tests render through it.
+	build   func(p *spec, cfg config, d toolData) (any, error)
+	parse   func(l ReplyLimits, reply []byte) (Turn, error)
+	results func(calls []Call, results []define.Result) ([]any, error)
+	prompt  func(text string) []any
+
+	// appendJSON is AppendJSON for the tools value of this home's type:
+	// ok is false for a value of another type. Nil when the home's tools
+	// value has the type of another home's (Ollama's is OpenAI's).
+	appendJSON func(dst []byte, tools any) (out []byte, ok bool, err error)
+}
+
+// homes is every provider of this package, one line each.
+var homes = [...]*spec{
+	openAISpec,
+	responsesSpec,
+	anthropicSpec,
+	geminiSpec,
+	mcpSpec,
+	bedrockSpec,
+	ollamaSpec,
+}
+
+// provider is a provider's spec, as the shared core passes it around.
+type provider = *spec
+
+func (p *spec) fn() string              { return p.funcName }
+func (p *spec) label() string           { return p.display }
+func (p *spec) accepts() optionKind     { return p.options }
+func (p *spec) optionList() string      { return p.optionText }
+func (p *spec) toolNameRule() *nameRule { return &p.toolName }
+func (p *spec) keyRule() *nameRule      { return p.key }
+func (p *spec) hasStrict() bool         { return p.options&optStrict != 0 }
+
+// inlines reports whether p with c inlines references.
+func (p *spec) inlines(c config) bool { return p.inline != nil && p.inline(c) }
+
+// plainDialectFor is the dialect function of a provider whose schemas are
+// JSON Schema as is, whatever the options.
+func plainDialectFor(config) *dialect { return &plainDialect }
+
+// buildAs is a spec's build for a home's typed build function.
+func buildAs[T any](build func(provider, config, toolData) (T, error)) func(*spec, config, toolData) (any, error) {
+	return func(p *spec, cfg config, d toolData) (any, error) { return build(p, cfg, d) }
+}
+
+// appendAs is a spec's appendJSON for tools values of type []T.
+func appendAs[T any](size func(*T) int, one func([]byte, *T) ([]byte, error)) func([]byte, any) ([]byte, bool, error) {
+	return func(dst []byte, tools any) ([]byte, bool, error) {
+		ts, ok := tools.([]T)
+		if !ok {
+			return dst, false, nil
+		}
+		out, err := appendList(dst, ts, size, one)
+		return out, true, err
+	}
+}
