@@ -216,6 +216,22 @@ func callsFromReplay(t *testing.T, provider string, replay []any) []adapters.Cal
 				}
 			}
 		}
+	case "ollama":
+		var msgs []struct {
+			ToolCalls []struct {
+				ID       string
+				Function struct {
+					Name      string
+					Arguments json.RawMessage
+				}
+			} `json:"tool_calls"`
+		}
+		mustUnmarshal(t, data, &msgs)
+		for _, m := range msgs {
+			for _, c := range m.ToolCalls {
+				add(c.ID, c.Function.Name, c.Function.Arguments, "")
+			}
+		}
 	case "mcp":
 		var reqs []struct {
 			ID     json.RawMessage

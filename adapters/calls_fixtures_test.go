@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
 )
 
@@ -20,7 +21,8 @@ type replyFixture struct {
 
 func loadReplyFixtures() []replyFixture {
 	var out []replyFixture
-	for _, p := range []string{"openai", "openai-responses", "anthropic", "gemini", "bedrock", "mcp"} {
+	for _, pr := range adapters.Providers() {
+		p := pr.Name()
 		data, err := os.ReadFile(filepath.Join("..", "testdata", "golden", "calls", p, "replies", "tool_calls.json"))
 		if err != nil {
 			panic(err)

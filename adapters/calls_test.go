@@ -11,14 +11,14 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
-var parsers = map[string]func([]byte) (adapters.Turn, error){
-	"openai":           adapters.ParseOpenAIReply,
-	"openai-responses": adapters.ParseResponsesReply,
-	"anthropic":        adapters.ParseAnthropicReply,
-	"gemini":           adapters.ParseGeminiReply,
-	"bedrock":          adapters.ParseBedrockReply,
-	"mcp":              adapters.ParseMCPReply,
-}
+// parsers are every provider's reply parser, by provider name.
+var parsers = func() map[string]func([]byte) (adapters.Turn, error) {
+	m := map[string]func([]byte) (adapters.Turn, error){}
+	for _, p := range adapters.Providers() {
+		m[p.Name()] = p.Parse
+	}
+	return m
+}()
 
 func rawJSON(s string) json.RawMessage { return json.RawMessage(s) }
 
@@ -49,6 +49,11 @@ func TestParseFixtures(t *testing.T) {
 			{ID: "tooluse_w1", Name: "get_weather", Args: weatherArgs},
 			{ID: "tooluse_t2", Name: "get_time", Args: timeArgs},
 			{ID: "tooluse_l3", Name: "list_cities", Args: noArgs},
+		},
+		"ollama": { // no ids: the server sent none
+			{Name: "get_weather", Args: weatherArgs},
+			{Name: "get_time", Args: timeArgs},
+			{Name: "list_cities", Args: noArgs},
 		},
 		"mcp": {
 			{ID: `7`, Name: "get_weather", Args: weatherArgs},
@@ -316,6 +321,7 @@ var resultRenderers = map[string]func([]adapters.Call, []define.Result) (any, er
 	"gemini":           func(c []adapters.Call, r []define.Result) (any, error) { return adapters.GeminiResults(c, r) },
 	"bedrock":          func(c []adapters.Call, r []define.Result) (any, error) { return adapters.BedrockResults(c, r) },
 	"mcp":              func(c []adapters.Call, r []define.Result) (any, error) { return adapters.MCPResults(c, r) },
+	"ollama":           func(c []adapters.Call, r []define.Result) (any, error) { return adapters.OllamaResults(c, r) },
 }
 
 func TestResultsCountMismatch(t *testing.T) {

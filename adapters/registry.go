@@ -99,3 +99,16 @@ func appendAs[T any](size func(*T) int, one func([]byte, *T) ([]byte, error)) fu
 		return out, true, err
 	}
 }
+
+// Providers returns the [Provider] of every provider this package speaks,
+// with default options, in the order of its docs: OpenAI Chat
+// Completions, OpenAI Responses, Anthropic, Gemini, MCP, Bedrock, Ollama.
+// It serves code that chooses a provider by [Provider.Name] at run time,
+// and tests that hold every provider to the same checks.
+func Providers() []Provider {
+	out := make([]Provider, len(homes))
+	for i, h := range homes {
+		out[i] = forSpec(h, nil)
+	}
+	return out
+}

@@ -25,19 +25,24 @@ type variant struct {
 	render func([]define.Tool) (any, error)
 }
 
-var variants = []variant{
-	{"openai", func(t []define.Tool) (any, error) { return adapters.ToOpenAI(t) }},
+// variants are every provider's default rendering (its directory is its
+// name, with _ for -), then the renderings with options.
+var variants = append(defaultVariants(), []variant{
 	{"openai_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAI(t, adapters.Strict(true)) }},
-	{"openai_responses", func(t []define.Tool) (any, error) { return adapters.ToOpenAIResponses(t) }},
 	{"openai_responses_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAIResponses(t, adapters.Strict(true)) }},
-	{"anthropic", func(t []define.Tool) (any, error) { return adapters.ToAnthropic(t) }},
 	{"anthropic_strict", func(t []define.Tool) (any, error) { return adapters.ToAnthropic(t, adapters.Strict(true)) }},
-	{"gemini", func(t []define.Tool) (any, error) { return adapters.ToGemini(t) }},
 	{"gemini_depth1", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.MaxInlineDepth(1)) }},
 	{"gemini_jsonschema", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiJSONSchema()) }},
 	{"gemini_parameters", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiParameters()) }},
-	{"mcp", func(t []define.Tool) (any, error) { return adapters.ToMCP(t) }},
-	{"bedrock", func(t []define.Tool) (any, error) { return adapters.ToBedrock(t) }},
+	{"ollama_depth1", func(t []define.Tool) (any, error) { return adapters.ToOllama(t, adapters.MaxInlineDepth(1)) }},
+}...)
+
+func defaultVariants() []variant {
+	var out []variant
+	for _, p := range adapters.Providers() {
+		out = append(out, variant{strings.ReplaceAll(p.Name(), "-", "_"), p.Tools})
+	}
+	return out
 }
 
 func dummy(context.Context, json.RawMessage) (any, error) { return "ok", nil }
@@ -258,6 +263,9 @@ var (
 		"additionalProperties", "required", "propertyOrdering")
 	anthropicStrictKeys = only("$ref", "$defs", "type", "anyOf", "allOf", "description", "title", "enum", "const",
 		"properties", "additionalProperties", "required", "items", "minItems", "format", "pattern")
+	// ollamaKeys: what Ollama's server keeps as it decodes a tool schema
+	// (additionalProperties is dropped there, harmlessly).
+	ollamaKeys       = only("type", "description", "enum", "properties", "items", "anyOf", "required", "additionalProperties", "const")
 	openAIStrictKeys = only("$ref", "$defs", "type", "anyOf", "description", "title", "enum", "const", "properties",
 		"additionalProperties", "required", "items", "minItems", "maxItems", "format", "pattern", "minimum", "maximum",
 		"exclusiveMinimum", "exclusiveMaximum", "multipleOf")
@@ -281,7 +289,7 @@ func schemasOf(t *testing.T, dir string, tools any) []ruledSchema {
 			switch {
 			case strings.HasPrefix(dir, "openai_responses"):
 				out = append(out, ruledSchema{dir, m["parameters"]})
-			case strings.HasPrefix(dir, "openai"):
+			case strings.HasPrefix(dir, "openai"), strings.HasPrefix(dir, "ollama"):
 				out = append(out, ruledSchema{dir, m["function"].(map[string]any)["parameters"]})
 			case strings.HasPrefix(dir, "anthropic"):
 				out = append(out, ruledSchema{dir, m["input_schema"]})
@@ -371,6 +379,14 @@ func rulesFor(dir string) schemaRule {
 		}
 	case "gemini_jsonschema":
 		extra = keys(geminiJSONKeys, "Gemini parametersJsonSchema")
+	case "ollama", "ollama_depth1":
+		base := keys(ollamaKeys, "Ollama")
+		extra = func(t *testing.T, path string, node map[string]any, root bool) {
+			base(t, path, node, root)
+			if _, ok := node["$ref"]; ok {
+				t.Errorf("Ollama: %s has a $ref (a property that is only a reference arrives empty; refs are inlined)", path)
+			}
+		}
 	case "anthropic_strict":
 		base := keys(anthropicStrictKeys, "Anthropic strict")
 		extra = func(t *testing.T, path string, node map[string]any, root bool) {
@@ -404,7 +420,7 @@ func rulesFor(dir string) schemaRule {
 			}
 		}
 	}
-	if strings.HasPrefix(dir, "anthropic") || dir == "bedrock" || strings.HasPrefix(dir, "gemini") || strings.HasSuffix(dir, "strict") {
+	if strings.HasPrefix(dir, "anthropic") || dir == "bedrock" || strings.HasPrefix(dir, "gemini") || strings.HasPrefix(dir, "ollama") || strings.HasSuffix(dir, "strict") {
 		inner := extra
 		extra = func(t *testing.T, path string, node map[string]any, root bool) {
 			if inner != nil {
