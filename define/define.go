@@ -69,7 +69,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	switch base.Kind() {
 	case reflect.Struct, reflect.Map, reflect.Interface:
 	default:
-		return Tool{}, fmt.Errorf("define: tool %q: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct)", name, inType)
+		return Tool{}, fmt.Errorf("define: tool %q: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct): %w", name, inType, schema.ErrNotObject)
 	}
 	in, err := inputInfoFor(inType, base)
 	if err != nil {
@@ -514,7 +514,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}
 	if !in.HasType("object") {
-		return Tool{}, fmt.Errorf("%s: input schema: root must have \"type\": \"object\" (every provider requires it)", label)
+		return Tool{}, fmt.Errorf("%s: input schema: root must have \"type\": \"object\" (every provider requires it): %w", label, schema.ErrNotObject)
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, input: in}
 	limits, maxOutput := cfg.limits, cfg.outputLimit()

@@ -329,6 +329,19 @@ func TestDefineToolErrors(t *testing.T) {
 	}
 }
 
+// An input that is not an object is schema.ErrNotObject whichever way the
+// tool is made, as it is from schema.For.
+func TestNotObjectIsOneError(t *testing.T) {
+	_, defErr := define.DefineTool(func(context.Context, []string) (string, error) { return "", nil }, define.WithName("n"))
+	_, newErr := define.NewTool("n", json.RawMessage(`{"type":"string"}`), func(context.Context, json.RawMessage) (any, error) { return nil, nil })
+	_, forErr := schema.For[[]string]()
+	for what, err := range map[string]error{"DefineTool": defErr, "NewTool": newErr, "schema.For": forErr} {
+		if !errors.Is(err, schema.ErrNotObject) {
+			t.Errorf("%s: err = %v, want schema.ErrNotObject", what, err)
+		}
+	}
+}
+
 func TestMustDefineToolPanics(t *testing.T) {
 	defer func() {
 		if recover() == nil {
