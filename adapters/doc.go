@@ -4,9 +4,9 @@
 //
 // # Tools arrays
 //
-// [ToOpenAI], [ToOpenAIResponses], [ToAnthropic], [ToGemini], [ToMCP] and
-// [ToBedrock] take []define.Tool and return typed values whose json.Marshal
-// is exactly the provider's "tools" value:
+// [ToOpenAI], [ToOpenAIResponses], [ToAnthropic], [ToGemini], [ToMCP],
+// [ToBedrock] and [ToOllama] take []define.Tool and return typed values
+// whose json.Marshal is exactly the provider's "tools" value:
 //
 //	tools, err := adapters.ToGemini(tk.Tools())
 //	body := map[string]any{"contents": contents, "tools": tools}
@@ -49,8 +49,8 @@
 // # Replies
 //
 // [ParseOpenAIReply], [ParseResponsesReply], [ParseAnthropicReply],
-// [ParseGeminiReply], [ParseBedrockReply] and [ParseMCPReply] (or a
-// [Provider]'s Parse) turn a reply into a [Turn]: the calls, the text, and
+// [ParseGeminiReply], [ParseBedrockReply], [ParseMCPReply] and
+// [ParseOllamaReply] (or a [Provider]'s Parse) turn a reply into a [Turn]: the calls, the text, and
 // the entries that replay the model's turn. A reply is read strictly, once:
 // keys match exactly, a key given twice, a key that differs from an
 // expected one only in case, and two calls with one id are errors, so the
@@ -69,6 +69,15 @@
 // reply larger than 32 MiB or nested deeper than 512 levels is an error
 // wrapping [ErrReplyLimit]; [ReplyLimits] and [WithReplyLimits] change the
 // limits.
+//
+// # Providers
+//
+// Each provider lives in a home of its own, a file set named after it
+// (openai.go, gemini*.go, ollama.go, ...), that holds its wire types, its
+// functions and one spec value listed in registry.go; the rest of the
+// package (rendering, options, name rules, the schema walk, the reply
+// reader) reads those specs and never names a provider. [Providers]
+// returns every provider's [Provider], for code that picks one by name.
 //
 // # Caching
 //
