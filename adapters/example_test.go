@@ -278,3 +278,32 @@ func ExampleParseGeminiReply_stream() {
 	// call get_weather {"city":"Paris"}, signature c2ln
 	// {"role":"model","parts":[{"text":"Let me "},{"text":"check."},{"functionCall":{"name":"get_weather","args":{"city":"Paris"}},"thoughtSignature":"c2ln"}]}
 }
+
+// A local model served by Ollama: the tools go out in OpenAI's shape, the
+// reply's arguments come back as an object, and each result names its tool.
+func ExampleForOllama() {
+	weather := define.MustDefineTool(getWeather, define.WithName("get_weather"))
+	p := adapters.ForOllama()
+	tools, err := p.Tools([]define.Tool{weather})
+	if err != nil {
+		panic(err)
+	}
+	body, _ := json.Marshal(map[string]any{"model": "qwen3", "stream": false, "tools": tools, "messages": p.Prompt("Weather in Paris?")})
+	fmt.Println(string(body))
+
+	reply := `{"model":"qwen3","message":{"role":"assistant","content":"","tool_calls":[{"function":{"name":"get_weather","arguments":{"city":"Paris"}}}]},"done":true,"done_reason":"stop"}`
+	turn, err := p.Parse([]byte(reply))
+	if err != nil {
+		panic(err)
+	}
+	results := []define.Result{weather.ExecuteJSON(context.Background(), turn.Calls[0].Args)}
+	next, err := p.Results(turn.Calls, results)
+	if err != nil {
+		panic(err)
+	}
+	out, _ := json.Marshal(next)
+	fmt.Println(string(out))
+	// Output:
+	// {"messages":[{"role":"user","content":"Weather in Paris?"}],"model":"qwen3","stream":false,"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"],"additionalProperties":false}}}]}
+	// [{"role":"tool","tool_name":"get_weather","content":"sunny in Paris"}]
+}
