@@ -123,3 +123,36 @@ func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
 // [AnthropicResults], one user message; Prompt is
 // {"role":"user","content":text}.
 func ForAnthropic(opts ...Option) Provider { return forSpec(anthropicSpec, opts) }
+
+func appendAnthropic(dst []byte, t *AnthropicTool) ([]byte, error) {
+	dst = append(dst, `{"name":`...)
+	dst = appendString(dst, t.Name)
+	if t.Description != "" {
+		dst = append(dst, `,"description":`...)
+		dst = appendString(dst, t.Description)
+	}
+	dst = append(dst, `,"input_schema":`...)
+	dst, err := appendRaw(dst, t.InputSchema)
+	if err != nil {
+		return dst, err
+	}
+	if t.Strict {
+		dst = append(dst, `,"strict":true`...)
+	}
+	if t.CacheControl != nil {
+		data, err := json.Marshal(t.CacheControl)
+		if err != nil {
+			return dst, err
+		}
+		dst = append(append(dst, `,"cache_control":`...), data...)
+	}
+	return append(dst, '}'), nil
+}
+
+func sizeAnthropic(t *AnthropicTool) int {
+	return entryKeys + len(t.Name) + len(t.Description) + len(t.InputSchema)
+}
+
+// NameAnthropic is Anthropic's name, as [Provider.Name] and
+// [ReplyError.Provider] spell it.
+const NameAnthropic = "anthropic"

@@ -92,3 +92,40 @@ func buildBedrock(p provider, cfg config, d toolData) (BedrockTool, error) {
 // [ParseBedrockReply]; Results is [BedrockResults], one user message;
 // Prompt is {"role":"user","content":[{"text":text}]}.
 func ForBedrock(opts ...Option) Provider { return forSpec(bedrockSpec, opts) }
+
+func appendBedrock(dst []byte, t *BedrockTool) ([]byte, error) {
+	dst = append(dst, '{')
+	var err error
+	if s := t.ToolSpec; s != nil {
+		dst = append(dst, `"toolSpec":{"name":`...)
+		dst = appendString(dst, s.Name)
+		if s.Description != "" {
+			dst = append(dst, `,"description":`...)
+			dst = appendString(dst, s.Description)
+		}
+		dst = append(dst, `,"inputSchema":{"json":`...)
+		dst, err = appendRaw(dst, s.InputSchema.JSON)
+		dst = append(dst, "}}"...)
+	}
+	if t.CachePoint != nil {
+		if t.ToolSpec != nil {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"cachePoint":{"type":`...)
+		dst = appendString(dst, t.CachePoint.Type)
+		dst = append(dst, '}')
+	}
+	return append(dst, '}'), err
+}
+
+func sizeBedrock(t *BedrockTool) int {
+	n := entryKeys
+	if s := t.ToolSpec; s != nil {
+		n += len(s.Name) + len(s.Description) + len(s.InputSchema.JSON)
+	}
+	return n
+}
+
+// NameBedrock is Bedrock's name, as [Provider.Name] and
+// [ReplyError.Provider] spell it.
+const NameBedrock = "bedrock"

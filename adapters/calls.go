@@ -130,16 +130,6 @@ func (e *ReplyError) Error() string {
 // Unwrap returns the sentinel, for errors.Is.
 func (e *ReplyError) Unwrap() error { return e.Err }
 
-// Provider names, as [Provider.Name] and [ReplyError.Provider] spell them.
-const (
-	NameOpenAI          = "openai"
-	NameOpenAIResponses = "openai-responses"
-	NameAnthropic       = "anthropic"
-	NameGemini          = "gemini"
-	NameBedrock         = "bedrock"
-	NameMCP             = "mcp"
-)
-
 // Default reply limits; see [ReplyLimits].
 const (
 	// DefaultMaxReplyBytes is the largest reply a parser reads: 32 MiB.

@@ -217,3 +217,43 @@ func emptyObjectSchema(js json.RawMessage) bool {
 // Prompt is {"role":"user","parts":[{"text":text}]}. The history is the
 // request's contents.
 func ForGemini(opts ...Option) Provider { return forSpec(geminiSpec, opts) }
+
+func appendGemini(dst []byte, t *GeminiTool) ([]byte, error) {
+	dst = append(dst, `{"functionDeclarations":`...)
+	dst, err := appendList(dst, t.FunctionDeclarations, nil, func(dst []byte, d *GeminiFunctionDeclaration) ([]byte, error) {
+		dst = append(dst, `{"name":`...)
+		dst = appendString(dst, d.Name)
+		if d.Description != "" {
+			dst = append(dst, `,"description":`...)
+			dst = appendString(dst, d.Description)
+		}
+		var err error
+		if len(d.Parameters) > 0 {
+			dst = append(dst, `,"parameters":`...)
+			if dst, err = appendRaw(dst, d.Parameters); err != nil {
+				return dst, err
+			}
+		}
+		if len(d.ParametersJSONSchema) > 0 {
+			dst = append(dst, `,"parametersJsonSchema":`...)
+			if dst, err = appendRaw(dst, d.ParametersJSONSchema); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	})
+	return append(dst, '}'), err
+}
+
+func sizeGemini(t *GeminiTool) int {
+	n := entryKeys
+	for i := range t.FunctionDeclarations {
+		d := &t.FunctionDeclarations[i]
+		n += entryKeys + len(d.Name) + len(d.Description) + len(d.Parameters) + len(d.ParametersJSONSchema)
+	}
+	return n
+}
+
+// NameGemini is Gemini's name, as [Provider.Name] and [ReplyError.Provider]
+// spell it.
+const NameGemini = "gemini"

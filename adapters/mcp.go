@@ -68,3 +68,31 @@ func buildMCP(p provider, cfg config, d toolData) (MCPTool, error) {
 // [ParseMCPReply] (tools/call requests, one or a batch); Results is
 // [MCPResponses], one JSON-RPC response per call; Prompt returns nothing.
 func ForMCP(opts ...Option) Provider { return forSpec(mcpSpec, opts) }
+
+func appendMCP(dst []byte, t *MCPTool) ([]byte, error) {
+	dst = append(dst, `{"name":`...)
+	dst = appendString(dst, t.Name)
+	if t.Title != "" {
+		dst = append(dst, `,"title":`...)
+		dst = appendString(dst, t.Title)
+	}
+	if t.Description != "" {
+		dst = append(dst, `,"description":`...)
+		dst = appendString(dst, t.Description)
+	}
+	dst = append(dst, `,"inputSchema":`...)
+	dst, err := appendRaw(dst, t.InputSchema)
+	if err == nil && len(t.OutputSchema) > 0 {
+		dst = append(dst, `,"outputSchema":`...)
+		dst, err = appendRaw(dst, t.OutputSchema)
+	}
+	return append(dst, '}'), err
+}
+
+func sizeMCP(t *MCPTool) int {
+	return entryKeys + len(t.Name) + len(t.Title) + len(t.Description) + len(t.InputSchema) + len(t.OutputSchema)
+}
+
+// NameMCP is MCP's name, as [Provider.Name] and [ReplyError.Provider]
+// spell it.
+const NameMCP = "mcp"

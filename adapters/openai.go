@@ -133,3 +133,28 @@ func openAIParams(p provider, cfg config, d toolData) (json.RawMessage, error) {
 // [ParseOpenAIReply]; Results is [OpenAIResults], one entry per message;
 // Prompt is {"role":"user","content":text}.
 func ForOpenAI(opts ...Option) Provider { return forSpec(openAISpec, opts) }
+
+func appendOpenAI(dst []byte, t *OpenAITool) ([]byte, error) {
+	dst = append(dst, `{"type":`...)
+	dst = appendString(dst, t.Type)
+	dst = append(dst, `,"function":{"name":`...)
+	dst = appendString(dst, t.Function.Name)
+	if t.Function.Description != "" {
+		dst = append(dst, `,"description":`...)
+		dst = appendString(dst, t.Function.Description)
+	}
+	dst = append(dst, `,"parameters":`...)
+	dst, err := appendRaw(dst, t.Function.Parameters)
+	if t.Function.Strict {
+		dst = append(dst, `,"strict":true`...)
+	}
+	return append(dst, "}}"...), err
+}
+
+func sizeOpenAI(t *OpenAITool) int {
+	return entryKeys + len(t.Type) + len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters)
+}
+
+// NameOpenAI is OpenAI Chat's name, as [Provider.Name] and
+// [ReplyError.Provider] spell it.
+const NameOpenAI = "openai"

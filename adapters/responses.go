@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -62,3 +63,27 @@ func buildOpenAIResponses(p provider, cfg config, d toolData) (OpenAIResponsesTo
 // Results is [ResponsesResults], one entry per item; Prompt is
 // {"role":"user","content":text}. The history is the request's input.
 func ForOpenAIResponses(opts ...Option) Provider { return forSpec(responsesSpec, opts) }
+
+func appendResponses(dst []byte, t *OpenAIResponsesTool) ([]byte, error) {
+	dst = append(dst, `{"type":`...)
+	dst = appendString(dst, t.Type)
+	dst = append(dst, `,"name":`...)
+	dst = appendString(dst, t.Name)
+	if t.Description != "" {
+		dst = append(dst, `,"description":`...)
+		dst = appendString(dst, t.Description)
+	}
+	dst = append(dst, `,"parameters":`...)
+	dst, err := appendRaw(dst, t.Parameters)
+	dst = append(dst, `,"strict":`...)
+	dst = strconv.AppendBool(dst, t.Strict)
+	return append(dst, '}'), err
+}
+
+func sizeResponses(t *OpenAIResponsesTool) int {
+	return entryKeys + len(t.Type) + len(t.Name) + len(t.Description) + len(t.Parameters)
+}
+
+// NameOpenAIResponses is the Responses API's name, as [Provider.Name] and
+// [ReplyError.Provider] spell it.
+const NameOpenAIResponses = "openai-responses"

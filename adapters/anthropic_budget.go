@@ -2,28 +2,15 @@ package adapters
 
 import (
 	"fmt"
-	"strconv"
-	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
-// This file checks the size limits of the providers' strict modes before
-// the request, so that a schema over a limit is an error naming the limit
-// and the tool instead of a 400. docs/providers.md says where each number
-// comes from.
-
-// OpenAI Structured Outputs limits, per schema (one tool's parameters).
-const (
-	openAIMaxProperties    = 5000    // object properties in total
-	openAIMaxNesting       = 10      // levels of object nesting
-	openAIMaxEnumValues    = 1000    // enum values across the schema
-	openAILargeEnum        = 250     // an enum of more string values than this...
-	openAIMaxLargeEnumText = 15000   // ...may hold at most this many characters in total
-	openAIMaxSchemaText    = 120_000 // characters of property names, definition names, enum and const values
-)
+// This file, of the Anthropic home, checks the per-request budgets of
+// Anthropic's strict tool use before the request. docs/providers.md says
+// where each number comes from.
 
 // Anthropic strict tool use limits, per request (across the strict tools).
 const (
@@ -31,96 +18,6 @@ const (
 	anthropicMaxOptional    = 24 // optional parameters across strict schemas
 	anthropicMaxUnions      = 16 // parameters with union types across strict schemas
 )
-
-// walkSchema calls fn on every schema node under s with its JSON Pointer
-// and its object nesting level (the root object is level 1).
-func walkSchema(s *schema.Schema, path string, level int, fn func(n *schema.Schema, path string, level int)) {
-	if s == nil || s.Bool != nil {
-		return
-	}
-	if len(s.Properties) > 0 || s.HasType("object") {
-		level++
-	}
-	fn(s, path, level)
-	for _, p := range s.Properties {
-		walkSchema(p.Schema, path+"/properties/"+pointerEscape(p.Name), level, fn)
-	}
-	walkSchema(s.Items, path+"/items", level, fn)
-	walkSchema(s.AdditionalProperties, path+"/additionalProperties", level, fn)
-	walkSchema(s.PropertyNames, path+"/propertyNames", level, fn)
-	for _, list := range []struct {
-		kw string
-		bs []*schema.Schema
-	}{{"anyOf", s.AnyOf}, {"oneOf", s.OneOf}, {"allOf", s.AllOf}} {
-		for i, b := range list.bs {
-			walkSchema(b, path+"/"+list.kw+"/"+strconv.Itoa(i), level, fn)
-		}
-	}
-	for _, d := range s.Defs {
-		walkSchema(d.Schema, path+"/$defs/"+pointerEscape(d.Name), 0, fn)
-	}
-}
-
-// valueText is the length in characters of an enum or const value as
-// OpenAI counts it: a string's characters, another value's JSON text.
-func valueText(v any) int {
-	if s, ok := v.(string); ok {
-		return utf8.RuneCountInString(s)
-	}
-	data, err := marshalNoEscape(v)
-	if err != nil {
-		return 0
-	}
-	return utf8.RuneCount(data)
-}
-
-// openAIBudget checks one strict schema against OpenAI's Structured Outputs
-// limits and returns every limit it exceeds.
-func (c *conv) openAIBudget(root *schema.Schema) []*Error {
-	var errs []*Error
-	props, enums, text := 0, 0, 0
-	deepest, deepPath := 0, ""
-	walkSchema(root, "", 0, func(n *schema.Schema, path string, level int) {
-		props += len(n.Properties)
-		for _, p := range n.Properties {
-			text += utf8.RuneCountInString(p.Name)
-		}
-		for _, d := range n.Defs {
-			text += utf8.RuneCountInString(d.Name)
-		}
-		if level > deepest {
-			deepest, deepPath = level, path
-		}
-		enums += len(n.Enum)
-		enumText := 0
-		for _, v := range n.Enum {
-			enumText += valueText(v)
-		}
-		text += enumText
-		if n.HasConst {
-			text += valueText(n.Const)
-		}
-		if len(n.Enum) > openAILargeEnum && allStrings(n.Enum) && enumText > openAIMaxLargeEnumText {
-			errs = append(errs, c.errf(path, ErrLimit,
-				"an enum of %d string values totals %d characters; OpenAI strict mode accepts at most %d characters for an enum of more than %d string values",
-				len(n.Enum), enumText, openAIMaxLargeEnumText, openAILargeEnum))
-		}
-	})
-	if props > openAIMaxProperties {
-		errs = append(errs, c.errf("", ErrLimit, "the schema has %d object properties in total; OpenAI strict mode accepts at most %d", props, openAIMaxProperties))
-	}
-	if deepest > openAIMaxNesting {
-		errs = append(errs, c.errf(deepPath, ErrLimit, "objects are nested %d levels deep; OpenAI strict mode accepts at most %d", deepest, openAIMaxNesting))
-	}
-	if enums > openAIMaxEnumValues {
-		errs = append(errs, c.errf("", ErrLimit, "the schema has %d enum values in total; OpenAI strict mode accepts at most %d", enums, openAIMaxEnumValues))
-	}
-	if text > openAIMaxSchemaText {
-		errs = append(errs, c.errf("", ErrLimit,
-			"property names, definition names and enum and const values total %d characters; OpenAI strict mode accepts at most %d", text, openAIMaxSchemaText))
-	}
-	return errs
-}
 
 // strictCost is what one strict Anthropic schema takes from the request's
 // budgets.
