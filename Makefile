@@ -37,10 +37,10 @@ golden:
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' $(BENCH_FLAGS) ./...
 
-## bench-peers: compare with peer libraries (bench/ module) and rewrite README.md's tables.
+## bench-peers: compare with peer libraries (bench/ module) and rewrite the tables of docs/benchmarks.md.
 BENCH_PEERS_FLAGS ?= -count 5 -benchtime 500ms
 bench-peers:
-	cd bench && $(GO) run ./internal/readme -readme ../README.md $(BENCH_PEERS_FLAGS)
+	cd bench && $(GO) run ./internal/readme -doc ../docs/benchmarks.md $(BENCH_PEERS_FLAGS)
 
 ## demo: the runnable example; needs no API key and no network.
 demo:

@@ -13,13 +13,13 @@ type weatherArgs struct {
 	City string `json:"city" description:"City name"`
 }
 
-func getWeather(ctx context.Context, in weatherArgs) (string, error) {
+func currentWeather(ctx context.Context, in weatherArgs) (string, error) {
 	return "sunny in " + in.City, nil
 }
 
 // A toolkit renders its tools for a provider and routes the model's calls.
 func Example() {
-	weather := define.MustDefineTool(getWeather,
+	weather := define.MustDefineTool(currentWeather,
 		define.WithName("get_weather"), define.WithDescription("Current weather for a city"))
 	tk, err := toolnexus.NewToolkit(weather)
 	if err != nil {

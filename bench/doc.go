@@ -20,6 +20,6 @@
 // The rejection table ([Rejections]) runs the argument cases of the core
 // issue through every peer and records which bad inputs each one rejects and
 // which it lets through to the function. `make bench-peers` runs the
-// benchmarks and the table and rewrites README.md's section between the
-// markers (see internal/readme).
+// benchmarks and the table and rewrites the section of docs/benchmarks.md
+// between the markers (see internal/readme).
 package bench

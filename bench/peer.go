@@ -31,7 +31,7 @@ type Handler[T any] func(ctx context.Context, in T) (string, error)
 // the call path.
 func Ok[T any](context.Context, T) (string, error) { return "ok", nil }
 
-// Library names, as they appear in the README tables.
+// Library names, as they appear in the tables of docs/benchmarks.md.
 const (
 	NameToolnexus   = "toolnexus"
 	NameJSON        = "encoding/json"

@@ -46,6 +46,7 @@ func Example() {
 	client := newClient(m)
 	tk := sdktest.Toolkit() // get_weather and local_time
 
+	// README: sdk-anthropic
 	tools, err := tnanthropic.Tools(tk)
 	if err != nil {
 		log.Fatal(err)
@@ -67,6 +68,8 @@ func Example() {
 			break
 		}
 	}
+	// README end
+
 	// Output:
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }

@@ -45,6 +45,7 @@ func Example() {
 	}
 	tk := sdktest.Toolkit() // get_weather and local_time
 
+	// README: sdk-genai
 	tools, err := tngenai.Tools(tk)
 	if err != nil {
 		log.Fatal(err)
@@ -66,6 +67,8 @@ func Example() {
 			break
 		}
 	}
+	// README end
+
 	// Output:
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }

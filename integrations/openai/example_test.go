@@ -62,6 +62,7 @@ func Example() {
 	client := newClient(m)
 	tk := sdktest.Toolkit() // get_weather and local_time
 
+	// README: sdk-openai-chat
 	tools, err := tnopenai.Tools(tk)
 	if err != nil {
 		log.Fatal(err)
@@ -83,6 +84,8 @@ func Example() {
 			break
 		}
 	}
+	// README end
+
 	// Output:
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }
@@ -95,6 +98,7 @@ func ExampleRunResponses() {
 	client := newClient(m)
 	tk := sdktest.Toolkit()
 
+	// README: sdk-openai-responses
 	tools, err := tnopenai.ResponsesTools(tk)
 	if err != nil {
 		log.Fatal(err)
@@ -116,6 +120,8 @@ func ExampleRunResponses() {
 			break
 		}
 	}
+	// README end
+
 	// Output:
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }

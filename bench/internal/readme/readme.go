@@ -1,5 +1,6 @@
 // Command readme runs the peer benchmarks and the rejection table of the
-// bench module and rewrites the section of README.md between the markers
+// bench module and rewrites the section of docs/benchmarks.md between the
+// markers
 //
 //	<!-- bench-peers:start -->
 //	<!-- bench-peers:end -->
@@ -7,7 +8,7 @@
 // with tables of medians and ratios to the floor, in the manner of zap's
 // internal/readme. It is `make bench-peers`; run it from the bench module:
 //
-//	go run ./internal/readme -readme ../README.md
+//	go run ./internal/readme -doc ../docs/benchmarks.md
 //
 // The test binaries are compiled once: the bench module's, and the root
 // package's for the Toolkit.Run and lookup tables (BenchmarkBatch and
@@ -47,10 +48,10 @@ const (
 )
 
 var (
-	readmePath = flag.String("readme", "../README.md", "README to rewrite between the markers")
-	count      = flag.Int("count", 5, "rounds: samples per row, each a process of its own (the tables show medians)")
-	benchtime  = flag.String("benchtime", "500ms", "-benchtime of each row's process (all but Define/first)")
-	dryRun     = flag.Bool("n", false, "print the section instead of writing the README")
+	docPath   = flag.String("doc", "../docs/benchmarks.md", "Markdown file to rewrite between the markers")
+	count     = flag.Int("count", 5, "rounds: samples per row, each a process of its own (the tables show medians)")
+	benchtime = flag.String("benchtime", "500ms", "-benchtime of each row's process (all but Define/first)")
+	dryRun    = flag.Bool("n", false, "print the section instead of writing the file")
 )
 
 func main() {
@@ -68,10 +69,10 @@ func main() {
 		fmt.Print(section)
 		return
 	}
-	if err := rewrite(*readmePath, section); err != nil {
+	if err := rewrite(*docPath, section); err != nil {
 		log.Fatal(err)
 	}
-	log.Printf("rewrote %s", *readmePath)
+	log.Printf("rewrote %s", *docPath)
 }
 
 func run() (string, error) {
@@ -430,7 +431,7 @@ func render(all []scenario, res results, rej *bench.RejectionTable, cpu string) 
 	}
 	misses = append(misses, agentMisses(res)...)
 
-	b.WriteString("### Which bad arguments each library rejects\n\n")
+	b.WriteString("## Which bad arguments each library rejects\n\n")
 	b.WriteString("The argument cases of the core issue's call tests, on `Booking` (bench/rejections.go); " +
 		"each library gets the constraints in the struct tags it reads, and go-sdk also a hand-written schema " +
 		"(toolnexus's). \"lets through\" means the function was called with the bad arguments.\n\n")
@@ -443,7 +444,7 @@ func render(all []scenario, res results, rej *bench.RejectionTable, cpu string) 
 		}
 	}
 
-	b.WriteString("### Targets\n\n")
+	b.WriteString("## Targets\n\n")
 	b.WriteString("toolnexus is to be the fastest library on every row while rejecting more bad arguments than any, " +
 		"Execute from a map within 1.5× the hand-written floor, a `Toolkit.Run` of one call within one " +
 		"`Tool.ExecuteJSON` plus 1 µs, and `Toolkit.Get` in constant time.\n\n")
@@ -536,7 +537,7 @@ func lookupScenario() scenario {
 	return s
 }
 
-// thousands formats n with a comma between thousands, as the README does.
+// thousands formats n with a comma between thousands, as the docs do.
 func thousands(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0; i -= 3 {
@@ -645,7 +646,7 @@ func amount(v float64) string {
 }
 
 func writeScenario(b *strings.Builder, res results, rej *bench.RejectionTable, s scenario) (misses []miss) {
-	fmt.Fprintf(b, "### %s\n\n", s.title)
+	fmt.Fprintf(b, "## %s\n\n", s.title)
 	if s.intro != "" {
 		fmt.Fprintf(b, "%s\n\n", s.intro)
 	}
@@ -706,7 +707,7 @@ func peerWhy(rej *bench.RejectionTable, checks bool, peer string, m, ours sample
 	return strings.Join(parts, "; ") + "."
 }
 
-// rewrite replaces the README's section between the markers.
+// rewrite replaces the file's section between the markers.
 func rewrite(path, section string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {

@@ -35,7 +35,7 @@ PASS
 }
 
 func TestRewrite(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "README.md")
+	path := filepath.Join(t.TempDir(), "benchmarks.md")
 	before := "# T\n\nintro\n\n" + startMarker + "\nold\n" + endMarker + "\n\nafter\n"
 	if err := os.WriteFile(path, []byte(before), 0o644); err != nil {
 		t.Fatal(err)
@@ -54,6 +54,21 @@ func TestRewrite(t *testing.T) {
 	}
 	if err := rewrite(path, section); err == nil || !strings.Contains(err.Error(), "markers") {
 		t.Errorf("rewrite(no markers) = %v, want an error about the markers", err)
+	}
+}
+
+// TestDocHasMarkers: the file `make bench-peers` rewrites by default holds
+// the two markers, in order, so that a run does not end in an error after
+// its long measurements.
+func TestDocHasMarkers(t *testing.T) {
+	// The default path is relative to the bench module, two levels up.
+	data, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(*docPath)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := strings.Index(string(data), startMarker), strings.Index(string(data), endMarker)
+	if start < 0 || end < start {
+		t.Errorf("%s has no %q ... %q section", *docPath, startMarker, endMarker)
 	}
 }
 

@@ -57,10 +57,12 @@ func newServer() (*mcp.Server, error) {
 	}
 	// From a Toolkit to a server: these lines; then server.Run or an HTTP
 	// handler serves it.
+	// README: mcp-server
 	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v1.0.0"}, nil)
 	if err := tnmcp.AddTools(server, tk); err != nil {
 		return nil, err
 	}
+	// README end
 	return server, nil
 }
 
