@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // Sentinel errors wrapped by [Error], for errors.Is.
@@ -58,7 +59,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // MaxErrors is how many problems one rendering call reports; the rest are
 // counted in [Errors.Omitted].
-const MaxErrors = 20
+const MaxErrors = jsonwire.MaxErrors
 
 // Errors is every problem found by one rendering call (every tool, every
 // schema path, and the request-level checks), up to [MaxErrors]. The

@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"strings"
 
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -205,12 +206,8 @@ func firstNonEmpty(a, b string) string {
 	return b
 }
 
-func pointerEscape(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-}
+// pointerEscape escapes s as one JSON Pointer reference token.
+func pointerEscape(s string) string { return jsonwire.EscapeToken(s) }
 
 func compactJSON(s *schema.Schema) string {
 	data, err := s.MarshalJSON()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -17,7 +18,7 @@ func (c *conv) resolve(ref, path string) (string, *schema.Schema, error) {
 		return "#", c.root, nil
 	}
 	if name, ok := strings.CutPrefix(ref, "#/$defs/"); ok {
-		name = strings.ReplaceAll(strings.ReplaceAll(name, "~1", "/"), "~0", "~")
+		name = jsonwire.UnescapeToken(name)
 		if d, ok := c.defs[name]; ok && d != nil {
 			return name, d, nil
 		}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // ErrParse is wrapped by every error of [Parse].
@@ -116,7 +118,7 @@ func ParseLimited(data []byte, lim ParseLimits) (*Schema, error) {
 // MaxParseDepth is the deepest nesting of JSON objects and arrays that
 // [Parse] accepts in a schema document, and so the deepest its recursion
 // goes. Schemas from other servers (an MCP proxy's) are untrusted.
-const MaxParseDepth = 512
+const MaxParseDepth = jsonwire.MaxDepth
 
 // nesting returns the deepest nesting of objects and arrays in valid JSON.
 func nesting(data []byte) int {
@@ -277,14 +279,15 @@ type pathTok struct {
 // pathString renders the path as a JSON Pointer.
 func (p *parser) pathString() string {
 	var b strings.Builder
+	var buf []byte
 	for _, t := range p.path {
-		b.WriteByte('/')
 		if t.idx >= 0 {
-			b.WriteString(strconv.Itoa(t.idx))
+			buf = jsonwire.AppendIndex(buf, t.idx)
 			continue
 		}
-		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t.key))
+		buf = jsonwire.AppendToken(buf, t.key)
 	}
+	b.Write(buf)
 	return b.String()
 }
 

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"sync"
 	"unsafe"
+
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // decoder is the state of one decode, shared by the map and JSON paths (the
@@ -112,7 +114,7 @@ func (d *decoder) pushIndex(i int)    { d.path = append(d.path, pathElem{idx: i}
 
 // pushKey pushes a key from the input (not a field name of the plan).
 func (d *decoder) pushKey(k string) {
-	d.inKeys = append(d.inKeys, escapeToken(k))
+	d.inKeys = append(d.inKeys, jsonwire.EscapeToken(k))
 	d.path = append(d.path, pathElem{idx: -1, ref: -int32(len(d.inKeys))})
 }
 

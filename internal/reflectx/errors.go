@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // Sentinel errors wrapped by [ArgError].Err, for [errors.Is].
@@ -35,10 +37,10 @@ var (
 
 // MaxErrors is how many problems one [ArgErrors] keeps; the rest are counted
 // in [ArgErrors].Omitted.
-const MaxErrors = 20
+const MaxErrors = jsonwire.MaxErrors
 
 // MaxDepth is the deepest nesting of objects and arrays the decoders accept.
-const MaxDepth = 512
+const MaxDepth = jsonwire.MaxDepth
 
 // maxGot is about how many bytes of an offending value ArgError.Got shows.
 const maxGot = 40
@@ -150,29 +152,6 @@ func refName(r int32) string {
 	pathNames.RLock()
 	defer pathNames.RUnlock()
 	return pathNames.list[r-1]
-}
-
-// appendEscaped appends s escaped as one JSON Pointer reference token.
-func appendEscaped(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '~':
-			b = append(b, "~0"...)
-		case '/':
-			b = append(b, "~1"...)
-		default:
-			b = append(b, s[i])
-		}
-	}
-	return b
-}
-
-// escapeToken returns s escaped as a JSON Pointer reference token.
-func escapeToken(s string) string {
-	if !strings.ContainsAny(s, "~/") {
-		return s
-	}
-	return string(appendEscaped(nil, s))
 }
 
 // truncate cuts s to about maxGot bytes on a rune boundary.

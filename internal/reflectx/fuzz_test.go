@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // addSeeds adds the JSON text of every row of the decode table.
@@ -88,7 +89,7 @@ func FuzzKeyIsolation(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []wantErr{{"/" + escapeToken(key), ErrUnknownField}}
+		want := []wantErr{{"/" + jsonwire.EscapeToken(key), ErrUnknownField}}
 		var v keyIso
 		if got := gotErrs(t, p.DecodeJSON(unsafe.Pointer(&v), data)); !reflect.DeepEqual(got, want) {
 			t.Errorf("DecodeJSON(%s) = %v, want %v", data, got, want)

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/fields"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // Plan is the immutable decode plan of one Go type: its fields in Go order
@@ -579,7 +580,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 		}
 		f := field{
 			name:     c.Name,
-			ref:      nameRef(escapeToken(c.Name)),
+			ref:      nameRef(jsonwire.EscapeToken(c.Name)),
 			offset:   c.Offset,
 			embeds:   c.Embeds,
 			node:     fn,

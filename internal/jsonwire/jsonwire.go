@@ -1,0 +1,66 @@
+// Package jsonwire holds what every JSON reader of the library shares: the
+// nesting limit, the cap on reported problems, and JSON Pointer (RFC 6901)
+// paths, the notation of every error path the library reports (argument
+// errors, reply errors, schema rendering errors).
+//
+//	path := jsonwire.AppendToken([]byte("/properties"), "a/b") // "/properties/a~1b"
+package jsonwire
+
+import (
+	"strconv"
+	"strings"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects the readers accept
+// by default: the decoders of tool arguments, the reply parsers and
+// schema.Parse. Each of their public limits (reflectx.MaxDepth,
+// adapters.DefaultMaxReplyDepth, schema.MaxParseDepth) is this constant.
+const MaxDepth = 512
+
+// MaxErrors is how many problems one capped error list keeps (the
+// argument errors of one call, the rendering errors of one ToX call); the
+// rest are counted.
+const MaxErrors = 20
+
+// AppendToken appends "/" and key, escaped as one JSON Pointer reference
+// token: "~" as "~0" and "/" as "~1".
+func AppendToken(dst []byte, key string) []byte {
+	dst = append(dst, '/')
+	return appendEscaped(dst, key)
+}
+
+// AppendIndex appends "/" and the array index i.
+func AppendIndex(dst []byte, i int) []byte {
+	return strconv.AppendInt(append(dst, '/'), int64(i), 10)
+}
+
+// EscapeToken returns key escaped as one JSON Pointer reference token,
+// without the leading "/".
+func EscapeToken(key string) string {
+	if !strings.ContainsAny(key, "~/") {
+		return key
+	}
+	return string(appendEscaped(make([]byte, 0, len(key)+2), key))
+}
+
+// UnescapeToken undoes EscapeToken: "~1" is "/", then "~0" is "~".
+func UnescapeToken(tok string) string {
+	if !strings.Contains(tok, "~") {
+		return tok
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+}
+
+func appendEscaped(dst []byte, key string) []byte {
+	for i := 0; i < len(key); i++ {
+		switch c := key[i]; c {
+		case '~':
+			dst = append(dst, "~0"...)
+		case '/':
+			dst = append(dst, "~1"...)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
