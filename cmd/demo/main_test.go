@@ -5,6 +5,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
 )
 
 // badCall and theError are the model's bad call and the message it gets
@@ -53,8 +55,8 @@ func TestDemoDefaultTellsTheStory(t *testing.T) {
 			t.Errorf("the error result %s appears %d times, want once", s, n)
 		}
 	}
-	if n := strings.Count(got, "3 tool turns, 1 error result, corrected; final answer given"); n != 5 {
-		t.Errorf("%d providers were corrected and answered, want 5 (every provider but MCP)", n)
+	if n := strings.Count(got, "3 tool turns, 1 error result, corrected; final answer given"); n != len(adapters.Providers())-1 {
+		t.Errorf("%d providers were corrected and answered, want %d (every provider but MCP)", n, len(adapters.Providers())-1)
 	}
 	if !strings.Contains(got, "mcp               3 tool turns, 1 error result, corrected; the client ended the session") {
 		t.Errorf("no summary line for MCP:\n%s", got)
@@ -67,18 +69,31 @@ func TestDemoDefaultTellsTheStory(t *testing.T) {
 func TestDemoFullDump(t *testing.T) {
 	got := runDemo(t, "", true)
 	for what, want := range map[string]int{
-		"── turn 1: request ──":              6,
-		"── turn 4: request ──":              5, // the MCP client ends after 3
-		"── turn 2: results of 1 call ──":    6,
-		"── turn 1: results of 2 calls ──":   6,
-		"answer: " + finalText:               5,
+		"── turn 1: request ──":              7,
+		"── turn 4: request ──":              6, // the MCP client ends after 3
+		"── turn 2: results of 1 call ──":    7,
+		"── turn 1: results of 2 calls ──":   7,
+		"answer: " + finalText:               6,
 		`"is_error": true`:                   1, // anthropic's results, then its history
 		`"isError": true`:                    1, // mcp
 		`"status": "error"`:                  1, // bedrock
-		"expected number, got \\\"21 °C\\\"": 6, // every provider's results dump
+		"expected number, got \\\"21 °C\\\"": 7, // every provider's results dump
 	} {
 		if n := strings.Count(got, what); n < want {
 			t.Errorf("%q appears %d times, want at least %d", what, n, want)
+		}
+	}
+}
+
+// Every provider of the adapters package has its part in the demo.
+func TestDemoCoversEveryProvider(t *testing.T) {
+	have := map[string]bool{}
+	for _, s := range scripts() {
+		have[s.provider.Name()] = true
+	}
+	for _, p := range adapters.Providers() {
+		if !have[p.Name()] {
+			t.Errorf("no demo script for %s", p.Name())
 		}
 	}
 }

@@ -89,6 +89,18 @@ func scripts() []script {
 			},
 		},
 		{
+			provider: adapters.ForOllama(),
+			request: func(tools any, history []any) any {
+				return map[string]any{"model": "qwen3", "stream": false, "messages": history, "tools": tools}
+			},
+			replies: []string{
+				`{"model":"qwen3","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","thinking":"Weather and time for Paris.","tool_calls":[{"function":{"index":0,"name":"get_weather","arguments":{"city":"Paris"}}},{"function":{"index":1,"name":"get_time","arguments":{"zone":"Europe/Paris"}}}]},"done_reason":"stop","done":true,"eval_count":41}`,
+				misread(`{"model":"qwen3","created_at":"2026-01-01T00:00:01Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"index":0,"name":"celsius_to_fahrenheit","arguments":{"celsius":21}}}]},"done_reason":"stop","done":true,"eval_count":18}`),
+				`{"model":"qwen3","created_at":"2026-01-01T00:00:01Z","message":{"role":"assistant","content":"","tool_calls":[{"function":{"index":0,"name":"celsius_to_fahrenheit","arguments":{"celsius":21}}}]},"done_reason":"stop","done":true,"eval_count":18}`,
+				`{"model":"qwen3","created_at":"2026-01-01T00:00:02Z","message":{"role":"assistant","content":"` + finalText + `"},"done_reason":"stop","done":true,"eval_count":20}`,
+			},
+		},
+		{
 			// MCP: the "model" is an MCP client (a host with its model behind
 			// it) sending tools/call requests; it has no final text and ends
 			// the session when done.
