@@ -194,6 +194,7 @@ type replyParser struct {
 	provider string
 	maxBytes int
 	maxDepth int
+	ix       *jIndex // the reply's index, set by whole
 }
 
 func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
@@ -245,12 +246,13 @@ func (l loc) String() string {
 
 // check checks that data is one JSON value within the limits, with no
 // duplicate keys, and returns it trimmed. path is where data sits (an
-// arguments text: the string that holds it).
-func (p replyParser) check(path loc, data []byte, sentinel error) ([]byte, error) {
+// arguments text: the string that holds it). ix, when not nil, records
+// where data's values end for its readers.
+func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([]byte, error) {
 	if len(data) > p.maxBytes {
 		return nil, p.fail(path, ErrReplyLimit, "%d bytes, more than the limit of %d", len(data), p.maxBytes)
 	}
-	if e := checkJSON(data, p.maxDepth); e != nil {
+	if e := checkJSONIndex(data, p.maxDepth, ix); e != nil {
 		switch {
 		case e.limit:
 			sentinel = ErrReplyLimit
@@ -268,9 +270,11 @@ func (p replyParser) check(path loc, data []byte, sentinel error) ([]byte, error
 	return bytes.TrimSpace(data), nil
 }
 
-// whole checks a whole reply.
-func (p replyParser) whole(reply []byte) ([]byte, error) {
-	data, err := p.check(ptr(""), reply, ErrNotJSON)
+// whole checks a whole reply, indexing it in p.ix for the reads that
+// follow.
+func (p *replyParser) whole(reply []byte) ([]byte, error) {
+	p.ix = &jIndex{}
+	data, err := p.check(ptr(""), reply, ErrNotJSON, p.ix)
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrNotJSON && len(bytes.TrimSpace(reply)) == 0 {
@@ -314,7 +318,7 @@ func (p replyParser) fields(path loc, raw []byte, names []string, vals [][]byte)
 	if err := p.object(path, raw); err != nil {
 		return err
 	}
-	if key := jFields(raw, names, vals); key != nil {
+	if key := p.ix.fields(raw, names, vals); key != nil {
 		return p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
 	}
 	return nil
@@ -329,7 +333,7 @@ func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 	if k := jKind(raw); k != "an object" {
 		return nil, p.fail(path, ErrArguments, "expected a JSON object, got %s", k)
 	}
-	return jCompact(raw), nil
+	return p.ix.compact(raw), nil
 }
 
 // argsText normalises arguments sent as JSON text in a string (OpenAI Chat
@@ -347,7 +351,7 @@ func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, string, er
 	if len(inner) == 0 || string(inner) == "null" {
 		return json.RawMessage("{}"), text, nil
 	}
-	inner, err := p.check(path, inner, ErrArguments)
+	inner, err := p.check(path, inner, ErrArguments, nil) // another text: not p.ix
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrArguments {
@@ -398,7 +402,7 @@ func (p replyParser) errorObject(path loc, raw []byte, keys *[4]string) error {
 		if t, ok := jText(r); ok {
 			s[i] = t
 		} else if r[0] != 'n' {
-			s[i] = string(jCompact(r))
+			s[i] = string(p.ix.compact(r))
 		}
 	}
 	return p.providerError(path, s[0], s[1], s[2], s[3])

@@ -127,10 +127,10 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
 	}
 	var text textJoin
-	n := jCount(m[1], "toolUse", "")
+	n := p.ix.count(m[1], "toolUse", "")
 	turn.Calls = sized[Call](n)
 	ids := make(callIDs, n)
-	err = jElems(m[1], func(i int, raw []byte) error {
+	err = p.ix.elems(m[1], func(i int, raw []byte) error {
 		at := path.key("/content").index(i)
 		var b [2][]byte
 		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
@@ -174,7 +174,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{json.RawMessage(jCompact(msg))}
+	turn.Replay = []any{json.RawMessage(p.ix.compact(msg))}
 	return turn, nil
 }
 

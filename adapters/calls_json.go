@@ -33,6 +33,8 @@ type jsonChecker struct {
 	keys     []keyRef  // keys of the open objects, innermost last
 	unesc    []byte    // unescaped keys that held escapes
 	table    []int32   // scratch hash set for objects with many keys
+	ix       *jIndex   // where to record the values' ends; nil for none
+	quoted   bool      // the string just checked holds an escaped quote
 }
 
 // pathSeg is one step of a path: a key (unescaped) or an array index.
@@ -53,8 +55,15 @@ var keySeed = maphash.MakeSeed()
 
 // checkJSON checks that data is exactly one JSON value (surrounding space
 // allowed) within maxDepth levels of nesting, with no duplicate keys.
-func checkJSON(data []byte, maxDepth int) *jsonError {
-	c := jsonChecker{data: data, maxDepth: maxDepth}
+func checkJSON(data []byte, maxDepth int) *jsonError { return checkJSONIndex(data, maxDepth, nil) }
+
+// checkJSONIndex is checkJSON recording in ix, when it is not nil, where
+// data's values end for its readers (see jIndex).
+func checkJSONIndex(data []byte, maxDepth int, ix *jIndex) *jsonError {
+	c := jsonChecker{data: data, maxDepth: maxDepth, ix: ix}
+	if ix != nil {
+		ix.text, ix.spans = data, ix.spans[:0]
+	}
 	c.space()
 	if c.pos == len(c.data) {
 		return &jsonError{problem: "empty", syntax: true}
@@ -128,7 +137,12 @@ func (c *jsonChecker) value(depth int) *jsonError {
 		}
 		return c.array(depth + 1)
 	case b == '"':
+		start := c.pos
+		c.quoted = false
 		_, err := c.str()
+		if c.quoted && c.ix != nil && c.pos-start >= jIndexMin {
+			c.ix.spans = append(c.ix.spans, jSpan{uint32(start), uint32(c.pos)})
+		}
 		return err
 	case b == 't':
 		return c.literal("true")
@@ -197,6 +211,7 @@ func (c *jsonChecker) str() (escaped bool, err *jsonError) {
 			return escaped, nil
 		case b == '\\':
 			escaped = true
+			c.quoted = c.quoted || c.pos+1 < len(c.data) && c.data[c.pos+1] == '"'
 			if err := c.escape(); err != nil {
 				return escaped, err
 			}
@@ -267,12 +282,14 @@ func hex4(data []byte, i int) (rune, bool) {
 }
 
 func (c *jsonChecker) array(depth int) *jsonError {
+	start := c.pos
 	c.pos++
 	c.space()
 	if c.pos < len(c.data) && c.data[c.pos] == ']' {
 		c.pos++
 		return nil
 	}
+	span := c.open(start)
 	c.stack = append(c.stack, pathSeg{})
 	for i := 0; ; i++ {
 		c.stack[len(c.stack)-1].index = i
@@ -280,8 +297,30 @@ func (c *jsonChecker) array(depth int) *jsonError {
 			return err
 		}
 		if done, err := c.after(']', "an array"); err != nil || done {
+			c.close(span, start)
 			return err
 		}
+	}
+}
+
+// open records the container that starts at start, returning its place in
+// the index (-1 without one); close sets its end, or drops it when it is
+// shorter than jIndexMin (so is all it holds, recorded after it).
+func (c *jsonChecker) open(start int) int {
+	if c.ix == nil {
+		return -1
+	}
+	c.ix.spans = append(c.ix.spans, jSpan{start: uint32(start)})
+	return len(c.ix.spans) - 1
+}
+
+func (c *jsonChecker) close(span, start int) {
+	switch {
+	case span < 0:
+	case c.pos-start < jIndexMin:
+		c.ix.spans = c.ix.spans[:span]
+	default:
+		c.ix.spans[span].end = uint32(c.pos)
 	}
 }
 
@@ -306,12 +345,14 @@ func (c *jsonChecker) after(end byte, container string) (done bool, err *jsonErr
 }
 
 func (c *jsonChecker) object(depth int) *jsonError {
+	at := c.pos
 	c.pos++
 	c.space()
 	if c.pos < len(c.data) && c.data[c.pos] == '}' {
 		c.pos++
 		return nil
 	}
+	span := c.open(at)
 	base, unescBase := len(c.keys), len(c.unesc)
 	c.stack = append(c.stack, pathSeg{isKey: true})
 	for {
@@ -358,6 +399,7 @@ func (c *jsonChecker) object(depth int) *jsonError {
 				return &jsonError{path: c.path(), problem: "duplicate key " + rtQuote(string(c.keyBytes(dup)))}
 			}
 			c.keys, c.unesc = c.keys[:base], c.unesc[:unescBase]
+			c.close(span, at)
 			return nil
 		}
 	}
@@ -459,7 +501,63 @@ func appendUnquoted(dst, s []byte) []byte {
 }
 
 // The readers below work on checked JSON only: values are byte slices of
-// the checked text, without surrounding space.
+// the checked text, without surrounding space. Each reader is a method of
+// the text's jIndex, which lets it skip a large value without scanning it;
+// a nil *jIndex reads any checked text, scanning.
+
+// jIndex is what the check records of a text for its readers: where each
+// container of at least jIndexMin bytes, and each string of at least
+// jIndexMin bytes holding an escaped quote, ends. The readers skip values
+// by looking their ends up, so that a value nested deep is not scanned
+// again at every level above it: reading is linear in the text's size,
+// whatever its nesting. Eight bytes a recorded value.
+type jIndex struct {
+	text    []byte  // the text as checked
+	spans   []jSpan // the recorded values, in the order they open (by start)
+	scanned int     // the bytes the readers scanned to skip values, for tests
+}
+
+// jSpan is a recorded value: text[start:end].
+type jSpan struct{ start, end uint32 }
+
+// jIndexMin is the size from which a container or string is recorded:
+// skipping a smaller one by scanning costs no more than a lookup, and a
+// byte is then scanned at most about jIndexMin/2 times however deep it
+// sits, since every container scanned to skip it is smaller than
+// jIndexMin.
+const jIndexMin = 32
+
+// offset returns the offset of data, a slice of the checked text, in the
+// text; -1 when x is nil or data is not a slice of it.
+func (x *jIndex) offset(data []byte) int {
+	if x == nil || len(data) == 0 {
+		return -1
+	}
+	o := cap(x.text) - cap(data)
+	if o < 0 || o >= len(x.text) || &x.text[o] != &data[0] {
+		return -1
+	}
+	return o
+}
+
+// lookup returns the end of the recorded value that starts at offset o of
+// the text, -1 when none is recorded there.
+func (x *jIndex) lookup(o int) int {
+	s := x.spans
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(s[m].start) < o {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(s) && int(s[lo].start) == o {
+		return int(s[lo].end)
+	}
+	return -1
+}
 
 // jSkipSpace returns the offset of the first non-space byte at or after i.
 func jSkipSpace(data []byte, i int) int {
@@ -474,22 +572,29 @@ func jSkipSpace(data []byte, i int) int {
 	return i
 }
 
-// jEnd returns the end of the checked value that starts at data[i].
-func jEnd(data []byte, i int) int {
+// end returns the end of the checked value that starts at data[i]; base
+// is data's offset in the text (-1: unknown, scan).
+func (x *jIndex) end(data []byte, base, i int) int {
 	switch data[i] {
 	case '"':
-		return jStringEnd(data, i)
+		return x.stringEnd(data, base, i)
 	case '{', '[':
-		depth := 0
+		if base >= 0 {
+			if e := x.lookup(base + i); e >= 0 {
+				return e - base
+			}
+		}
+		start, depth := i, 0
 		for ; i < len(data); i++ {
 			switch data[i] {
 			case '"':
-				i = jStringEnd(data, i) - 1
+				i = x.stringEnd(data, base, i) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
 				depth--
 				if depth == 0 {
+					x.scan(i + 1 - start)
 					return i + 1
 				}
 			}
@@ -507,9 +612,19 @@ func jEnd(data []byte, i int) int {
 	}
 }
 
-// jStringEnd returns the end of the checked string that starts at data[i]:
-// past the first quote not escaped by an odd run of backslashes.
-func jStringEnd(data []byte, i int) int {
+// scan counts n bytes scanned to skip a value.
+func (x *jIndex) scan(n int) {
+	if x != nil {
+		x.scanned += n
+	}
+}
+
+// stringEnd returns the end of the checked string that starts at data[i]:
+// past the first quote not escaped by an odd run of backslashes. At the
+// first escaped quote it looks the string up (base is data's offset in the
+// text, -1 for none).
+func (x *jIndex) stringEnd(data []byte, base, i int) int {
+	start := i
 	for i++; ; {
 		q := bytes.IndexByte(data[i:], '"')
 		if q < 0 {
@@ -522,7 +637,14 @@ func jStringEnd(data []byte, i int) int {
 		}
 		i++
 		if n%2 == 0 {
+			x.scan(i - start)
 			return i
+		}
+		if base >= 0 {
+			if e := x.lookup(base + start); e >= 0 {
+				return e - base
+			}
+			base = -1 // not recorded: a short string
 		}
 	}
 }
@@ -537,11 +659,17 @@ type jMember struct {
 // jMembers calls fn for each member of the checked object obj, in order,
 // stopping at the first error.
 func jMembers(obj []byte, fn func(m jMember) error) error {
+	return (*jIndex)(nil).members(obj, fn)
+}
+
+// members is jMembers for a slice of x's text.
+func (x *jIndex) members(obj []byte, fn func(m jMember) error) error {
+	base := x.offset(obj)
 	i := jSkipSpace(obj, 1)
 	for i < len(obj) && obj[i] == '"' {
-		ke := jStringEnd(obj, i)
+		ke := x.stringEnd(obj, -1, i) // keys are not recorded
 		vs := jSkipSpace(obj, jSkipSpace(obj, ke)+1)
-		ve := jEnd(obj, vs)
+		ve := x.end(obj, base, vs)
 		if err := fn(jMember{key: obj[i:ke], val: obj[vs:ve], whole: obj[i:ve]}); err != nil {
 			return err
 		}
@@ -556,9 +684,15 @@ func jMembers(obj []byte, fn func(m jMember) error) error {
 // jElems calls fn for each element of the checked array arr, in order,
 // stopping at the first error.
 func jElems(arr []byte, fn func(i int, v []byte) error) error {
+	return (*jIndex)(nil).elems(arr, fn)
+}
+
+// elems is jElems for a slice of x's text.
+func (x *jIndex) elems(arr []byte, fn func(i int, v []byte) error) error {
+	base := x.offset(arr)
 	i := jSkipSpace(arr, 1)
 	for n := 0; i < len(arr) && arr[i] != ']'; n++ {
-		e := jEnd(arr, i)
+		e := x.end(arr, base, i)
 		if err := fn(n, arr[i:e]); err != nil {
 			return err
 		}
@@ -568,6 +702,16 @@ func jElems(arr []byte, fn func(i int, v []byte) error) error {
 		}
 	}
 	return nil
+}
+
+// first returns the first element of the checked array list, nil when it
+// is empty.
+func (x *jIndex) first(list []byte) []byte {
+	i := jSkipSpace(list, 1)
+	if list[i] == ']' {
+		return nil
+	}
+	return list[i:x.end(list, x.offset(list), i)]
 }
 
 // jKeyIs reports whether the quoted key equals name exactly (after
@@ -582,15 +726,15 @@ func jKeyIs(key []byte, name string) bool {
 	return string(inner) == name
 }
 
-// jFields returns the values of the keys names in the checked object obj
+// fields returns the values of the keys names in the checked object obj
 // (nil for an absent key) in vals, which must be as long as names. Keys
 // match exactly; the check already rejected duplicates. It also returns
 // the first key that is not one of names but equals one of them in
 // another case ("NAME" for "name"), as encoding/json would match it; nil
 // when there is none.
-func jFields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
+func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
 	clear(vals)
-	_ = jMembers(obj, func(m jMember) error {
+	_ = x.members(obj, func(m jMember) error {
 		key := m.key[1 : len(m.key)-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			key = appendUnquoted(nil, m.key)
@@ -611,14 +755,14 @@ func jFields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
 	return caseVariant
 }
 
-// jField returns the value of key name in raw when raw is a checked
+// field returns the value of key name in raw when raw is a checked
 // object, else nil.
-func jField(raw []byte, name string) []byte {
+func (x *jIndex) field(raw []byte, name string) []byte {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
 	var v [1][]byte
-	jFields(raw, []string{name}, v[:])
+	x.fields(raw, []string{name}, v[:])
 	return v[0]
 }
 
@@ -634,17 +778,17 @@ func jText(raw []byte) (string, bool) {
 	return string(inner), true
 }
 
-// jCount counts the elements of the checked array arr that are objects
+// count counts the elements of the checked array arr that are objects
 // with the key key; when want is not "", its value must be the string want
 // as sent (without escapes). It sizes slices before they are filled.
-func jCount(arr []byte, key, want string) int {
+func (x *jIndex) count(arr []byte, key, want string) int {
 	n := 0
-	_ = jElems(arr, func(_ int, v []byte) error {
+	_ = x.elems(arr, func(_ int, v []byte) error {
 		if key == "" {
 			n++
 			return nil
 		}
-		f := jField(v, key)
+		f := x.field(v, key)
 		if f != nil && f[0] != 'n' && (want == "" || len(f) == len(want)+2 && string(f[1:len(f)-1]) == want) {
 			n++
 		}
@@ -686,22 +830,25 @@ func (t *textJoin) String() string {
 
 // jCompact returns the checked value raw without insignificant space,
 // reusing raw when it has none.
-func jCompact(raw []byte) []byte {
-	n := jSpaces(raw)
+func jCompact(raw []byte) []byte { return (*jIndex)(nil).compact(raw) }
+
+// compact is jCompact for a slice of x's text.
+func (x *jIndex) compact(raw []byte) []byte {
+	n := x.spaces(raw)
 	if n == 0 {
 		return raw
 	}
-	return jAppendCompact(make([]byte, 0, len(raw)-n), raw)
+	return x.appendCompact(make([]byte, 0, len(raw)-n), raw)
 }
 
-// jSpaces counts the bytes of insignificant space in raw, a run of checked
-// JSON that starts outside a string: what jAppendCompact leaves out.
-func jSpaces(raw []byte) int {
-	n := 0
+// spaces counts the bytes of insignificant space in raw, a run of checked
+// JSON that starts outside a string: what appendCompact leaves out.
+func (x *jIndex) spaces(raw []byte) int {
+	base, n := x.offset(raw), 0
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
-			i = jStringEnd(raw, i) - 1
+			i = x.stringEnd(raw, base, i) - 1
 		case ' ', '\t', '\n', '\r':
 			n++
 		}
@@ -709,13 +856,14 @@ func jSpaces(raw []byte) int {
 	return n
 }
 
-// jAppendCompact appends raw, a run of checked JSON that starts outside a
+// appendCompact appends raw, a run of checked JSON that starts outside a
 // string, to dst without insignificant space.
-func jAppendCompact(dst, raw []byte) []byte {
+func (x *jIndex) appendCompact(dst, raw []byte) []byte {
+	base := x.offset(raw)
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
-			e := jStringEnd(raw, i)
+			e := x.stringEnd(raw, base, i)
 			dst = append(dst, raw[i:e]...)
 			i = e - 1
 		case ' ', '\t', '\n', '\r':

@@ -62,10 +62,10 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	var turn Turn
 	switch data[0] {
 	case '[':
-		n := jCount(data, "", "")
+		n := p.ix.count(data, "", "")
 		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
 		ids := make(callIDs, n)
-		err := jElems(data, func(i int, raw []byte) error {
+		err := p.ix.elems(data, func(i int, raw []byte) error {
 			at := ptr("").index(i)
 			c, err := p.mcpRequest(at, raw)
 			if err != nil {
@@ -75,7 +75,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 				return err
 			}
 			turn.Calls = append(turn.Calls, c)
-			turn.Replay = append(turn.Replay, json.RawMessage(jCompact(raw)))
+			turn.Replay = append(turn.Replay, json.RawMessage(p.ix.compact(raw)))
 			return nil
 		})
 		if err != nil {
@@ -99,7 +99,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			return Turn{}, err
 		}
 		turn.Calls = []Call{c}
-		turn.Replay = []any{json.RawMessage(jCompact(data))}
+		turn.Replay = []any{json.RawMessage(p.ix.compact(data))}
 	default:
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jKind(data))
 	}

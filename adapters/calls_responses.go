@@ -89,10 +89,10 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jKind(data))
 	}
 	var text textJoin
-	n := jCount(items, "type", "function_call")
-	turn.Calls, turn.Replay = sized[Call](n), sized[any](jCount(items, "", ""))
+	n := p.ix.count(items, "type", "function_call")
+	turn.Calls, turn.Replay = sized[Call](n), sized[any](p.ix.count(items, "", ""))
 	ids := make(callIDs, n)
-	err = jElems(items, func(i int, raw []byte) error {
+	err = p.ix.elems(items, func(i int, raw []byte) error {
 		at := path.index(i)
 		var it [7][]byte
 		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
@@ -106,7 +106,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		if err != nil {
 			return err
 		}
-		turn.Replay = append(turn.Replay, json.RawMessage(jCompact(raw)))
+		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.compact(raw)))
 		switch {
 		case typ == "":
 			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
