@@ -194,7 +194,14 @@ type replyParser struct {
 	provider string
 	maxBytes int
 	maxDepth int
-	ix       *jIndex // the reply's index, set by whole
+	ix       *jIndex      // the reply's index, set by whole
+	checker  *jsonChecker // reused by the checks of one reply, set by whole
+}
+
+// replyState is what one parse of a reply keeps, in one allocation.
+type replyState struct {
+	ix      jIndex
+	checker jsonChecker
 }
 
 func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
@@ -252,7 +259,11 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([
 	if len(data) > p.maxBytes {
 		return nil, p.fail(path, ErrReplyLimit, "%d bytes, more than the limit of %d", len(data), p.maxBytes)
 	}
-	if e := checkJSONIndex(data, p.maxDepth, ix); e != nil {
+	c := p.checker
+	if c == nil {
+		c = new(jsonChecker)
+	}
+	if e := c.check(data, p.maxDepth, ix); e != nil {
 		switch {
 		case e.limit:
 			sentinel = ErrReplyLimit
@@ -273,7 +284,8 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([
 // whole checks a whole reply, indexing it in p.ix for the reads that
 // follow.
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
-	p.ix = &jIndex{}
+	st := new(replyState)
+	p.ix, p.checker = &st.ix, &st.checker
 	data, err := p.check(ptr(""), reply, ErrNotJSON, p.ix)
 	if err != nil {
 		var re *ReplyError
@@ -340,14 +352,14 @@ func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 // and Responses): "" and "null" mean {}. An object sent in place of the
 // string (Ollama's native API, some compatible servers) is accepted too.
 // It returns the arguments and the text as sent (the object's text for an
-// object).
-func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, string, error) {
+// object), which may share memory.
+func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, []byte, error) {
 	if raw == nil || raw[0] != '"' {
 		args, err := p.argsObject(path, raw)
-		return args, string(args), err
+		return args, args, err
 	}
-	text, _ := jText(raw)
-	inner := bytes.TrimSpace([]byte(text))
+	text := appendUnquoted(make([]byte, 0, len(raw)-2), raw)
+	inner := bytes.TrimSpace(text)
 	if len(inner) == 0 || string(inner) == "null" {
 		return json.RawMessage("{}"), text, nil
 	}
@@ -355,14 +367,20 @@ func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, string, er
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrArguments {
-			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + rtQuote(text)
+			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + rtQuote(string(text))
 		}
-		return nil, "", err
+		return nil, nil, err
 	}
 	if k := jKind(inner); k != "an object" {
-		return nil, "", p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
+		return nil, nil, p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
 	}
-	return jCompact(inner), text, nil
+	switch {
+	case p.checker == nil:
+		return jCompact(inner), text, nil
+	case p.checker.spaces == 0: // the check counted the space
+		return inner, text, nil
+	}
+	return jAppendCompact(make([]byte, 0, len(inner)-p.checker.spaces), inner), text, nil
 }
 
 // providerError is the error for a provider's error body at path.

@@ -130,8 +130,9 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	n := p.ix.count(m[1], "toolUse", "")
 	turn.Calls = sized[Call](n)
 	ids := make(callIDs, n)
+	list := ptr(path.key("/content").String()) // once, so that index below makes no path
 	err = p.ix.elems(m[1], func(i int, raw []byte) error {
-		at := path.key("/content").index(i)
+		at := list.index(i)
 		var b [2][]byte
 		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
 			return err

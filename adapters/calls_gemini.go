@@ -438,7 +438,7 @@ func geminiJoin(x *jIndex, lists [][]byte) json.RawMessage {
 	const head, tail = `{"role":"model","parts":[`, `]}`
 	n := len(head) + len(tail) + len(lists) - 1
 	for _, l := range lists {
-		n += len(l) - 2 - x.spaces(l[1:len(l)-1])
+		n += len(l) - 2 - x.spaces(l) // the brackets are not space
 	}
 	b := append(make([]byte, 0, n), head...)
 	for i, l := range lists {

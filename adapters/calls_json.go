@@ -35,6 +35,7 @@ type jsonChecker struct {
 	table    []int32   // scratch hash set for objects with many keys
 	ix       *jIndex   // where to record the values' ends; nil for none
 	quoted   bool      // the string just checked holds an escaped quote
+	spaces   int       // the bytes of space skipped so far
 }
 
 // pathSeg is one step of a path: a key (unescaped) or an array index.
@@ -55,12 +56,17 @@ var keySeed = maphash.MakeSeed()
 
 // checkJSON checks that data is exactly one JSON value (surrounding space
 // allowed) within maxDepth levels of nesting, with no duplicate keys.
-func checkJSON(data []byte, maxDepth int) *jsonError { return checkJSONIndex(data, maxDepth, nil) }
+func checkJSON(data []byte, maxDepth int) *jsonError {
+	var c jsonChecker
+	return c.check(data, maxDepth, nil)
+}
 
-// checkJSONIndex is checkJSON recording in ix, when it is not nil, where
-// data's values end for its readers (see jIndex).
-func checkJSONIndex(data []byte, maxDepth int, ix *jIndex) *jsonError {
-	c := jsonChecker{data: data, maxDepth: maxDepth, ix: ix}
+// check is checkJSON recording in ix, when it is not nil, where data's
+// values end for its readers (see jIndex). It reuses the room c's earlier
+// checks grew for paths and keys.
+func (c *jsonChecker) check(data []byte, maxDepth int, ix *jIndex) *jsonError {
+	*c = jsonChecker{data: data, maxDepth: maxDepth, ix: ix,
+		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table}
 	if ix != nil {
 		ix.text, ix.spans = data, ix.spans[:0]
 	}
@@ -79,14 +85,15 @@ func checkJSONIndex(data []byte, maxDepth int, ix *jIndex) *jsonError {
 }
 
 func (c *jsonChecker) space() {
+	start := c.pos
 	for c.pos < len(c.data) {
-		switch c.data[c.pos] {
-		case ' ', '\t', '\n', '\r':
-			c.pos++
-		default:
-			return
+		b := c.data[c.pos]
+		if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
+			break
 		}
+		c.pos++
 	}
+	c.spaces += c.pos - start
 }
 
 func (c *jsonChecker) syntaxErr(problem string) *jsonError {
@@ -141,7 +148,7 @@ func (c *jsonChecker) value(depth int) *jsonError {
 		c.quoted = false
 		_, err := c.str()
 		if c.quoted && c.ix != nil && c.pos-start >= jIndexMin {
-			c.ix.spans = append(c.ix.spans, jSpan{uint32(start), uint32(c.pos)})
+			c.ix.spans = append(c.ix.spans, jSpan{start: uint32(start), end: uint32(c.pos)})
 		}
 		return err
 	case b == 't':
@@ -310,7 +317,7 @@ func (c *jsonChecker) open(start int) int {
 	if c.ix == nil {
 		return -1
 	}
-	c.ix.spans = append(c.ix.spans, jSpan{start: uint32(start)})
+	c.ix.spans = append(c.ix.spans, jSpan{start: uint32(start), spaces: uint32(c.spaces)})
 	return len(c.ix.spans) - 1
 }
 
@@ -320,7 +327,8 @@ func (c *jsonChecker) close(span, start int) {
 	case c.pos-start < jIndexMin:
 		c.ix.spans = c.ix.spans[:span]
 	default:
-		c.ix.spans[span].end = uint32(c.pos)
+		sp := &c.ix.spans[span]
+		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.spaces
 	}
 }
 
@@ -507,18 +515,21 @@ func appendUnquoted(dst, s []byte) []byte {
 
 // jIndex is what the check records of a text for its readers: where each
 // container of at least jIndexMin bytes, and each string of at least
-// jIndexMin bytes holding an escaped quote, ends. The readers skip values
-// by looking their ends up, so that a value nested deep is not scanned
-// again at every level above it: reading is linear in the text's size,
-// whatever its nesting. Eight bytes a recorded value.
+// jIndexMin bytes holding an escaped quote, ends, and how many bytes of
+// insignificant space a container holds. The readers skip values by
+// looking their ends up, so that a value nested deep is not scanned again
+// at every level above it, and compact a container without counting its
+// space first: reading is linear in the text's size, whatever its nesting.
+// Twelve bytes a recorded value.
 type jIndex struct {
 	text    []byte  // the text as checked
 	spans   []jSpan // the recorded values, in the order they open (by start)
 	scanned int     // the bytes the readers scanned to skip values, for tests
 }
 
-// jSpan is a recorded value: text[start:end].
-type jSpan struct{ start, end uint32 }
+// jSpan is a recorded value, text[start:end], holding spaces bytes of
+// insignificant space.
+type jSpan struct{ start, end, spaces uint32 }
 
 // jIndexMin is the size from which a container or string is recorded:
 // skipping a smaller one by scanning costs no more than a lookup, and a
@@ -540,9 +551,9 @@ func (x *jIndex) offset(data []byte) int {
 	return o
 }
 
-// lookup returns the end of the recorded value that starts at offset o of
-// the text, -1 when none is recorded there.
-func (x *jIndex) lookup(o int) int {
+// lookup returns the recorded value that starts at offset o of the text,
+// nil when none is recorded there.
+func (x *jIndex) lookup(o int) *jSpan {
 	s := x.spans
 	lo, hi := 0, len(s)
 	for lo < hi {
@@ -554,9 +565,9 @@ func (x *jIndex) lookup(o int) int {
 		}
 	}
 	if lo < len(s) && int(s[lo].start) == o {
-		return int(s[lo].end)
+		return &s[lo]
 	}
-	return -1
+	return nil
 }
 
 // jSkipSpace returns the offset of the first non-space byte at or after i.
@@ -580,8 +591,8 @@ func (x *jIndex) end(data []byte, base, i int) int {
 		return x.stringEnd(data, base, i)
 	case '{', '[':
 		if base >= 0 {
-			if e := x.lookup(base + i); e >= 0 {
-				return e - base
+			if sp := x.lookup(base + i); sp != nil {
+				return int(sp.end) - base
 			}
 		}
 		start, depth := i, 0
@@ -624,6 +635,14 @@ func (x *jIndex) scan(n int) {
 // first escaped quote it looks the string up (base is data's offset in the
 // text, -1 for none).
 func (x *jIndex) stringEnd(data []byte, base, i int) int {
+	// A short string without escapes (most keys, ids, names) ends sooner
+	// than a call to IndexByte returns.
+	for j, lim := i+1, min(len(data), i+jIndexMin); j < lim && data[j] != '\\'; j++ {
+		if data[j] == '"' {
+			x.scan(j + 1 - i)
+			return j + 1
+		}
+	}
 	start := i
 	for i++; ; {
 		q := bytes.IndexByte(data[i:], '"')
@@ -641,8 +660,8 @@ func (x *jIndex) stringEnd(data []byte, base, i int) int {
 			return i
 		}
 		if base >= 0 {
-			if e := x.lookup(base + start); e >= 0 {
-				return e - base
+			if sp := x.lookup(base + start); sp != nil {
+				return int(sp.end) - base
 			}
 			base = -1 // not recorded: a short string
 		}
@@ -832,6 +851,10 @@ func (t *textJoin) String() string {
 // reusing raw when it has none.
 func jCompact(raw []byte) []byte { return (*jIndex)(nil).compact(raw) }
 
+// jAppendCompact appends the checked JSON raw to dst without
+// insignificant space.
+func jAppendCompact(dst, raw []byte) []byte { return (*jIndex)(nil).appendCompact(dst, raw) }
+
 // compact is jCompact for a slice of x's text.
 func (x *jIndex) compact(raw []byte) []byte {
 	n := x.spaces(raw)
@@ -842,9 +865,15 @@ func (x *jIndex) compact(raw []byte) []byte {
 }
 
 // spaces counts the bytes of insignificant space in raw, a run of checked
-// JSON that starts outside a string: what appendCompact leaves out.
+// JSON that starts outside a string: what appendCompact leaves out. For a
+// recorded container, the check counted them.
 func (x *jIndex) spaces(raw []byte) int {
 	base, n := x.offset(raw), 0
+	if base >= 0 && (raw[0] == '{' || raw[0] == '[') {
+		if sp := x.lookup(base); sp != nil && int(sp.end)-base == len(raw) {
+			return int(sp.spaces)
+		}
+	}
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
@@ -861,14 +890,13 @@ func (x *jIndex) spaces(raw []byte) int {
 func (x *jIndex) appendCompact(dst, raw []byte) []byte {
 	base := x.offset(raw)
 	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '"':
+		switch b := raw[i]; {
+		case b == '"':
 			e := x.stringEnd(raw, base, i)
 			dst = append(dst, raw[i:e]...)
 			i = e - 1
-		case ' ', '\t', '\n', '\r':
-		default:
-			dst = append(dst, raw[i])
+		case b > ' ': // outside strings, the bytes at or below ' ' are space
+			dst = append(dst, b)
 		}
 	}
 	return dst

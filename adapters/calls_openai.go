@@ -217,6 +217,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {
 	n := p.ix.count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
+	path = ptr(path.String()) // once, so that index below makes no path
 	ids := make(callIDs, n)
 	missing := false // a call came without an id
 	err := p.ix.elems(list, func(i int, raw []byte) error {
@@ -261,7 +262,7 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
 		replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{
 			ID: id, Type: "function",
-			Function: OpenAIFunctionCall{Name: name, Arguments: text, Extra: p.ix.extra(tc[2], openAIFunctionKeys, nil, nil)},
+			Function: OpenAIFunctionCall{Name: name, Arguments: string(text), Extra: p.ix.extra(tc[2], openAIFunctionKeys, nil, nil)},
 			Extra:    p.ix.extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil),
 		})
 		return nil
@@ -354,6 +355,7 @@ func joinTextParts(p replyParser, path loc, content []byte, partType string) (st
 		return "", err
 	}
 	var b textJoin
+	path = ptr(path.String()) // once, so that index below makes no path
 	err := p.ix.elems(content, func(i int, part []byte) error {
 		if part[0] != '{' {
 			return nil
