@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"errors"
 	"hash/maphash"
 	"strconv"
 	"strings"
@@ -147,8 +148,8 @@ func (c *jsonChecker) value(depth int) *jsonError {
 		start := c.pos
 		c.quoted = false
 		_, err := c.str()
-		if c.quoted && c.ix != nil && c.pos-start >= jIndexMin {
-			c.ix.spans = append(c.ix.spans, jSpan{start: uint32(start), end: uint32(c.pos)})
+		if c.quoted && c.ix != nil && c.pos-start >= jIndexMin && depth < jIndexDepth {
+			c.record(jSpan{start: uint32(start), end: uint32(c.pos)})
 		}
 		return err
 	case b == 't':
@@ -296,7 +297,7 @@ func (c *jsonChecker) array(depth int) *jsonError {
 		c.pos++
 		return nil
 	}
-	span := c.open(start)
+	span := c.open(start, depth)
 	c.stack = append(c.stack, pathSeg{})
 	for i := 0; ; i++ {
 		c.stack[len(c.stack)-1].index = i
@@ -310,15 +311,25 @@ func (c *jsonChecker) array(depth int) *jsonError {
 	}
 }
 
-// open records the container that starts at start, returning its place in
-// the index (-1 without one); close sets its end, or drops it when it is
-// shorter than jIndexMin (so is all it holds, recorded after it).
-func (c *jsonChecker) open(start int) int {
-	if c.ix == nil {
+// open records the container that starts at start at nesting depth depth,
+// returning its place in the index (-1 when it is not recorded); close sets
+// its end, or drops it when it is shorter than jIndexMin (so is all it
+// holds, recorded after it).
+func (c *jsonChecker) open(start, depth int) int {
+	if c.ix == nil || depth > jIndexDepth {
 		return -1
 	}
-	c.ix.spans = append(c.ix.spans, jSpan{start: uint32(start), spaces: uint32(c.spaces)})
+	c.record(jSpan{start: uint32(start), spaces: uint32(c.spaces)})
 	return len(c.ix.spans) - 1
+}
+
+// record appends sp to the index, doubling its room: append's slower
+// growth of large slices allocates about five times the final size.
+func (c *jsonChecker) record(sp jSpan) {
+	if s := c.ix.spans; len(s) == cap(s) {
+		c.ix.spans = append(make([]jSpan, 0, 2*cap(s)+16), s...)
+	}
+	c.ix.spans = append(c.ix.spans, sp)
 }
 
 func (c *jsonChecker) close(span, start int) {
@@ -360,7 +371,7 @@ func (c *jsonChecker) object(depth int) *jsonError {
 		c.pos++
 		return nil
 	}
-	span := c.open(at)
+	span := c.open(at, depth)
 	base, unescBase := len(c.keys), len(c.unesc)
 	c.stack = append(c.stack, pathSeg{isKey: true})
 	for {
@@ -516,11 +527,11 @@ func appendUnquoted(dst, s []byte) []byte {
 // jIndex is what the check records of a text for its readers: where each
 // container of at least jIndexMin bytes, and each string of at least
 // jIndexMin bytes holding an escaped quote, ends, and how many bytes of
-// insignificant space a container holds. The readers skip values by
-// looking their ends up, so that a value nested deep is not scanned again
-// at every level above it, and compact a container without counting its
-// space first: reading is linear in the text's size, whatever its nesting.
-// Twelve bytes a recorded value.
+// insignificant space a container holds, for the values nested at most
+// jIndexDepth levels deep. The readers skip values by looking their ends
+// up, so that a value is not scanned again at every level above it, and
+// compact a container without counting its space first. Twelve bytes a
+// recorded value.
 type jIndex struct {
 	text    []byte  // the text as checked
 	spans   []jSpan // the recorded values, in the order they open (by start)
@@ -536,7 +547,14 @@ type jSpan struct{ start, end, spaces uint32 }
 // byte is then scanned at most about jIndexMin/2 times however deep it
 // sits, since every container scanned to skip it is smaller than
 // jIndexMin.
-const jIndexMin = 32
+const jIndexMin = 64
+
+// jIndexDepth is the deepest level recorded. The readers walk a provider's
+// reply structure, never deeper than about ten levels (a Gemini stream's
+// args objects are at level 9), and skip or compact what is below in one
+// pass: recording deeper levels would only cost memory (twelve bytes a
+// level of a deeply nested argument).
+const jIndexDepth = 16
 
 // offset returns the offset of data, a slice of the checked text, in the
 // text; -1 when x is nil or data is not a slice of it.
@@ -764,9 +782,15 @@ func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant 
 				return nil
 			}
 		}
+		if caseVariant != nil {
+			return nil
+		}
+		ascii := isASCII(key)
 		for _, n := range names {
-			if caseVariant == nil && n != "" && bytes.EqualFold(key, []byte(n)) {
+			// An ASCII key folds only to a name as long; the names are ASCII.
+			if n != "" && (len(key) == len(n) || !ascii) && bytes.EqualFold(key, []byte(n)) {
 				caseVariant = key
+				break
 			}
 		}
 		return nil
@@ -774,15 +798,33 @@ func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant 
 	return caseVariant
 }
 
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// errFound stops a walk over members once it found what it looked for.
+var errFound = errors.New("found")
+
 // field returns the value of key name in raw when raw is a checked
 // object, else nil.
 func (x *jIndex) field(raw []byte, name string) []byte {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
-	var v [1][]byte
-	x.fields(raw, []string{name}, v[:])
-	return v[0]
+	var v []byte
+	_ = x.members(raw, func(m jMember) error {
+		if jKeyIs(m.key, name) {
+			v = m.val
+			return errFound
+		}
+		return nil
+	})
+	return v
 }
 
 // jText returns the text of a checked JSON string value.
