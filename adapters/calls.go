@@ -198,6 +198,9 @@ type replyParser struct {
 	checker  *jsonChecker // reused by the checks of one reply, set by whole
 }
 
+// indexHook, when set (by tests), sees the index of every reply parsed.
+var indexHook func(*jIndex)
+
 // replyState is what one parse of a reply keeps, in one allocation.
 type replyState struct {
 	ix      jIndex
@@ -286,6 +289,9 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	st := new(replyState)
 	p.ix, p.checker = &st.ix, &st.checker
+	if indexHook != nil {
+		indexHook(p.ix)
+	}
 	data, err := p.check(ptr(""), reply, ErrNotJSON, p.ix)
 	if err != nil {
 		var re *ReplyError

@@ -69,7 +69,7 @@ func (c *jsonChecker) check(data []byte, maxDepth int, ix *jIndex) *jsonError {
 	*c = jsonChecker{data: data, maxDepth: maxDepth, ix: ix,
 		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table}
 	if ix != nil {
-		ix.text, ix.spans = data, ix.spans[:0]
+		*ix = jIndex{text: data, spans: ix.spans[:0]}
 	}
 	c.space()
 	if c.pos == len(c.data) {
@@ -81,6 +81,9 @@ func (c *jsonChecker) check(data []byte, maxDepth int, ix *jIndex) *jsonError {
 	c.space()
 	if c.pos != len(c.data) {
 		return c.syntaxErr("unexpected " + quoteByte(c.data[c.pos]) + " after the value")
+	}
+	if ix != nil {
+		ix.space = c.spaces
 	}
 	return nil
 }
@@ -290,14 +293,14 @@ func hex4(data []byte, i int) (rune, bool) {
 }
 
 func (c *jsonChecker) array(depth int) *jsonError {
-	start := c.pos
+	start, before := c.pos, c.spaces
 	c.pos++
 	c.space()
 	if c.pos < len(c.data) && c.data[c.pos] == ']' {
 		c.pos++
 		return nil
 	}
-	span := c.open(start, depth)
+	span := c.open(start, before, depth)
 	c.stack = append(c.stack, pathSeg{})
 	for i := 0; ; i++ {
 		c.stack[len(c.stack)-1].index = i
@@ -312,14 +315,15 @@ func (c *jsonChecker) array(depth int) *jsonError {
 }
 
 // open records the container that starts at start at nesting depth depth,
-// returning its place in the index (-1 when it is not recorded); close sets
-// its end, or drops it when it is shorter than jIndexMin (so is all it
-// holds, recorded after it).
-func (c *jsonChecker) open(start, depth int) int {
+// after before bytes of space, returning its place in the index (-1 when
+// it is not recorded); close sets its end and the space it holds, or drops
+// it when it is shorter than jIndexMin (so is all it holds, recorded after
+// it).
+func (c *jsonChecker) open(start, before, depth int) int {
 	if c.ix == nil || depth > jIndexDepth {
 		return -1
 	}
-	c.record(jSpan{start: uint32(start), spaces: uint32(c.spaces)})
+	c.record(jSpan{start: uint32(start), before: uint32(before)})
 	return len(c.ix.spans) - 1
 }
 
@@ -339,7 +343,7 @@ func (c *jsonChecker) close(span, start int) {
 		c.ix.spans = c.ix.spans[:span]
 	default:
 		sp := &c.ix.spans[span]
-		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.spaces
+		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
 	}
 }
 
@@ -364,14 +368,14 @@ func (c *jsonChecker) after(end byte, container string) (done bool, err *jsonErr
 }
 
 func (c *jsonChecker) object(depth int) *jsonError {
-	at := c.pos
+	at, before := c.pos, c.spaces
 	c.pos++
 	c.space()
 	if c.pos < len(c.data) && c.data[c.pos] == '}' {
 		c.pos++
 		return nil
 	}
-	span := c.open(at, depth)
+	span := c.open(at, before, depth)
 	base, unescBase := len(c.keys), len(c.unesc)
 	c.stack = append(c.stack, pathSeg{isKey: true})
 	for {
@@ -530,17 +534,19 @@ func appendUnquoted(dst, s []byte) []byte {
 // insignificant space a container holds, for the values nested at most
 // jIndexDepth levels deep. The readers skip values by looking their ends
 // up, so that a value is not scanned again at every level above it, and
-// compact a container without counting its space first. Twelve bytes a
-// recorded value.
+// compact a container as a slice of the text compacted once. Sixteen
+// bytes a recorded value.
 type jIndex struct {
-	text    []byte  // the text as checked
-	spans   []jSpan // the recorded values, in the order they open (by start)
-	scanned int     // the bytes the readers scanned to skip values, for tests
+	text      []byte  // the text as checked
+	spans     []jSpan // the recorded values, in the order they open (by start)
+	space     int     // the bytes of insignificant space in text
+	compacted []byte  // text without insignificant space, made when first needed
+	scanned   int     // the bytes the readers scanned to skip values, for tests
 }
 
 // jSpan is a recorded value, text[start:end], holding spaces bytes of
-// insignificant space.
-type jSpan struct{ start, end, spaces uint32 }
+// insignificant space, with before bytes of it in the text before it.
+type jSpan struct{ start, end, spaces, before uint32 }
 
 // jIndexMin is the size from which a container or string is recorded:
 // skipping a smaller one by scanning costs no more than a lookup, and a
@@ -584,6 +590,19 @@ func (x *jIndex) lookup(o int) *jSpan {
 	}
 	if lo < len(s) && int(s[lo].start) == o {
 		return &s[lo]
+	}
+	return nil
+}
+
+// container returns the recorded container that is raw, nil when raw is
+// not one.
+func (x *jIndex) container(raw []byte) *jSpan {
+	base := x.offset(raw)
+	if base < 0 || raw[0] != '{' && raw[0] != '[' {
+		return nil
+	}
+	if sp := x.lookup(base); sp != nil && int(sp.end)-base == len(raw) {
+		return sp
 	}
 	return nil
 }
@@ -897,8 +916,22 @@ func jCompact(raw []byte) []byte { return (*jIndex)(nil).compact(raw) }
 // insignificant space.
 func jAppendCompact(dst, raw []byte) []byte { return (*jIndex)(nil).appendCompact(dst, raw) }
 
-// compact is jCompact for a slice of x's text.
+// compact is jCompact for a slice of x's text. A recorded container is a
+// slice of the whole text compacted (once, when first needed), so that
+// compacting values nested in one another (a call's arguments, then the
+// content that holds them) copies each byte once.
 func (x *jIndex) compact(raw []byte) []byte {
+	if sp := x.container(raw); sp != nil {
+		if sp.spaces == 0 {
+			return raw
+		}
+		if x.compacted == nil {
+			x.compacted = x.appendCompact(make([]byte, 0, len(x.text)-x.space), x.text)
+		}
+		from := int(sp.start - sp.before)
+		to := from + len(raw) - int(sp.spaces)
+		return x.compacted[from:to:to]
+	}
 	n := x.spaces(raw)
 	if n == 0 {
 		return raw
@@ -910,12 +943,10 @@ func (x *jIndex) compact(raw []byte) []byte {
 // JSON that starts outside a string: what appendCompact leaves out. For a
 // recorded container, the check counted them.
 func (x *jIndex) spaces(raw []byte) int {
-	base, n := x.offset(raw), 0
-	if base >= 0 && (raw[0] == '{' || raw[0] == '[') {
-		if sp := x.lookup(base); sp != nil && int(sp.end)-base == len(raw) {
-			return int(sp.spaces)
-		}
+	if sp := x.container(raw); sp != nil {
+		return int(sp.spaces)
 	}
+	base, n := x.offset(raw), 0
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
