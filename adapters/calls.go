@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -387,6 +388,67 @@ func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, []byte, er
 		return inner, text, nil
 	}
 	return jAppendCompact(make([]byte, 0, len(inner)-p.checker.spaces), inner), text, nil
+}
+
+// notShape is the error for a reply that lacks what every reply of the
+// provider has: problem names the missing keys and what the reply is not,
+// followed by what it looks like when that can be told.
+func (p replyParser) notShape(path loc, raw []byte, problem string) error {
+	if like := p.ix.looksLike(raw); like != "" {
+		problem += " (it looks like " + like + ")"
+	}
+	return p.fail(path, ErrReplyShape, "%s", problem)
+}
+
+// looksLikeKeys are the keys looksLike reads.
+var looksLikeKeys = []string{"choices", "candidates", "promptFeedback", "output", "stopReason",
+	"object", "jsonrpc", "method", "message", "done", "type", "role", "stop_reason", "parts", "error"}
+
+// looksLike guesses from its top-level keys which provider's reply the
+// checked value raw is, for the error of a parser it does not fit: "an
+// Ollama /api/chat reply"; "" when it cannot tell.
+func (x *jIndex) looksLike(raw []byte) string {
+	if len(raw) > 0 && raw[0] == '[' {
+		if first := x.first(raw); first != nil && first[0] == '{' {
+			if like := x.looksLike(first); like != "" && !strings.Contains(like, " or ") {
+				return "an array of " + like[strings.IndexByte(like, ' ')+1:] + "s"
+			}
+		}
+		return ""
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return ""
+	}
+	var v [15][]byte
+	x.fields(raw, looksLikeKeys, v[:])
+	has := func(i int) bool { return v[i] != nil }
+	switch {
+	case has(0):
+		return "an OpenAI chat completion"
+	case has(1) || has(2):
+		return "a Gemini response"
+	case has(3) && has(4):
+		return "a Bedrock Converse response"
+	case has(3) || string(v[5]) == `"response"`:
+		return "an OpenAI Responses response"
+	case has(6) || has(7):
+		return "a JSON-RPC message"
+	case has(8) && has(9):
+		return "an Ollama /api/chat reply"
+	case string(v[10]) == `"message"` && has(12):
+		return "an Anthropic message"
+	case string(v[10]) == `"message"` && has(11):
+		return "an Anthropic message or an OpenAI Responses message item"
+	case string(v[11]) == `"model"` || has(13):
+		return "a Gemini content"
+	case has(10) && !has(11):
+		return "an OpenAI Responses output item"
+	case has(14):
+		return "an error body"
+	case jSkipSpace(raw, 1) == len(raw)-1:
+		return "an empty object"
+	}
+	return ""
 }
 
 // providerError is the error for a provider's error body at path.

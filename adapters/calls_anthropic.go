@@ -75,7 +75,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, p.providerError(ptr(""), "", "error", "", "")
 	}
 	if m[2] == nil {
-		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "missing content")
+		return Turn{}, p.notShape(ptr("/content"), data, `missing "content": not an Anthropic message`)
 	}
 	if m[2][0] != '[' {
 		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[2]))

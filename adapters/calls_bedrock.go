@@ -94,6 +94,16 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 			return Turn{}, p.providerError(ptr(""), m, typ, "", "")
 		}
 	}
+	if top[0] == nil {
+		// The message alone: it has content, and no type (an Anthropic
+		// message has).
+		switch {
+		case top[6] == nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "output" and no "content": not a Bedrock Converse response or message`)
+		case p.ix.field(data, "type") != nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "output", and a "type", which a Converse message has not: not a Bedrock Converse response or message`)
+		}
+	}
 	var turn Turn
 	msg, path := data, ptr("")
 	if top[0] != nil {

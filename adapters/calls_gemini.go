@@ -127,7 +127,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		}
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "no candidates")
 	case top[3] == nil:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response with candidates or a content with parts")
+		return Turn{}, p.notShape(ptr(""), data, `no "candidates" and no "parts": not a Gemini response or content`)
 	}
 	parts, err := p.geminiContent(path, content)
 	if err != nil {
@@ -323,6 +323,7 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		if failed != nil {
 			return nil
 		}
+		s.gemini = s.gemini || top[0] != nil || top[1] != nil || top[3] != nil
 		parts, err := p.geminiChunk(i, v, &top, &s)
 		if err != nil {
 			failed = err
@@ -341,7 +342,10 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "an empty array: expected a response or a stream of responses")
 	}
 	if len(lists) == 0 || !s.stopParts && geminiCut(s.turn.Stop) {
-		if s.stopAt < 0 {
+		switch {
+		case !s.gemini:
+			return Turn{}, p.notShape(ptr(""), data, `no "candidates" and no "parts" in any response of the stream: not a Gemini stream`)
+		case s.stopAt < 0:
 			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no parts in any response of the stream")
 		}
 		return Turn{}, p.geminiNoContent(ptr("").index(s.stopAt).key("/candidates/0/finishReason"), s.turn.Stop, s.stopMsg)
@@ -368,6 +372,7 @@ type geminiStreamState struct {
 	stopAt    int    // the chunk of the last finishReason; -1 before one
 	stopMsg   []byte // its finishMessage
 	stopParts bool   // whether its candidate had parts
+	gemini    bool   // whether a chunk had candidates, promptFeedback or parts
 }
 
 // geminiChunk reads chunk i of a stream, whose top-level fields are top,

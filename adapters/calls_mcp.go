@@ -90,9 +90,12 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			return Turn{}, err
 		}
 		var c Call
-		if r[2] != nil || r[4] != nil {
+		switch {
+		case r[2] != nil || r[4] != nil:
 			c, err = p.mcpRequest(ptr(""), data)
-		} else {
+		case p.ix.field(data, "name") == nil && p.ix.field(data, "arguments") == nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "method" and no "name": not a JSON-RPC tools/call request or its params`)
+		default:
 			c, err = p.mcpParams(ptr(""), data)
 		}
 		if err != nil {
@@ -122,6 +125,9 @@ func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
 	}
 	if r[4] != nil && r[4][0] == '{' {
 		return Call{}, p.errorObject(path.key("/error"), r[4], &mcpErrorKeys)
+	}
+	if r[2] == nil {
+		return Call{}, p.notShape(path.key("/method"), raw, `missing "method": not a JSON-RPC request`)
 	}
 	method, err := p.text(path.key("/method"), r[2])
 	if err != nil {

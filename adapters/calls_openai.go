@@ -184,6 +184,16 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	if err := p.fields(path, msg, openAIMessageKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
+	if top[0] == nil {
+		// The assistant message alone: it has a role, or at least tool
+		// calls, and no type (an Anthropic message, a Responses item).
+		switch {
+		case m[0] == nil && m[2] == nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "choices" and no "role": not an OpenAI chat completion or assistant message`)
+		case p.ix.field(data, "type") != nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "choices", and a "type", which an assistant message has not: not an OpenAI chat completion or assistant message`)
+		}
+	}
 	if m[3] != nil && m[3][0] != 'n' {
 		return Turn{}, p.fail(path.key("/function_call"), ErrReplyShape, "a legacy function_call is not supported (send tools, not functions)")
 	}

@@ -76,7 +76,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 			return Turn{}, p.errorObject(ptr("/error"), r[2], &openAIErrorKeys)
 		}
 		if r[1] == nil {
-			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no output (expected a response object or an array of output items)")
+			return Turn{}, p.notShape(ptr(""), data, `no "output": not an OpenAI Responses response or an array of output items`)
 		}
 		if r[1][0] != '[' {
 			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jKind(r[1]))
