@@ -334,13 +334,21 @@ func (p replyParser) text(path loc, raw []byte) (string, error) {
 
 // fields reads the keys names of the object raw at path.
 func (p replyParser) fields(path loc, raw []byte, names []string, vals [][]byte) error {
+	_, err := p.fieldsOthers(path, raw, names, vals)
+	return err
+}
+
+// fieldsOthers is fields, returning how many members have keys not in
+// names (when none has, there is nothing extra to keep).
+func (p replyParser) fieldsOthers(path loc, raw []byte, names []string, vals [][]byte) (int, error) {
 	if err := p.object(path, raw); err != nil {
-		return err
+		return 0, err
 	}
-	if key := p.ix.fields(raw, names, vals); key != nil {
-		return p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
+	key, others := p.ix.fieldsCount(raw, names, vals)
+	if key != nil {
+		return 0, p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
 	}
-	return nil
+	return others, nil
 }
 
 // argsObject normalises arguments sent as a JSON object (Anthropic input,

@@ -789,6 +789,13 @@ func jKeyIs(key []byte, name string) bool {
 // another case ("NAME" for "name"), as encoding/json would match it; nil
 // when there is none.
 func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
+	caseVariant, _ = x.fieldsCount(obj, names, vals)
+	return caseVariant
+}
+
+// fieldsCount is fields, counting the members whose keys are not in names
+// too.
+func (x *jIndex) fieldsCount(obj []byte, names []string, vals [][]byte) (caseVariant []byte, others int) {
 	clear(vals)
 	_ = x.members(obj, func(m jMember) error {
 		key := m.key[1 : len(m.key)-1]
@@ -801,6 +808,7 @@ func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant 
 				return nil
 			}
 		}
+		others++
 		if caseVariant != nil {
 			return nil
 		}
@@ -814,7 +822,7 @@ func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant 
 		}
 		return nil
 	})
-	return caseVariant
+	return caseVariant, others
 }
 
 func isASCII(b []byte) bool {

@@ -233,7 +233,8 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 	err := p.ix.elems(list, func(i int, raw []byte) error {
 		at := path.index(i)
 		var tc [3][]byte
-		if err := p.fields(at, raw, openAIToolCallKeys, tc[:]); err != nil {
+		callOthers, err := p.fieldsOthers(at, raw, openAIToolCallKeys, tc[:])
+		if err != nil {
 			return err
 		}
 		id, err := p.text(at.key("/id"), tc[0])
@@ -251,7 +252,8 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 			return p.fail(at, ErrReplyShape, "no function")
 		}
 		var fn [2][]byte
-		if err := p.fields(at.key("/function"), tc[2], openAIFunctionKeys, fn[:]); err != nil {
+		fnOthers, err := p.fieldsOthers(at.key("/function"), tc[2], openAIFunctionKeys, fn[:])
+		if err != nil {
 			return err
 		}
 		name, err := p.text(at.key("/function/name"), fn[0])
@@ -270,11 +272,14 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 			return err
 		}
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
-		replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{
-			ID: id, Type: "function",
-			Function: OpenAIFunctionCall{Name: name, Arguments: string(text), Extra: p.ix.extra(tc[2], openAIFunctionKeys, nil, nil)},
-			Extra:    p.ix.extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil),
-		})
+		tcall := OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: string(text)}}
+		if fnOthers > 0 {
+			tcall.Function.Extra = p.ix.extra(tc[2], openAIFunctionKeys, nil, nil)
+		}
+		if callOthers > 0 {
+			tcall.Extra = p.ix.extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil)
+		}
+		replay.ToolCalls = append(replay.ToolCalls, tcall)
 		return nil
 	})
 	if err != nil || !missing {
