@@ -151,7 +151,7 @@ func (c *jsonChecker) value(depth int) *jsonError {
 		start := c.pos
 		c.quoted = false
 		_, err := c.str()
-		if c.quoted && c.ix != nil && c.pos-start >= jIndexMin && depth < jIndexDepth {
+		if c.quoted && c.ix != nil && c.pos-start >= jIndexMinString && depth < jIndexDepth {
 			c.record(jSpan{start: uint32(start), end: uint32(c.pos)})
 		}
 		return err
@@ -530,7 +530,7 @@ func appendUnquoted(dst, s []byte) []byte {
 
 // jIndex is what the check records of a text for its readers: where each
 // container of at least jIndexMin bytes, and each string of at least
-// jIndexMin bytes holding an escaped quote, ends, and how many bytes of
+// jIndexMinString bytes holding an escaped quote, ends, and how many bytes of
 // insignificant space a container holds, for the values nested at most
 // jIndexDepth levels deep. The readers skip values by looking their ends
 // up, so that a value is not scanned again at every level above it, and
@@ -554,6 +554,11 @@ type jSpan struct{ start, end, spaces, before uint32 }
 // sits, since every container scanned to skip it is smaller than
 // jIndexMin.
 const jIndexMin = 64
+
+// jIndexMinString is the size from which a string holding an escaped
+// quote is recorded: skipping one by scanning stops at every escaped
+// quote. (One in a container shorter than jIndexMin is dropped with it.)
+const jIndexMinString = 16
 
 // jIndexDepth is the deepest level recorded. The readers walk a provider's
 // reply structure, never deeper than about ten levels (a Gemini stream's

@@ -197,12 +197,15 @@ func checkIndex(t testing.TB, text []byte) {
 		if e := scan.end(text, -1, start); e != end {
 			t.Fatalf("%.40q: span %d-%d, but the value ends at %d", text, start, end, e)
 		}
-		if end-start < jIndexMin {
-			t.Fatalf("%.40q: span %d-%d is shorter than %d", text, start, end, jIndexMin)
-		}
 		raw := text[start:end]
 		if text[start] == '"' {
+			if end-start < jIndexMinString || !bytes.Contains(raw, []byte(`\"`)) {
+				t.Fatalf("%.40q: string %d-%d is shorter than %d or holds no escaped quote", text, start, end, jIndexMinString)
+			}
 			continue
+		}
+		if end-start < jIndexMin {
+			t.Fatalf("%.40q: span %d-%d is shorter than %d", text, start, end, jIndexMin)
 		}
 		if n := scan.spaces(raw); n != int(sp.spaces) {
 			t.Fatalf("%.40q: span %d-%d holds %d bytes of space, recorded %d", text, start, end, n, sp.spaces)
