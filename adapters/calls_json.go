@@ -2,8 +2,10 @@ package adapters
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"hash/maphash"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -215,6 +217,17 @@ func (c *jsonChecker) number() *jsonError {
 func (c *jsonChecker) str() (escaped bool, err *jsonError) {
 	c.pos++ // the opening quote
 	for c.pos < len(c.data) {
+		if c.pos+8 <= len(c.data) {
+			// Eight bytes at a time to the next byte that is not plain
+			// ASCII text: a quote, a backslash, a control or a non-ASCII.
+			w := binary.LittleEndian.Uint64(c.data[c.pos:])
+			m := w&swarHigh | swarZero(w^swarQuote) | swarZero(w^swarBackslash) | (w-0x20*swarOnes)&^w&swarHigh
+			if m == 0 {
+				c.pos += 8
+				continue
+			}
+			c.pos += bits.TrailingZeros64(m) >> 3
+		}
 		b := c.data[c.pos]
 		switch {
 		case b == '"':
@@ -269,6 +282,35 @@ func (c *jsonChecker) escape() *jsonError {
 		return c.syntaxErr("lone UTF-16 surrogate in a \\u escape")
 	}
 	return c.syntaxErr("invalid escape")
+}
+
+// The constants and the test of eight bytes in a word, for strings. The
+// lowest byte a test flags is exact (a borrow only flags the bytes above).
+const (
+	swarOnes      = 0x0101010101010101
+	swarHigh      = 0x8080808080808080
+	swarQuote     = '"' * swarOnes
+	swarBackslash = '\\' * swarOnes
+)
+
+// swarZero flags the zero bytes of w.
+func swarZero(w uint64) uint64 { return (w - swarOnes) &^ w & swarHigh }
+
+// quoteOrBackslash returns the offset of the first quote or backslash in
+// data[i:], len(data) when there is none.
+func quoteOrBackslash(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := swarZero(w^swarQuote) | swarZero(w^swarBackslash); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] == '"' || data[i] == '\\' {
+			return i
+		}
+	}
+	return len(data)
 }
 
 func hex4(data []byte, i int) (rune, bool) {
@@ -673,40 +715,25 @@ func (x *jIndex) scan(n int) {
 }
 
 // stringEnd returns the end of the checked string that starts at data[i]:
-// past the first quote not escaped by an odd run of backslashes. At the
-// first escaped quote it looks the string up (base is data's offset in the
-// text, -1 for none).
+// past the first quote that is not part of an escape. At the first escaped
+// quote it looks the string up (base is data's offset in the text, -1 for
+// none).
 func (x *jIndex) stringEnd(data []byte, base, i int) int {
-	// A short string without escapes (most keys, ids, names) ends sooner
-	// than a call to IndexByte returns.
-	for j, lim := i+1, min(len(data), i+jIndexMin); j < lim && data[j] != '\\'; j++ {
-		if data[j] == '"' {
+	for j := i + 1; ; {
+		j = quoteOrBackslash(data, j)
+		switch {
+		case j >= len(data):
+			return len(data)
+		case data[j] == '"':
 			x.scan(j + 1 - i)
 			return j + 1
-		}
-	}
-	start := i
-	for i++; ; {
-		q := bytes.IndexByte(data[i:], '"')
-		if q < 0 {
-			return len(data)
-		}
-		i += q
-		n := 0
-		for j := i - 1; data[j] == '\\'; j-- {
-			n++
-		}
-		i++
-		if n%2 == 0 {
-			x.scan(i - start)
-			return i
-		}
-		if base >= 0 {
-			if sp := x.lookup(base + start); sp != nil {
+		case base >= 0 && data[j+1] == '"':
+			if sp := x.lookup(base + i); sp != nil {
 				return int(sp.end) - base
 			}
 			base = -1 // not recorded: a short string
 		}
+		j += 2 // an escape: its first two bytes; the rest of \uXXXX is hex
 	}
 }
 
@@ -975,14 +1002,19 @@ func (x *jIndex) spaces(raw []byte) int {
 // string, to dst without insignificant space.
 func (x *jIndex) appendCompact(dst, raw []byte) []byte {
 	base := x.offset(raw)
-	for i := 0; i < len(raw); i++ {
+	for i := 0; i < len(raw); {
 		switch b := raw[i]; {
 		case b == '"':
 			e := x.stringEnd(raw, base, i)
 			dst = append(dst, raw[i:e]...)
-			i = e - 1
+			i = e
 		case b > ' ': // outside strings, the bytes at or below ' ' are space
 			dst = append(dst, b)
+			i++
+		default:
+			// Indentation: eight spaces at a time.
+			for i++; i+8 <= len(raw) && binary.LittleEndian.Uint64(raw[i:]) == 0x2020202020202020; i += 8 {
+			}
 		}
 	}
 	return dst

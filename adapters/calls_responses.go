@@ -89,8 +89,15 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jKind(data))
 	}
 	var text textJoin
-	n := p.ix.count(items, "type", "function_call")
-	turn.Calls, turn.Replay = sized[Call](n), sized[any](p.ix.count(items, "", ""))
+	n, all := 0, 0 // the function calls and all items, to size the slices
+	_ = p.ix.elems(items, func(_ int, v []byte) error {
+		if f := p.ix.field(v, "type"); string(f) == `"function_call"` {
+			n++
+		}
+		all++
+		return nil
+	})
+	turn.Calls, turn.Replay = sized[Call](n), sized[any](all)
 	ids := make(callIDs, n)
 	err = p.ix.elems(items, func(i int, raw []byte) error {
 		at := path.index(i)
