@@ -290,6 +290,10 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	st := new(replyState)
 	p.ix, p.checker = &st.ix, &st.checker
+	// The parsers other than OpenAI's replay compacted parts of the reply:
+	// the check compacts it as it goes, copying a run between spaces at a
+	// time.
+	p.ix.eager = p.provider != NameOpenAI
 	if indexHook != nil {
 		indexHook(p.ix)
 	}

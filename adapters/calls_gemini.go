@@ -450,7 +450,12 @@ func geminiJoin(x *jIndex, lists [][]byte) json.RawMessage {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = x.appendCompact(b, l[1:len(l)-1])
+		if x.container(l) == nil {
+			b = x.appendCompact(b, l[1:len(l)-1])
+			continue
+		}
+		c := x.compact(l) // a slice of the compacted reply
+		b = append(b, c[1:len(c)-1]...)
 	}
 	return append(b, tail...)
 }

@@ -39,6 +39,8 @@ type jsonChecker struct {
 	ix       *jIndex   // where to record the values' ends; nil for none
 	quoted   bool      // the string just checked holds an escaped quote
 	spaces   int       // the bytes of space skipped so far
+	out      []byte    // with ix.eager, the text so far without space, up to last
+	last     int       // where out stops in data
 }
 
 // pathSeg is one step of a path: a key (unescaped) or an array index.
@@ -71,7 +73,7 @@ func (c *jsonChecker) check(data []byte, maxDepth int, ix *jIndex) *jsonError {
 	*c = jsonChecker{data: data, maxDepth: maxDepth, ix: ix,
 		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table}
 	if ix != nil {
-		*ix = jIndex{text: data, spans: ix.spans[:0]}
+		*ix = jIndex{text: data, spans: ix.spans[:0], eager: ix.eager}
 	}
 	c.space()
 	if c.pos == len(c.data) {
@@ -86,6 +88,12 @@ func (c *jsonChecker) check(data []byte, maxDepth int, ix *jIndex) *jsonError {
 	}
 	if ix != nil {
 		ix.space = c.spaces
+		if ix.eager {
+			ix.compacted = data
+			if c.out != nil {
+				ix.compacted = append(c.out, data[c.last:]...)
+			}
+		}
 	}
 	return nil
 }
@@ -99,7 +107,17 @@ func (c *jsonChecker) space() {
 		}
 		c.pos++
 	}
-	c.spaces += c.pos - start
+	if c.pos > start {
+		c.spaces += c.pos - start
+		if c.ix != nil && c.ix.eager {
+			// The text without space, copied a run between spaces at a time.
+			if c.out == nil {
+				c.out = make([]byte, 0, len(c.data)-(c.pos-start))
+			}
+			c.out = append(c.out, c.data[c.last:start]...)
+			c.last = c.pos
+		}
+	}
 }
 
 func (c *jsonChecker) syntaxErr(problem string) *jsonError {
@@ -583,6 +601,7 @@ type jIndex struct {
 	spans     []jSpan // the recorded values, in the order they open (by start)
 	space     int     // the bytes of insignificant space in text
 	compacted []byte  // text without insignificant space, made when first needed
+	eager     bool    // whether the check makes compacted as it goes (set before it)
 	scanned   int     // the bytes the readers scanned to skip values, for tests
 }
 
@@ -957,7 +976,8 @@ func jCompact(raw []byte) []byte { return (*jIndex)(nil).compact(raw) }
 func jAppendCompact(dst, raw []byte) []byte { return (*jIndex)(nil).appendCompact(dst, raw) }
 
 // compact is jCompact for a slice of x's text. A recorded container is a
-// slice of the whole text compacted (once, when first needed), so that
+// slice of the whole text compacted (once: by the check, when x is eager,
+// or when first needed), so that
 // compacting values nested in one another (a call's arguments, then the
 // content that holds them) copies each byte once.
 func (x *jIndex) compact(raw []byte) []byte {
@@ -1001,23 +1021,43 @@ func (x *jIndex) spaces(raw []byte) int {
 // appendCompact appends raw, a run of checked JSON that starts outside a
 // string, to dst without insignificant space.
 func (x *jIndex) appendCompact(dst, raw []byte) []byte {
-	base := x.offset(raw)
-	for i := 0; i < len(raw); {
-		switch b := raw[i]; {
-		case b == '"':
-			e := x.stringEnd(raw, base, i)
-			dst = append(dst, raw[i:e]...)
-			i = e
-		case b > ' ': // outside strings, the bytes at or below ' ' are space
-			dst = append(dst, b)
+	// Runs of bytes between spaces, strings included, are copied whole.
+	base, run := x.offset(raw), 0
+	for i := 0; ; {
+		i = quoteOrSpace(raw, i)
+		switch {
+		case i >= len(raw):
+			return append(dst, raw[run:]...)
+		case raw[i] == '"':
+			i = x.stringEnd(raw, base, i)
+			continue
+		}
+		dst = append(dst, raw[run:i]...)
+		for i++; i+8 <= len(raw) && binary.LittleEndian.Uint64(raw[i:]) == ' '*swarOnes; i += 8 {
+		}
+		for i < len(raw) && raw[i] <= ' ' {
 			i++
-		default:
-			// Indentation: eight spaces at a time.
-			for i++; i+8 <= len(raw) && binary.LittleEndian.Uint64(raw[i:]) == 0x2020202020202020; i += 8 {
-			}
+		}
+		run = i
+	}
+}
+
+// quoteOrSpace returns the offset of the first quote or byte at or below
+// ' ' in data[i:], len(data) when there is none: outside strings, the
+// bytes of checked JSON at or below ' ' are space.
+func quoteOrSpace(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := swarZero(w^swarQuote) | (w-0x21*swarOnes)&^w&swarHigh; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
-	return dst
+	for ; i < len(data); i++ {
+		if data[i] == '"' || data[i] <= ' ' {
+			return i
+		}
+	}
+	return len(data)
 }
 
 // jKind names the kind of a checked value, for messages.
