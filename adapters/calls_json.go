@@ -99,6 +99,15 @@ func (c *jsonChecker) check(data []byte, maxDepth int, ix *jIndex) *jsonError {
 }
 
 func (c *jsonChecker) space() {
+	if c.pos < len(c.data) && c.data[c.pos] > ' ' { // no space: inlined
+		return
+	}
+	c.spaceRun()
+}
+
+// spaceRun skips the space at c.pos, counting it, and copies the text
+// before it to c.out when the check compacts.
+func (c *jsonChecker) spaceRun() {
 	start := c.pos
 	for c.pos < len(c.data) {
 		b := c.data[c.pos]
@@ -600,7 +609,7 @@ type jIndex struct {
 	text      []byte  // the text as checked
 	spans     []jSpan // the recorded values, in the order they open (by start)
 	space     int     // the bytes of insignificant space in text
-	compacted []byte  // text without insignificant space, made when first needed
+	compacted []byte  // text without insignificant space: by the check when eager, else when first needed
 	eager     bool    // whether the check makes compacted as it goes (set before it)
 	scanned   int     // the bytes the readers scanned to skip values, for tests
 }
@@ -609,8 +618,8 @@ type jIndex struct {
 // insignificant space, with before bytes of it in the text before it.
 type jSpan struct{ start, end, spaces, before uint32 }
 
-// jIndexMin is the size from which a container or string is recorded:
-// skipping a smaller one by scanning costs no more than a lookup, and a
+// jIndexMin is the size from which a container is recorded: skipping a
+// smaller one by scanning costs no more than a lookup, and a
 // byte is then scanned at most about jIndexMin/2 times however deep it
 // sits, since every container scanned to skip it is smaller than
 // jIndexMin.
@@ -624,7 +633,7 @@ const jIndexMinString = 16
 // jIndexDepth is the deepest level recorded. The readers walk a provider's
 // reply structure, never deeper than about ten levels (a Gemini stream's
 // args objects are at level 9), and skip or compact what is below in one
-// pass: recording deeper levels would only cost memory (twelve bytes a
+// pass: recording deeper levels would only cost memory (sixteen bytes a
 // level of a deeply nested argument).
 const jIndexDepth = 16
 
