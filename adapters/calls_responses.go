@@ -105,9 +105,20 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
 			return err
 		}
-		typ, err := p.text(at.key("/type"), it[0])
-		if err != nil {
-			return err
+		var typ string
+		switch string(it[0]) { // the usual types, without making a string
+		case `"function_call"`:
+			typ = "function_call"
+		case `"reasoning"`:
+			typ = "reasoning"
+		case `"message"`:
+			typ = "message"
+		default:
+			t, err := p.text(at.key("/type"), it[0])
+			if err != nil {
+				return err
+			}
+			typ = t
 		}
 		callID, err := p.text(at.key("/call_id"), it[1])
 		if err != nil {
