@@ -75,7 +75,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, p.providerError(ptr(""), "", "error", "", "")
 	}
 	if m[2] == nil {
-		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "missing content")
+		return Turn{}, p.notShape(ptr("/content"), data, `missing "content": not an Anthropic message`)
 	}
 	if m[2][0] != '[' {
 		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[2]))
@@ -92,10 +92,10 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var text textJoin
-	n := jCount(m[2], "type", "tool_use")
+	n := p.ix.count(m[2], "type", "tool_use")
 	turn.Calls = sized[Call](n)
 	ids := make(callIDs, n)
-	err = jElems(m[2], func(i int, raw []byte) error {
+	err = p.ix.elems(m[2], func(i int, raw []byte) error {
 		at := ptr("/content").index(i)
 		var b [5][]byte
 		if err := p.fields(at, raw, anthropicBlockKeys, b[:]); err != nil {
@@ -128,7 +128,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: jCompact(m[2])}}
+	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: p.ix.compact(m[2])}}
 	return turn, nil
 }
 

@@ -94,6 +94,16 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 			return Turn{}, p.providerError(ptr(""), m, typ, "", "")
 		}
 	}
+	if top[0] == nil {
+		// The message alone: it has content, and no type (an Anthropic
+		// message has).
+		switch {
+		case top[6] == nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "output" and no "content": not a Bedrock Converse response or message`)
+		case p.ix.field(data, "type") != nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "output", and a "type", which a Converse message has not: not a Bedrock Converse response or message`)
+		}
+	}
 	var turn Turn
 	msg, path := data, ptr("")
 	if top[0] != nil {
@@ -127,11 +137,12 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
 	}
 	var text textJoin
-	n := jCount(m[1], "toolUse", "")
+	n := p.ix.count(m[1], "toolUse", "")
 	turn.Calls = sized[Call](n)
 	ids := make(callIDs, n)
-	err = jElems(m[1], func(i int, raw []byte) error {
-		at := path.key("/content").index(i)
+	list := ptr(path.key("/content").String()) // once, so that index below makes no path
+	err = p.ix.elems(m[1], func(i int, raw []byte) error {
+		at := list.index(i)
 		var b [2][]byte
 		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
 			return err
@@ -174,7 +185,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{json.RawMessage(jCompact(msg))}
+	turn.Replay = []any{json.RawMessage(p.ix.compact(msg))}
 	return turn, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -184,6 +185,17 @@ type replyParser struct {
 	provider string
 	maxBytes int
 	maxDepth int
+	ix       *jIndex      // the reply's index, set by whole
+	checker  *jsonChecker // reused by the checks of one reply, set by whole
+}
+
+// indexHook, when set (by tests), sees the index of every reply parsed.
+var indexHook func(*jIndex)
+
+// replyState is what one parse of a reply keeps, in one allocation.
+type replyState struct {
+	ix      jIndex
+	checker jsonChecker
 }
 
 func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
@@ -235,12 +247,17 @@ func (l loc) String() string {
 
 // check checks that data is one JSON value within the limits, with no
 // duplicate keys, and returns it trimmed. path is where data sits (an
-// arguments text: the string that holds it).
-func (p replyParser) check(path loc, data []byte, sentinel error) ([]byte, error) {
+// arguments text: the string that holds it). ix, when not nil, records
+// where data's values end for its readers.
+func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([]byte, error) {
 	if len(data) > p.maxBytes {
 		return nil, p.fail(path, ErrReplyLimit, "%d bytes, more than the limit of %d", len(data), p.maxBytes)
 	}
-	if e := checkJSON(data, p.maxDepth); e != nil {
+	c := p.checker
+	if c == nil {
+		c = new(jsonChecker)
+	}
+	if e := c.check(data, p.maxDepth, ix); e != nil {
 		switch {
 		case e.limit:
 			sentinel = ErrReplyLimit
@@ -258,9 +275,19 @@ func (p replyParser) check(path loc, data []byte, sentinel error) ([]byte, error
 	return bytes.TrimSpace(data), nil
 }
 
-// whole checks a whole reply.
-func (p replyParser) whole(reply []byte) ([]byte, error) {
-	data, err := p.check(ptr(""), reply, ErrNotJSON)
+// whole checks a whole reply, indexing it in p.ix for the reads that
+// follow.
+func (p *replyParser) whole(reply []byte) ([]byte, error) {
+	st := new(replyState)
+	p.ix, p.checker = &st.ix, &st.checker
+	// The parsers other than OpenAI's replay compacted parts of the reply:
+	// the check compacts it as it goes, copying a run between spaces at a
+	// time.
+	p.ix.eager = p.provider != NameOpenAI
+	if indexHook != nil {
+		indexHook(p.ix)
+	}
+	data, err := p.check(ptr(""), reply, ErrNotJSON, p.ix)
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrNotJSON && len(bytes.TrimSpace(reply)) == 0 {
@@ -301,13 +328,21 @@ func (p replyParser) text(path loc, raw []byte) (string, error) {
 
 // fields reads the keys names of the object raw at path.
 func (p replyParser) fields(path loc, raw []byte, names []string, vals [][]byte) error {
+	_, err := p.fieldsOthers(path, raw, names, vals)
+	return err
+}
+
+// fieldsOthers is fields, returning how many members have keys not in
+// names (when none has, there is nothing extra to keep).
+func (p replyParser) fieldsOthers(path loc, raw []byte, names []string, vals [][]byte) (int, error) {
 	if err := p.object(path, raw); err != nil {
-		return err
+		return 0, err
 	}
-	if key := jFields(raw, names, vals); key != nil {
-		return p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
+	key, others := p.ix.fieldsCount(raw, names, vals)
+	if key != nil {
+		return 0, p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
 	}
-	return nil
+	return others, nil
 }
 
 // argsObject normalises arguments sent as a JSON object (Anthropic input,
@@ -319,36 +354,103 @@ func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 	if k := jKind(raw); k != "an object" {
 		return nil, p.fail(path, ErrArguments, "expected a JSON object, got %s", k)
 	}
-	return jCompact(raw), nil
+	return p.ix.compact(raw), nil
 }
 
 // argsText normalises arguments sent as JSON text in a string (OpenAI Chat
 // and Responses): "" and "null" mean {}. An object sent in place of the
 // string (Ollama's native API, some compatible servers) is accepted too.
 // It returns the arguments and the text as sent (the object's text for an
-// object).
-func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, string, error) {
+// object), which may share memory.
+func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, []byte, error) {
 	if raw == nil || raw[0] != '"' {
 		args, err := p.argsObject(path, raw)
-		return args, string(args), err
+		return args, args, err
 	}
-	text, _ := jText(raw)
-	inner := bytes.TrimSpace([]byte(text))
+	text := appendUnquoted(make([]byte, 0, len(raw)-2), raw)
+	inner := bytes.TrimSpace(text)
 	if len(inner) == 0 || string(inner) == "null" {
 		return json.RawMessage("{}"), text, nil
 	}
-	inner, err := p.check(path, inner, ErrArguments)
+	inner, err := p.check(path, inner, ErrArguments, nil) // another text: not p.ix
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrArguments {
-			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + rtQuote(text)
+			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + rtQuote(string(text))
 		}
-		return nil, "", err
+		return nil, nil, err
 	}
 	if k := jKind(inner); k != "an object" {
-		return nil, "", p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
+		return nil, nil, p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
 	}
-	return jCompact(inner), text, nil
+	switch {
+	case p.checker == nil:
+		return jCompact(inner), text, nil
+	case p.checker.spaces == 0: // the check counted the space
+		return inner, text, nil
+	}
+	return jAppendCompact(make([]byte, 0, len(inner)-p.checker.spaces), inner), text, nil
+}
+
+// notShape is the error for a reply that lacks what every reply of the
+// provider has: problem names the missing keys and what the reply is not,
+// followed by what it looks like when that can be told.
+func (p replyParser) notShape(path loc, raw []byte, problem string) error {
+	if like := p.ix.looksLike(raw); like != "" {
+		problem += " (it looks like " + like + ")"
+	}
+	return p.fail(path, ErrReplyShape, "%s", problem)
+}
+
+// looksLikeKeys are the keys looksLike reads.
+var looksLikeKeys = []string{"choices", "candidates", "promptFeedback", "output", "stopReason",
+	"object", "jsonrpc", "method", "message", "done", "type", "role", "stop_reason", "parts", "error"}
+
+// looksLike guesses from its top-level keys which provider's reply the
+// checked value raw is, for the error of a parser it does not fit: "an
+// Ollama /api/chat reply"; "" when it cannot tell.
+func (x *jIndex) looksLike(raw []byte) string {
+	if len(raw) > 0 && raw[0] == '[' {
+		if first := x.first(raw); first != nil && first[0] == '{' {
+			if like := x.looksLike(first); like != "" && !strings.Contains(like, " or ") {
+				return "an array of " + like[strings.IndexByte(like, ' ')+1:] + "s"
+			}
+		}
+		return ""
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return ""
+	}
+	var v [15][]byte
+	x.fields(raw, looksLikeKeys, v[:])
+	has := func(i int) bool { return v[i] != nil }
+	switch {
+	case has(0):
+		return "an OpenAI chat completion"
+	case has(1) || has(2):
+		return "a Gemini response"
+	case has(3) && has(4):
+		return "a Bedrock Converse response"
+	case has(3) || string(v[5]) == `"response"`:
+		return "an OpenAI Responses response"
+	case has(6) || has(7):
+		return "a JSON-RPC message"
+	case has(8) && has(9):
+		return "an Ollama /api/chat reply"
+	case string(v[10]) == `"message"` && has(12):
+		return "an Anthropic message"
+	case string(v[10]) == `"message"` && has(11):
+		return "an Anthropic message or an OpenAI Responses message item"
+	case string(v[11]) == `"model"` || has(13):
+		return "a Gemini content"
+	case has(10) && !has(11):
+		return "an OpenAI Responses output item"
+	case has(14):
+		return "an error body"
+	case jSkipSpace(raw, 1) == len(raw)-1:
+		return "an empty object"
+	}
+	return ""
 }
 
 // providerError is the error for a provider's error body at path.
@@ -388,7 +490,7 @@ func (p replyParser) errorObject(path loc, raw []byte, keys *[4]string) error {
 		if t, ok := jText(r); ok {
 			s[i] = t
 		} else if r[0] != 'n' {
-			s[i] = string(jCompact(r))
+			s[i] = string(p.ix.compact(r))
 		}
 	}
 	return p.providerError(path, s[0], s[1], s[2], s[3])

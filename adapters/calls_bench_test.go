@@ -1,6 +1,8 @@
 package adapters_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -139,6 +141,135 @@ func BenchmarkParseAmplification(b *testing.B) {
 				runtime.ReadMemStats(&after)
 				b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(n)/float64(len(reply)), "alloc/B")
 			})
+		}
+	}
+}
+
+// benchShapes build, for each provider, a reply in its real shape (the
+// fields a real reply has around the calls) holding n calls whose
+// arguments object is args, indented as the APIs send it.
+var benchShapes = []struct {
+	provider string
+	build    func(n int, args string) string
+}{
+	{"openai", func(n int, args string) string {
+		q, _ := json.Marshal(args) // the arguments are JSON text in a string
+		return repeatN(`{"id":"chatcmpl-1","object":"chat.completion","created":1767225600,"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null,"annotations":[],"tool_calls":[`,
+			`{"id":"call_%d","type":"function","function":{"name":"get_weather","arguments":`+string(q)+`}}`,
+			`]},"logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":90,"completion_tokens":60,"total_tokens":150}}`, n)
+	}},
+	{"openai-responses", func(n int, args string) string {
+		q, _ := json.Marshal(args)
+		return repeatN(`{"id":"resp_1","object":"response","status":"completed","model":"o4-mini","output":[{"type":"reasoning","id":"rs_01","summary":[],"encrypted_content":"gAAAAB"},`,
+			`{"type":"function_call","id":"fc_%d","call_id":"call_%[1]d","name":"get_weather","arguments":`+string(q)+`,"status":"completed"}`,
+			`],"usage":{"input_tokens":90,"output_tokens":60,"total_tokens":150}}`, n)
+	}},
+	{"anthropic", func(n int, args string) string {
+		return repeatN(`{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"thinking","thinking":"Weather first.","signature":"EqQBCgIYAhIM"},{"type":"text","text":"Let me check."},`,
+			`{"type":"tool_use","id":"toolu_%d","name":"get_weather","input":`+args+`}`,
+			`],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":400,"output_tokens":120}}`, n)
+	}},
+	{"gemini", func(n int, args string) string {
+		return repeatN(`{"candidates":[{"content":{"role":"model","parts":[`,
+			`{"functionCall":{"id":"fc-%d","name":"get_weather","args":`+args+`},"thoughtSignature":"CiQBVKhc7k1Q"}`,
+			`]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":70,"candidatesTokenCount":30,"totalTokenCount":100},"modelVersion":"gemini-3-pro-preview"}`, n)
+	}},
+	{"bedrock", func(n int, args string) string {
+		return repeatN(`{"output":{"message":{"role":"assistant","content":[{"text":"I'll look these up."},`,
+			`{"toolUse":{"toolUseId":"tooluse_%d","name":"get_weather","input":`+args+`}}`,
+			`]}},"stopReason":"tool_use","usage":{"inputTokens":300,"outputTokens":90,"totalTokens":390},"metrics":{"latencyMs":812}}`, n)
+	}},
+	{"mcp", func(n int, args string) string {
+		return repeatN(`[`, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_weather","arguments":`+args+`}}`, `]`, n)
+	}},
+}
+
+// repeatN returns head, then item (with %d its index) n times,
+// comma-joined, then tail, indented as the APIs send replies.
+func repeatN(head, item, tail string, n int) string {
+	var b strings.Builder
+	b.WriteString(head)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, item, i)
+	}
+	b.WriteString(tail)
+	var out bytes.Buffer
+	if err := json.Indent(&out, []byte(b.String()), "", "  "); err != nil {
+		panic(err)
+	}
+	return out.String()
+}
+
+// plainArgs are ordinary arguments.
+const plainArgs = `{"city":"Paris","days":2,"units":"metric"}`
+
+// escapedArgs are arguments heavy in escapes and nesting: source code
+// with quotes and escaped newlines, records with quoted text, and a tree
+// 16 levels deep. As an OpenAI arguments text they hold about a thousand
+// \" and a few hundred \\n.
+var escapedArgs = func() string {
+	var b strings.Builder
+	b.WriteString(`{"code":`)
+	code, _ := json.Marshal(strings.Repeat("fmt.Printf(\"say \\\"%s\\\"\\n\", name)\n", 40))
+	b.Write(code)
+	b.WriteString(`,"records":[`)
+	for i := range 40 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"k":"v \"%d\"","n":%d}`, i, i)
+	}
+	b.WriteString(`],"tree":`)
+	for range 16 {
+		b.WriteString(`{"a":[1,"x \"y\"",`)
+	}
+	b.WriteString(`{}`)
+	for range 16 {
+		b.WriteString(`]}`)
+	}
+	b.WriteString(`}`)
+	return b.String()
+}()
+
+// BenchmarkParseVsValid parses a reply of each provider's shape, ordinary
+// (three small calls a unit) and heavy in escapes and nesting (one call a
+// unit, see escapedArgs), at 1, 10 and 100 units, next to json.Valid on
+// the same bytes: the parse should cost at most about twice the
+// validation, at every size.
+func BenchmarkParseVsValid(b *testing.B) {
+	for _, s := range benchShapes {
+		for _, kind := range []struct {
+			name  string
+			calls int
+			args  string
+		}{{"plain", 3, plainArgs}, {"escaped", 1, escapedArgs}} {
+			for _, scale := range []int{1, 10, 100} {
+				reply := []byte(s.build(kind.calls*scale, kind.args))
+				if _, err := parsers[s.provider](reply); err != nil {
+					b.Fatalf("%s/%s: %v", s.provider, kind.name, err)
+				}
+				name := fmt.Sprintf("%s/%s/%dx", s.provider, kind.name, scale)
+				b.Run(name+"/parse", func(b *testing.B) {
+					b.SetBytes(int64(len(reply)))
+					b.ReportAllocs()
+					for b.Loop() {
+						if _, err := parsers[s.provider](reply); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run(name+"/valid", func(b *testing.B) {
+					b.SetBytes(int64(len(reply)))
+					for b.Loop() {
+						if !json.Valid(reply) {
+							b.Fatal("not valid")
+						}
+					}
+				})
+			}
 		}
 	}
 }

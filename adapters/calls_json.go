@@ -2,7 +2,10 @@ package adapters
 
 import (
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"hash/maphash"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -33,6 +36,11 @@ type jsonChecker struct {
 	keys     []keyRef  // keys of the open objects, innermost last
 	unesc    []byte    // unescaped keys that held escapes
 	table    []int32   // scratch hash set for objects with many keys
+	ix       *jIndex   // where to record the values' ends; nil for none
+	quoted   bool      // the string just checked holds an escaped quote
+	spaces   int       // the bytes of space skipped so far
+	out      []byte    // with ix.eager, the text so far without space, up to last
+	last     int       // where out stops in data
 }
 
 // pathSeg is one step of a path: a key (unescaped) or an array index.
@@ -54,7 +62,19 @@ var keySeed = maphash.MakeSeed()
 // checkJSON checks that data is exactly one JSON value (surrounding space
 // allowed) within maxDepth levels of nesting, with no duplicate keys.
 func checkJSON(data []byte, maxDepth int) *jsonError {
-	c := jsonChecker{data: data, maxDepth: maxDepth}
+	var c jsonChecker
+	return c.check(data, maxDepth, nil)
+}
+
+// check is checkJSON recording in ix, when it is not nil, where data's
+// values end for its readers (see jIndex). It reuses the room c's earlier
+// checks grew for paths and keys.
+func (c *jsonChecker) check(data []byte, maxDepth int, ix *jIndex) *jsonError {
+	*c = jsonChecker{data: data, maxDepth: maxDepth, ix: ix,
+		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table}
+	if ix != nil {
+		*ix = jIndex{text: data, spans: ix.spans[:0], eager: ix.eager}
+	}
 	c.space()
 	if c.pos == len(c.data) {
 		return &jsonError{problem: "empty", syntax: true}
@@ -66,16 +86,45 @@ func checkJSON(data []byte, maxDepth int) *jsonError {
 	if c.pos != len(c.data) {
 		return c.syntaxErr("unexpected " + quoteByte(c.data[c.pos]) + " after the value")
 	}
+	if ix != nil {
+		ix.space = c.spaces
+		if ix.eager {
+			ix.compacted = data
+			if c.out != nil {
+				ix.compacted = append(c.out, data[c.last:]...)
+			}
+		}
+	}
 	return nil
 }
 
 func (c *jsonChecker) space() {
+	if c.pos < len(c.data) && c.data[c.pos] > ' ' { // no space: inlined
+		return
+	}
+	c.spaceRun()
+}
+
+// spaceRun skips the space at c.pos, counting it, and copies the text
+// before it to c.out when the check compacts.
+func (c *jsonChecker) spaceRun() {
+	start := c.pos
 	for c.pos < len(c.data) {
-		switch c.data[c.pos] {
-		case ' ', '\t', '\n', '\r':
-			c.pos++
-		default:
-			return
+		b := c.data[c.pos]
+		if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
+			break
+		}
+		c.pos++
+	}
+	if c.pos > start {
+		c.spaces += c.pos - start
+		if c.ix != nil && c.ix.eager {
+			// The text without space, copied a run between spaces at a time.
+			if c.out == nil {
+				c.out = make([]byte, 0, len(c.data)-(c.pos-start))
+			}
+			c.out = append(c.out, c.data[c.last:start]...)
+			c.last = c.pos
 		}
 	}
 }
@@ -128,7 +177,12 @@ func (c *jsonChecker) value(depth int) *jsonError {
 		}
 		return c.array(depth + 1)
 	case b == '"':
+		start := c.pos
+		c.quoted = false
 		_, err := c.str()
+		if c.quoted && c.ix != nil && c.pos-start >= jIndexMinString && depth < jIndexDepth {
+			c.record(jSpan{start: uint32(start), end: uint32(c.pos)})
+		}
 		return err
 	case b == 't':
 		return c.literal("true")
@@ -190,6 +244,17 @@ func (c *jsonChecker) number() *jsonError {
 func (c *jsonChecker) str() (escaped bool, err *jsonError) {
 	c.pos++ // the opening quote
 	for c.pos < len(c.data) {
+		if c.pos+8 <= len(c.data) {
+			// Eight bytes at a time to the next byte that is not plain
+			// ASCII text: a quote, a backslash, a control or a non-ASCII.
+			w := binary.LittleEndian.Uint64(c.data[c.pos:])
+			m := w&swarHigh | swarZero(w^swarQuote) | swarZero(w^swarBackslash) | (w-0x20*swarOnes)&^w&swarHigh
+			if m == 0 {
+				c.pos += 8
+				continue
+			}
+			c.pos += bits.TrailingZeros64(m) >> 3
+		}
 		b := c.data[c.pos]
 		switch {
 		case b == '"':
@@ -197,6 +262,7 @@ func (c *jsonChecker) str() (escaped bool, err *jsonError) {
 			return escaped, nil
 		case b == '\\':
 			escaped = true
+			c.quoted = c.quoted || c.pos+1 < len(c.data) && c.data[c.pos+1] == '"'
 			if err := c.escape(); err != nil {
 				return escaped, err
 			}
@@ -245,6 +311,35 @@ func (c *jsonChecker) escape() *jsonError {
 	return c.syntaxErr("invalid escape")
 }
 
+// The constants and the test of eight bytes in a word, for strings. The
+// lowest byte a test flags is exact (a borrow only flags the bytes above).
+const (
+	swarOnes      = 0x0101010101010101
+	swarHigh      = 0x8080808080808080
+	swarQuote     = '"' * swarOnes
+	swarBackslash = '\\' * swarOnes
+)
+
+// swarZero flags the zero bytes of w.
+func swarZero(w uint64) uint64 { return (w - swarOnes) &^ w & swarHigh }
+
+// quoteOrBackslash returns the offset of the first quote or backslash in
+// data[i:], len(data) when there is none.
+func quoteOrBackslash(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := swarZero(w^swarQuote) | swarZero(w^swarBackslash); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] == '"' || data[i] == '\\' {
+			return i
+		}
+	}
+	return len(data)
+}
+
 func hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
 		return 0, false
@@ -267,12 +362,14 @@ func hex4(data []byte, i int) (rune, bool) {
 }
 
 func (c *jsonChecker) array(depth int) *jsonError {
+	start, before := c.pos, c.spaces
 	c.pos++
 	c.space()
 	if c.pos < len(c.data) && c.data[c.pos] == ']' {
 		c.pos++
 		return nil
 	}
+	span := c.open(start, before, depth)
 	c.stack = append(c.stack, pathSeg{})
 	for i := 0; ; i++ {
 		c.stack[len(c.stack)-1].index = i
@@ -280,8 +377,42 @@ func (c *jsonChecker) array(depth int) *jsonError {
 			return err
 		}
 		if done, err := c.after(']', "an array"); err != nil || done {
+			c.close(span, start)
 			return err
 		}
+	}
+}
+
+// open records the container that starts at start at nesting depth depth,
+// after before bytes of space, returning its place in the index (-1 when
+// it is not recorded); close sets its end and the space it holds, or drops
+// it when it is shorter than jIndexMin (so is all it holds, recorded after
+// it).
+func (c *jsonChecker) open(start, before, depth int) int {
+	if c.ix == nil || depth > jIndexDepth {
+		return -1
+	}
+	c.record(jSpan{start: uint32(start), before: uint32(before)})
+	return len(c.ix.spans) - 1
+}
+
+// record appends sp to the index, doubling its room: append's slower
+// growth of large slices allocates about five times the final size.
+func (c *jsonChecker) record(sp jSpan) {
+	if s := c.ix.spans; len(s) == cap(s) {
+		c.ix.spans = append(make([]jSpan, 0, 2*cap(s)+16), s...)
+	}
+	c.ix.spans = append(c.ix.spans, sp)
+}
+
+func (c *jsonChecker) close(span, start int) {
+	switch {
+	case span < 0:
+	case c.pos-start < jIndexMin:
+		c.ix.spans = c.ix.spans[:span]
+	default:
+		sp := &c.ix.spans[span]
+		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
 	}
 }
 
@@ -306,12 +437,14 @@ func (c *jsonChecker) after(end byte, container string) (done bool, err *jsonErr
 }
 
 func (c *jsonChecker) object(depth int) *jsonError {
+	at, before := c.pos, c.spaces
 	c.pos++
 	c.space()
 	if c.pos < len(c.data) && c.data[c.pos] == '}' {
 		c.pos++
 		return nil
 	}
+	span := c.open(at, before, depth)
 	base, unescBase := len(c.keys), len(c.unesc)
 	c.stack = append(c.stack, pathSeg{isKey: true})
 	for {
@@ -358,6 +491,7 @@ func (c *jsonChecker) object(depth int) *jsonError {
 				return &jsonError{path: c.path(), problem: "duplicate key " + rtQuote(string(c.keyBytes(dup)))}
 			}
 			c.keys, c.unesc = c.keys[:base], c.unesc[:unescBase]
+			c.close(span, at)
 			return nil
 		}
 	}
@@ -459,7 +593,94 @@ func appendUnquoted(dst, s []byte) []byte {
 }
 
 // The readers below work on checked JSON only: values are byte slices of
-// the checked text, without surrounding space.
+// the checked text, without surrounding space. Each reader is a method of
+// the text's jIndex, which lets it skip a large value without scanning it;
+// a nil *jIndex reads any checked text, scanning.
+
+// jIndex is what the check records of a text for its readers: where each
+// container of at least jIndexMin bytes, and each string of at least
+// jIndexMinString bytes holding an escaped quote, ends, and how many bytes of
+// insignificant space a container holds, for the values nested at most
+// jIndexDepth levels deep. The readers skip values by looking their ends
+// up, so that a value is not scanned again at every level above it, and
+// compact a container as a slice of the text compacted once. Sixteen
+// bytes a recorded value.
+type jIndex struct {
+	text      []byte  // the text as checked
+	spans     []jSpan // the recorded values, in the order they open (by start)
+	space     int     // the bytes of insignificant space in text
+	compacted []byte  // text without insignificant space: by the check when eager, else when first needed
+	eager     bool    // whether the check makes compacted as it goes (set before it)
+	scanned   int     // the bytes the readers scanned to skip values, for tests
+}
+
+// jSpan is a recorded value, text[start:end], holding spaces bytes of
+// insignificant space, with before bytes of it in the text before it.
+type jSpan struct{ start, end, spaces, before uint32 }
+
+// jIndexMin is the size from which a container is recorded: skipping a
+// smaller one by scanning costs no more than a lookup, and a
+// byte is then scanned at most about jIndexMin/2 times however deep it
+// sits, since every container scanned to skip it is smaller than
+// jIndexMin.
+const jIndexMin = 64
+
+// jIndexMinString is the size from which a string holding an escaped
+// quote is recorded: skipping one by scanning stops at every escaped
+// quote. (One in a container shorter than jIndexMin is dropped with it.)
+const jIndexMinString = 16
+
+// jIndexDepth is the deepest level recorded. The readers walk a provider's
+// reply structure, never deeper than about ten levels (a Gemini stream's
+// args objects are at level 9), and skip or compact what is below in one
+// pass: recording deeper levels would only cost memory (sixteen bytes a
+// level of a deeply nested argument).
+const jIndexDepth = 16
+
+// offset returns the offset of data, a slice of the checked text, in the
+// text; -1 when x is nil or data is not a slice of it.
+func (x *jIndex) offset(data []byte) int {
+	if x == nil || len(data) == 0 {
+		return -1
+	}
+	o := cap(x.text) - cap(data)
+	if o < 0 || o >= len(x.text) || &x.text[o] != &data[0] {
+		return -1
+	}
+	return o
+}
+
+// lookup returns the recorded value that starts at offset o of the text,
+// nil when none is recorded there.
+func (x *jIndex) lookup(o int) *jSpan {
+	s := x.spans
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(s[m].start) < o {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(s) && int(s[lo].start) == o {
+		return &s[lo]
+	}
+	return nil
+}
+
+// container returns the recorded container that is raw, nil when raw is
+// not one.
+func (x *jIndex) container(raw []byte) *jSpan {
+	base := x.offset(raw)
+	if base < 0 || raw[0] != '{' && raw[0] != '[' {
+		return nil
+	}
+	if sp := x.lookup(base); sp != nil && int(sp.end)-base == len(raw) {
+		return sp
+	}
+	return nil
+}
 
 // jSkipSpace returns the offset of the first non-space byte at or after i.
 func jSkipSpace(data []byte, i int) int {
@@ -474,22 +695,29 @@ func jSkipSpace(data []byte, i int) int {
 	return i
 }
 
-// jEnd returns the end of the checked value that starts at data[i].
-func jEnd(data []byte, i int) int {
+// end returns the end of the checked value that starts at data[i]; base
+// is data's offset in the text (-1: unknown, scan).
+func (x *jIndex) end(data []byte, base, i int) int {
 	switch data[i] {
 	case '"':
-		return jStringEnd(data, i)
+		return x.stringEnd(data, base, i)
 	case '{', '[':
-		depth := 0
+		if base >= 0 {
+			if sp := x.lookup(base + i); sp != nil {
+				return int(sp.end) - base
+			}
+		}
+		start, depth := i, 0
 		for ; i < len(data); i++ {
 			switch data[i] {
 			case '"':
-				i = jStringEnd(data, i) - 1
+				i = x.stringEnd(data, base, i) - 1
 			case '{', '[':
 				depth++
 			case '}', ']':
 				depth--
 				if depth == 0 {
+					x.scan(i + 1 - start)
 					return i + 1
 				}
 			}
@@ -507,23 +735,33 @@ func jEnd(data []byte, i int) int {
 	}
 }
 
-// jStringEnd returns the end of the checked string that starts at data[i]:
-// past the first quote not escaped by an odd run of backslashes.
-func jStringEnd(data []byte, i int) int {
-	for i++; ; {
-		q := bytes.IndexByte(data[i:], '"')
-		if q < 0 {
+// scan counts n bytes scanned to skip a value.
+func (x *jIndex) scan(n int) {
+	if x != nil {
+		x.scanned += n
+	}
+}
+
+// stringEnd returns the end of the checked string that starts at data[i]:
+// past the first quote that is not part of an escape. At the first escaped
+// quote it looks the string up (base is data's offset in the text, -1 for
+// none).
+func (x *jIndex) stringEnd(data []byte, base, i int) int {
+	for j := i + 1; ; {
+		j = quoteOrBackslash(data, j)
+		switch {
+		case j >= len(data):
 			return len(data)
+		case data[j] == '"':
+			x.scan(j + 1 - i)
+			return j + 1
+		case base >= 0 && data[j+1] == '"':
+			if sp := x.lookup(base + i); sp != nil {
+				return int(sp.end) - base
+			}
+			base = -1 // not recorded: a short string
 		}
-		i += q
-		n := 0
-		for j := i - 1; data[j] == '\\'; j-- {
-			n++
-		}
-		i++
-		if n%2 == 0 {
-			return i
-		}
+		j += 2 // an escape: its first two bytes; the rest of \uXXXX is hex
 	}
 }
 
@@ -537,11 +775,17 @@ type jMember struct {
 // jMembers calls fn for each member of the checked object obj, in order,
 // stopping at the first error.
 func jMembers(obj []byte, fn func(m jMember) error) error {
+	return (*jIndex)(nil).members(obj, fn)
+}
+
+// members is jMembers for a slice of x's text.
+func (x *jIndex) members(obj []byte, fn func(m jMember) error) error {
+	base := x.offset(obj)
 	i := jSkipSpace(obj, 1)
 	for i < len(obj) && obj[i] == '"' {
-		ke := jStringEnd(obj, i)
+		ke := x.stringEnd(obj, -1, i) // keys are not recorded
 		vs := jSkipSpace(obj, jSkipSpace(obj, ke)+1)
-		ve := jEnd(obj, vs)
+		ve := x.end(obj, base, vs)
 		if err := fn(jMember{key: obj[i:ke], val: obj[vs:ve], whole: obj[i:ve]}); err != nil {
 			return err
 		}
@@ -556,9 +800,15 @@ func jMembers(obj []byte, fn func(m jMember) error) error {
 // jElems calls fn for each element of the checked array arr, in order,
 // stopping at the first error.
 func jElems(arr []byte, fn func(i int, v []byte) error) error {
+	return (*jIndex)(nil).elems(arr, fn)
+}
+
+// elems is jElems for a slice of x's text.
+func (x *jIndex) elems(arr []byte, fn func(i int, v []byte) error) error {
+	base := x.offset(arr)
 	i := jSkipSpace(arr, 1)
 	for n := 0; i < len(arr) && arr[i] != ']'; n++ {
-		e := jEnd(arr, i)
+		e := x.end(arr, base, i)
 		if err := fn(n, arr[i:e]); err != nil {
 			return err
 		}
@@ -568,6 +818,16 @@ func jElems(arr []byte, fn func(i int, v []byte) error) error {
 		}
 	}
 	return nil
+}
+
+// first returns the first element of the checked array list, nil when it
+// is empty.
+func (x *jIndex) first(list []byte) []byte {
+	i := jSkipSpace(list, 1)
+	if list[i] == ']' {
+		return nil
+	}
+	return list[i:x.end(list, x.offset(list), i)]
 }
 
 // jKeyIs reports whether the quoted key equals name exactly (after
@@ -582,15 +842,22 @@ func jKeyIs(key []byte, name string) bool {
 	return string(inner) == name
 }
 
-// jFields returns the values of the keys names in the checked object obj
+// fields returns the values of the keys names in the checked object obj
 // (nil for an absent key) in vals, which must be as long as names. Keys
 // match exactly; the check already rejected duplicates. It also returns
 // the first key that is not one of names but equals one of them in
 // another case ("NAME" for "name"), as encoding/json would match it; nil
 // when there is none.
-func jFields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
+func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
+	caseVariant, _ = x.fieldsCount(obj, names, vals)
+	return caseVariant
+}
+
+// fieldsCount is fields, counting the members whose keys are not in names
+// too.
+func (x *jIndex) fieldsCount(obj []byte, names []string, vals [][]byte) (caseVariant []byte, others int) {
 	clear(vals)
-	_ = jMembers(obj, func(m jMember) error {
+	_ = x.members(obj, func(m jMember) error {
 		key := m.key[1 : len(m.key)-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			key = appendUnquoted(nil, m.key)
@@ -601,25 +868,50 @@ func jFields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
 				return nil
 			}
 		}
+		others++
+		if caseVariant != nil {
+			return nil
+		}
+		ascii := isASCII(key)
 		for _, n := range names {
-			if caseVariant == nil && n != "" && bytes.EqualFold(key, []byte(n)) {
+			// An ASCII key folds only to a name as long; the names are ASCII.
+			if n != "" && (len(key) == len(n) || !ascii) && bytes.EqualFold(key, []byte(n)) {
 				caseVariant = key
+				break
 			}
 		}
 		return nil
 	})
-	return caseVariant
+	return caseVariant, others
 }
 
-// jField returns the value of key name in raw when raw is a checked
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// errFound stops a walk over members once it found what it looked for.
+var errFound = errors.New("found")
+
+// field returns the value of key name in raw when raw is a checked
 // object, else nil.
-func jField(raw []byte, name string) []byte {
+func (x *jIndex) field(raw []byte, name string) []byte {
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil
 	}
-	var v [1][]byte
-	jFields(raw, []string{name}, v[:])
-	return v[0]
+	var v []byte
+	_ = x.members(raw, func(m jMember) error {
+		if jKeyIs(m.key, name) {
+			v = m.val
+			return errFound
+		}
+		return nil
+	})
+	return v
 }
 
 // jText returns the text of a checked JSON string value.
@@ -634,17 +926,17 @@ func jText(raw []byte) (string, bool) {
 	return string(inner), true
 }
 
-// jCount counts the elements of the checked array arr that are objects
+// count counts the elements of the checked array arr that are objects
 // with the key key; when want is not "", its value must be the string want
 // as sent (without escapes). It sizes slices before they are filled.
-func jCount(arr []byte, key, want string) int {
+func (x *jIndex) count(arr []byte, key, want string) int {
 	n := 0
-	_ = jElems(arr, func(_ int, v []byte) error {
+	_ = x.elems(arr, func(_ int, v []byte) error {
 		if key == "" {
 			n++
 			return nil
 		}
-		f := jField(v, key)
+		f := x.field(v, key)
 		if f != nil && f[0] != 'n' && (want == "" || len(f) == len(want)+2 && string(f[1:len(f)-1]) == want) {
 			n++
 		}
@@ -686,22 +978,48 @@ func (t *textJoin) String() string {
 
 // jCompact returns the checked value raw without insignificant space,
 // reusing raw when it has none.
-func jCompact(raw []byte) []byte {
-	n := jSpaces(raw)
+func jCompact(raw []byte) []byte { return (*jIndex)(nil).compact(raw) }
+
+// jAppendCompact appends the checked JSON raw to dst without
+// insignificant space.
+func jAppendCompact(dst, raw []byte) []byte { return (*jIndex)(nil).appendCompact(dst, raw) }
+
+// compact is jCompact for a slice of x's text. A recorded container is a
+// slice of the whole text compacted (once: by the check, when x is eager,
+// or when first needed), so that
+// compacting values nested in one another (a call's arguments, then the
+// content that holds them) copies each byte once.
+func (x *jIndex) compact(raw []byte) []byte {
+	if sp := x.container(raw); sp != nil {
+		if sp.spaces == 0 {
+			return raw
+		}
+		if x.compacted == nil {
+			x.compacted = x.appendCompact(make([]byte, 0, len(x.text)-x.space), x.text)
+		}
+		from := int(sp.start - sp.before)
+		to := from + len(raw) - int(sp.spaces)
+		return x.compacted[from:to:to]
+	}
+	n := x.spaces(raw)
 	if n == 0 {
 		return raw
 	}
-	return jAppendCompact(make([]byte, 0, len(raw)-n), raw)
+	return x.appendCompact(make([]byte, 0, len(raw)-n), raw)
 }
 
-// jSpaces counts the bytes of insignificant space in raw, a run of checked
-// JSON that starts outside a string: what jAppendCompact leaves out.
-func jSpaces(raw []byte) int {
-	n := 0
+// spaces counts the bytes of insignificant space in raw, a run of checked
+// JSON that starts outside a string: what appendCompact leaves out. For a
+// recorded container, the check counted them.
+func (x *jIndex) spaces(raw []byte) int {
+	if sp := x.container(raw); sp != nil {
+		return int(sp.spaces)
+	}
+	base, n := x.offset(raw), 0
 	for i := 0; i < len(raw); i++ {
 		switch raw[i] {
 		case '"':
-			i = jStringEnd(raw, i) - 1
+			i = x.stringEnd(raw, base, i) - 1
 		case ' ', '\t', '\n', '\r':
 			n++
 		}
@@ -709,21 +1027,46 @@ func jSpaces(raw []byte) int {
 	return n
 }
 
-// jAppendCompact appends raw, a run of checked JSON that starts outside a
+// appendCompact appends raw, a run of checked JSON that starts outside a
 // string, to dst without insignificant space.
-func jAppendCompact(dst, raw []byte) []byte {
-	for i := 0; i < len(raw); i++ {
-		switch raw[i] {
-		case '"':
-			e := jStringEnd(raw, i)
-			dst = append(dst, raw[i:e]...)
-			i = e - 1
-		case ' ', '\t', '\n', '\r':
-		default:
-			dst = append(dst, raw[i])
+func (x *jIndex) appendCompact(dst, raw []byte) []byte {
+	// Runs of bytes between spaces, strings included, are copied whole.
+	base, run := x.offset(raw), 0
+	for i := 0; ; {
+		i = quoteOrSpace(raw, i)
+		switch {
+		case i >= len(raw):
+			return append(dst, raw[run:]...)
+		case raw[i] == '"':
+			i = x.stringEnd(raw, base, i)
+			continue
+		}
+		dst = append(dst, raw[run:i]...)
+		for i++; i+8 <= len(raw) && binary.LittleEndian.Uint64(raw[i:]) == ' '*swarOnes; i += 8 {
+		}
+		for i < len(raw) && raw[i] <= ' ' {
+			i++
+		}
+		run = i
+	}
+}
+
+// quoteOrSpace returns the offset of the first quote or byte at or below
+// ' ' in data[i:], len(data) when there is none: outside strings, the
+// bytes of checked JSON at or below ' ' are space.
+func quoteOrSpace(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := swarZero(w^swarQuote) | (w-0x21*swarOnes)&^w&swarHigh; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
-	return dst
+	for ; i < len(data); i++ {
+		if data[i] == '"' || data[i] <= ' ' {
+			return i
+		}
+	}
+	return len(data)
 }
 
 // jKind names the kind of a checked value, for messages.

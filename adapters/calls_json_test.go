@@ -3,6 +3,9 @@ package adapters
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -150,4 +153,141 @@ func readBack(raw []byte) any {
 		return nil
 	}
 	return json.Number(raw)
+}
+
+// indexTexts are checked texts for the index tests: every reply fixture,
+// and texts heavy in nesting, escaped quotes and space.
+func indexTexts(t testing.TB) [][]byte {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "golden", "calls", "*", "replies", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no reply fixtures: %v", err)
+	}
+	var texts [][]byte
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, data)
+	}
+	escaped := `"` + strings.Repeat(`say \"hi\"\\n `, 20) + `"`
+	return append(texts,
+		[]byte(` {"a": [`+strings.Repeat(`{"b": [1, 2, {"c": `+escaped+`}], "d": "`+strings.Repeat("x", 70)+`"},`, 30)+`{}] } `),
+		[]byte(strings.Repeat(`[ `, 300)+escaped+strings.Repeat(` ]`, 300)),
+		[]byte(strings.Repeat(`{"k": `, 40)+`[`+escaped+`, "\\\"", "\\\\"]`+strings.Repeat(` }`, 40)),
+	)
+}
+
+// checkIndex checks what the check recorded of text against what
+// scanning finds: every span is a value, with the space it holds, and a
+// recorded container compacts as jCompact does.
+func checkIndex(t testing.TB, text []byte) {
+	var ix jIndex
+	if e := new(jsonChecker).check(text, 1000, &ix); e != nil {
+		return
+	}
+	var scan *jIndex
+	prev := -1
+	for _, sp := range ix.spans {
+		start, end := int(sp.start), int(sp.end)
+		if start <= prev {
+			t.Fatalf("%.40q: span at %d after one at %d", text, start, prev)
+		}
+		prev = start
+		if e := scan.end(text, -1, start); e != end {
+			t.Fatalf("%.40q: span %d-%d, but the value ends at %d", text, start, end, e)
+		}
+		raw := text[start:end]
+		if text[start] == '"' {
+			if end-start < jIndexMinString || !bytes.Contains(raw, []byte(`\"`)) {
+				t.Fatalf("%.40q: string %d-%d is shorter than %d or holds no escaped quote", text, start, end, jIndexMinString)
+			}
+			continue
+		}
+		if end-start < jIndexMin {
+			t.Fatalf("%.40q: span %d-%d is shorter than %d", text, start, end, jIndexMin)
+		}
+		if n := scan.spaces(raw); n != int(sp.spaces) {
+			t.Fatalf("%.40q: span %d-%d holds %d bytes of space, recorded %d", text, start, end, n, sp.spaces)
+		}
+		if n := scan.spaces(text[:start]); n != int(sp.before) {
+			t.Fatalf("%.40q: span %d-%d follows %d bytes of space, recorded %d", text, start, end, n, sp.before)
+		}
+		if got, want := ix.compact(raw), jCompact(raw); !bytes.Equal(got, want) {
+			t.Fatalf("%.40q: span %d-%d compacts to %q, want %q", text, start, end, got, want)
+		}
+	}
+}
+
+func TestJSONIndex(t *testing.T) {
+	for _, text := range indexTexts(t) {
+		checkIndex(t, text)
+	}
+}
+
+// FuzzJSONIndex checks the index of any checked text against scanning.
+func FuzzJSONIndex(f *testing.F) {
+	for _, text := range indexTexts(f) {
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { checkIndex(t, data) })
+}
+
+// TestReadersLinear parses replies whose calls' arguments nest deep, at
+// sizes 1x to 64x, and counts the bytes the readers scan to skip values
+// (the index makes most skips lookups): about the reply's size, at every
+// depth and size, where re-skipping at every level was several times it.
+func TestReadersLinear(t *testing.T) {
+	var last *jIndex
+	indexHook = func(x *jIndex) { last = x }
+	defer func() { indexHook = nil }()
+	parsers := map[string]func([]byte) (Turn, error){
+		"openai":    ParseOpenAIReply,
+		"responses": ParseResponsesReply,
+		"anthropic": ParseAnthropicReply,
+		"gemini":    ParseGeminiReply,
+		"bedrock":   ParseBedrockReply,
+		"mcp":       ParseMCPReply,
+	}
+	for _, depth := range []int{1, 8, 64, 200} {
+		args := strings.Repeat(`{"a": [1, "x \"y\"", `, depth) + `{}` + strings.Repeat(`]}`, depth)
+		quoted, _ := json.Marshal(args)
+		calls := map[string]string{
+			"openai":    `{"id": "c%d", "type": "function", "function": {"name": "f", "arguments": ` + string(quoted) + `}}`,
+			"responses": `{"type": "function_call", "call_id": "c%d", "name": "f", "arguments": ` + string(quoted) + `}`,
+			"anthropic": `{"type": "tool_use", "id": "c%d", "name": "f", "input": ` + args + `}`,
+			"gemini":    `{"functionCall": {"id": "c%d", "name": "f", "args": ` + args + `}}`,
+			"bedrock":   `{"toolUse": {"toolUseId": "c%d", "name": "f", "input": ` + args + `}}`,
+			"mcp":       `{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "f", "arguments": ` + args + `}}`,
+		}
+		wrap := map[string][2]string{
+			"openai":    {`{"choices": [{"message": {"role": "assistant", "tool_calls": [`, `]}, "finish_reason": "tool_calls"}]}`},
+			"responses": {`{"status": "completed", "output": [`, `]}`},
+			"anthropic": {`{"type": "message", "role": "assistant", "content": [`, `]}`},
+			"gemini":    {`[{"candidates": [{"content": {"role": "model", "parts": [`, `]}}]}]`},
+			"bedrock":   {`{"output": {"message": {"role": "assistant", "content": [`, `]}}}`},
+			"mcp":       {`[`, `]`},
+		}
+		for name, parse := range parsers {
+			for _, n := range []int{1, 8, 64} {
+				var b strings.Builder
+				b.WriteString(wrap[name][0])
+				for i := range n {
+					if i > 0 {
+						b.WriteString(", ")
+					}
+					fmt.Fprintf(&b, calls[name], i)
+				}
+				b.WriteString(wrap[name][1])
+				reply := []byte(b.String())
+				if _, err := parse(reply); err != nil {
+					t.Fatalf("%s depth %d: %v", name, depth, err)
+				}
+				scanned := last.scanned
+				if per := float64(scanned) / float64(len(reply)); per > 5 {
+					t.Errorf("%s, arguments %d deep, %d calls: the readers scanned %d bytes to skip values in %d (%.2f a byte)", name, depth, n, scanned, len(reply), per)
+				}
+			}
+		}
+	}
 }

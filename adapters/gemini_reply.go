@@ -127,7 +127,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		}
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "no candidates")
 	case top[3] == nil:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response with candidates or a content with parts")
+		return Turn{}, p.notShape(ptr(""), data, `no "candidates" and no "parts": not a Gemini response or content`)
 	}
 	parts, err := p.geminiContent(path, content)
 	if err != nil {
@@ -140,7 +140,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	g.turn.Text = g.text.String()
-	g.turn.Replay = []any{json.RawMessage(jCompact(content))}
+	g.turn.Replay = []any{json.RawMessage(p.ix.compact(content))}
 	return g.turn, nil
 }
 
@@ -178,11 +178,11 @@ func (p replyParser) geminiContent(path loc, content []byte) ([]byte, error) {
 // geminiParts reads the parts of the content at path into g: the text
 // that is not thought, and a call for every functionCall part.
 func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
-	if n := jCount(parts, "functionCall", ""); n > 0 {
+	if n := p.ix.count(parts, "functionCall", ""); n > 0 {
 		g.turn.Calls = growDouble(g.turn.Calls, n)
 	}
 	list := ptr(path.key("/parts").String()) // once, so that index below makes no path
-	return jElems(parts, func(i int, raw []byte) error {
+	return p.ix.elems(parts, func(i int, raw []byte) error {
 		at := list.index(i)
 		var part [4][]byte
 		if err := p.fields(at, raw, geminiPartKeys, part[:]); err != nil {
@@ -234,7 +234,7 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 	if list[0] != '[' {
 		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(list))
 	}
-	first := geminiFirst(list)
+	first := p.ix.first(list)
 	if first == nil {
 		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "no candidates")
 	}
@@ -251,7 +251,7 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 			return nil, err
 		}
 	}
-	parts := jField(c[0], "parts")
+	parts := p.ix.field(c[0], "parts")
 	if err := p.array(ptr("/candidates/0/content/parts"), parts); err != nil {
 		return nil, err
 	}
@@ -259,16 +259,6 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 		return nil, p.geminiNoContent(ptr("/candidates/0"), turn.Stop, c[2])
 	}
 	return c[0], nil
-}
-
-// geminiFirst returns the first element of the checked array list, nil
-// when it is empty.
-func geminiFirst(list []byte) []byte {
-	i := jSkipSpace(list, 1)
-	if list[i] == ']' {
-		return nil
-	}
-	return list[i:jEnd(list, i)]
 }
 
 // geminiNoContent is the error for a candidate at path without parts: it
@@ -315,7 +305,7 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 	lists := small[:0] // the parts arrays that are not empty, in order
 	var failed error
 	n := 0
-	err := jElems(data, func(i int, v []byte) error {
+	err := p.ix.elems(data, func(i int, v []byte) error {
 		n++
 		if v[0] != '{' {
 			if failed == nil {
@@ -333,6 +323,7 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		if failed != nil {
 			return nil
 		}
+		s.gemini = s.gemini || top[0] != nil || top[1] != nil || top[3] != nil
 		parts, err := p.geminiChunk(i, v, &top, &s)
 		if err != nil {
 			failed = err
@@ -351,13 +342,16 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "an empty array: expected a response or a stream of responses")
 	}
 	if len(lists) == 0 || !s.stopParts && geminiCut(s.turn.Stop) {
-		if s.stopAt < 0 {
+		switch {
+		case !s.gemini:
+			return Turn{}, p.notShape(ptr(""), data, `no "candidates" and no "parts" in any response of the stream: not a Gemini stream`)
+		case s.stopAt < 0:
 			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no parts in any response of the stream")
 		}
 		return Turn{}, p.geminiNoContent(ptr("").index(s.stopAt).key("/candidates/0/finishReason"), s.turn.Stop, s.stopMsg)
 	}
 	s.turn.Text = s.text.String()
-	s.turn.Replay = []any{geminiJoin(lists)}
+	s.turn.Replay = []any{geminiJoin(p.ix, lists)}
 	return s.turn, nil
 }
 
@@ -378,6 +372,7 @@ type geminiStreamState struct {
 	stopAt    int    // the chunk of the last finishReason; -1 before one
 	stopMsg   []byte // its finishMessage
 	stopParts bool   // whether its candidate had parts
+	gemini    bool   // whether a chunk had candidates, promptFeedback or parts
 }
 
 // geminiChunk reads chunk i of a stream, whose top-level fields are top,
@@ -390,7 +385,7 @@ func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiS
 		if top[0][0] != '[' {
 			return nil, p.fail(at.key("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
 		}
-		first := geminiFirst(top[0])
+		first := p.ix.first(top[0])
 		if first == nil {
 			return nil, nil
 		}
@@ -443,19 +438,24 @@ func growDouble[T any](s []T, n int) []T {
 
 // geminiJoin returns the model content whose parts are the elements of
 // the checked parts arrays lists, in order, each without insignificant
-// space, in one allocation of the exact size.
-func geminiJoin(lists [][]byte) json.RawMessage {
+// space, in one allocation of the exact size. x is their text's index.
+func geminiJoin(x *jIndex, lists [][]byte) json.RawMessage {
 	const head, tail = `{"role":"model","parts":[`, `]}`
 	n := len(head) + len(tail) + len(lists) - 1
 	for _, l := range lists {
-		n += len(l) - 2 - jSpaces(l[1:len(l)-1])
+		n += len(l) - 2 - x.spaces(l) // the brackets are not space
 	}
 	b := append(make([]byte, 0, n), head...)
 	for i, l := range lists {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = jAppendCompact(b, l[1:len(l)-1])
+		if x.container(l) == nil {
+			b = x.appendCompact(b, l[1:len(l)-1])
+			continue
+		}
+		c := x.compact(l) // a slice of the compacted reply
+		b = append(b, c[1:len(c)-1]...)
 	}
 	return append(b, tail...)
 }

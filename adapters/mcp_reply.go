@@ -62,10 +62,10 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	var turn Turn
 	switch data[0] {
 	case '[':
-		n := jCount(data, "", "")
+		n := p.ix.count(data, "", "")
 		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
 		ids := make(callIDs, n)
-		err := jElems(data, func(i int, raw []byte) error {
+		err := p.ix.elems(data, func(i int, raw []byte) error {
 			at := ptr("").index(i)
 			c, err := p.mcpRequest(at, raw)
 			if err != nil {
@@ -75,7 +75,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 				return err
 			}
 			turn.Calls = append(turn.Calls, c)
-			turn.Replay = append(turn.Replay, json.RawMessage(jCompact(raw)))
+			turn.Replay = append(turn.Replay, json.RawMessage(p.ix.compact(raw)))
 			return nil
 		})
 		if err != nil {
@@ -90,16 +90,19 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			return Turn{}, err
 		}
 		var c Call
-		if r[2] != nil || r[4] != nil {
+		switch {
+		case r[2] != nil || r[4] != nil:
 			c, err = p.mcpRequest(ptr(""), data)
-		} else {
+		case p.ix.field(data, "name") == nil && p.ix.field(data, "arguments") == nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "method" and no "name": not a JSON-RPC tools/call request or its params`)
+		default:
 			c, err = p.mcpParams(ptr(""), data)
 		}
 		if err != nil {
 			return Turn{}, err
 		}
 		turn.Calls = []Call{c}
-		turn.Replay = []any{json.RawMessage(jCompact(data))}
+		turn.Replay = []any{json.RawMessage(p.ix.compact(data))}
 	default:
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jKind(data))
 	}
@@ -122,6 +125,9 @@ func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
 	}
 	if r[4] != nil && r[4][0] == '{' {
 		return Call{}, p.errorObject(path.key("/error"), r[4], &mcpErrorKeys)
+	}
+	if r[2] == nil {
+		return Call{}, p.notShape(path.key("/method"), raw, `missing "method": not a JSON-RPC request`)
 	}
 	method, err := p.text(path.key("/method"), r[2])
 	if err != nil {

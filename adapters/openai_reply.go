@@ -159,7 +159,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
 		}
 		var first []byte
-		_ = jElems(top[0], func(i int, v []byte) error {
+		_ = p.ix.elems(top[0], func(i int, v []byte) error {
 			if i == 0 {
 				first = v
 			}
@@ -184,6 +184,16 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	if err := p.fields(path, msg, openAIMessageKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
+	if top[0] == nil {
+		// The assistant message alone: it has a role, or at least tool
+		// calls, and no type (an Anthropic message, a Responses item).
+		switch {
+		case m[0] == nil && m[2] == nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "choices" and no "role": not an OpenAI chat completion or assistant message`)
+		case p.ix.field(data, "type") != nil:
+			return Turn{}, p.notShape(ptr(""), data, `no "choices", and a "type", which an assistant message has not: not an OpenAI chat completion or assistant message`)
+		}
+	}
 	if m[3] != nil && m[3][0] != 'n' {
 		return Turn{}, p.fail(path.key("/function_call"), ErrReplyShape, "a legacy function_call is not supported (send tools, not functions)")
 	}
@@ -199,12 +209,12 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	}
 	replay := OpenAIAssistantMessage{Role: "assistant", Content: json.RawMessage("null")}
 	if m[1] != nil {
-		replay.Content = jCompact(m[1])
+		replay.Content = p.ix.compact(m[1])
 		if turn.Text, err = openAIText(p, path.key("/content"), m[1]); err != nil {
 			return Turn{}, err
 		}
 	}
-	replay.Extra = jExtra(msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
+	replay.Extra = p.ix.extra(msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
 	if m[2] != nil && m[2][0] == '[' {
 		if err := p.openAIToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
@@ -215,14 +225,16 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 }
 
 func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {
-	n := jCount(list, "", "")
+	n := p.ix.count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
+	path = ptr(path.String()) // once, so that index below makes no path
 	ids := make(callIDs, n)
 	missing := false // a call came without an id
-	err := jElems(list, func(i int, raw []byte) error {
+	err := p.ix.elems(list, func(i int, raw []byte) error {
 		at := path.index(i)
 		var tc [3][]byte
-		if err := p.fields(at, raw, openAIToolCallKeys, tc[:]); err != nil {
+		callOthers, err := p.fieldsOthers(at, raw, openAIToolCallKeys, tc[:])
+		if err != nil {
 			return err
 		}
 		id, err := p.text(at.key("/id"), tc[0])
@@ -240,7 +252,8 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 			return p.fail(at, ErrReplyShape, "no function")
 		}
 		var fn [2][]byte
-		if err := p.fields(at.key("/function"), tc[2], openAIFunctionKeys, fn[:]); err != nil {
+		fnOthers, err := p.fieldsOthers(at.key("/function"), tc[2], openAIFunctionKeys, fn[:])
+		if err != nil {
 			return err
 		}
 		name, err := p.text(at.key("/function/name"), fn[0])
@@ -259,11 +272,14 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 			return err
 		}
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
-		replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{
-			ID: id, Type: "function",
-			Function: OpenAIFunctionCall{Name: name, Arguments: text, Extra: jExtra(tc[2], openAIFunctionKeys, nil, nil)},
-			Extra:    jExtra(raw, openAIToolCallKeys, openAIToolCallDropped, nil),
-		})
+		tcall := OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: string(text)}}
+		if fnOthers > 0 {
+			tcall.Function.Extra = p.ix.extra(tc[2], openAIFunctionKeys, nil, nil)
+		}
+		if callOthers > 0 {
+			tcall.Extra = p.ix.extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil)
+		}
+		replay.ToolCalls = append(replay.ToolCalls, tcall)
 		return nil
 	})
 	if err != nil || !missing {
@@ -303,13 +319,13 @@ func madeCallID(i int, name string, args []byte) string {
 	return "call_" + strconv.Itoa(i) + "_" + strconv.FormatUint(uint64(h), 16)
 }
 
-// jExtra returns a JSON object of the members of the checked object obj
+// extra returns a JSON object of the members of the checked object obj
 // whose keys are not in known, leaving out the keys in dropped and, when
 // null, in droppedNull; nil when none is left. Each member is copied as
 // sent, without insignificant space.
-func jExtra(obj []byte, known, dropped, droppedNull []string) json.RawMessage {
+func (x *jIndex) extra(obj []byte, known, dropped, droppedNull []string) json.RawMessage {
 	var out []byte
-	_ = jMembers(obj, func(m jMember) error {
+	_ = x.members(obj, func(m jMember) error {
 		if jKeyIn(m.key, known) || jKeyIn(m.key, dropped) || (m.val[0] == 'n' && jKeyIn(m.key, droppedNull)) {
 			return nil
 		}
@@ -318,7 +334,7 @@ func jExtra(obj []byte, known, dropped, droppedNull []string) json.RawMessage {
 		} else {
 			out = append(out, ',')
 		}
-		out = append(out, jCompact(m.whole)...)
+		out = append(out, x.compact(m.whole)...)
 		return nil
 	})
 	if out == nil {
@@ -354,7 +370,8 @@ func joinTextParts(p replyParser, path loc, content []byte, partType string) (st
 		return "", err
 	}
 	var b textJoin
-	err := jElems(content, func(i int, part []byte) error {
+	path = ptr(path.String()) // once, so that index below makes no path
+	err := p.ix.elems(content, func(i int, part []byte) error {
 		if part[0] != '{' {
 			return nil
 		}

@@ -76,7 +76,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 			return Turn{}, p.errorObject(ptr("/error"), r[2], &openAIErrorKeys)
 		}
 		if r[1] == nil {
-			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no output (expected a response object or an array of output items)")
+			return Turn{}, p.notShape(ptr(""), data, `no "output": not an OpenAI Responses response or an array of output items`)
 		}
 		if r[1][0] != '[' {
 			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jKind(r[1]))
@@ -89,24 +89,42 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jKind(data))
 	}
 	var text textJoin
-	n := jCount(items, "type", "function_call")
-	turn.Calls, turn.Replay = sized[Call](n), sized[any](jCount(items, "", ""))
+	n, all := 0, 0 // the function calls and all items, to size the slices
+	_ = p.ix.elems(items, func(_ int, v []byte) error {
+		if f := p.ix.field(v, "type"); string(f) == `"function_call"` {
+			n++
+		}
+		all++
+		return nil
+	})
+	turn.Calls, turn.Replay = sized[Call](n), sized[any](all)
 	ids := make(callIDs, n)
-	err = jElems(items, func(i int, raw []byte) error {
+	err = p.ix.elems(items, func(i int, raw []byte) error {
 		at := path.index(i)
 		var it [7][]byte
 		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
 			return err
 		}
-		typ, err := p.text(at.key("/type"), it[0])
-		if err != nil {
-			return err
+		var typ string
+		switch string(it[0]) { // the usual types, without making a string
+		case `"function_call"`:
+			typ = "function_call"
+		case `"reasoning"`:
+			typ = "reasoning"
+		case `"message"`:
+			typ = "message"
+		default:
+			t, err := p.text(at.key("/type"), it[0])
+			if err != nil {
+				return err
+			}
+			typ = t
 		}
 		callID, err := p.text(at.key("/call_id"), it[1])
 		if err != nil {
 			return err
 		}
-		turn.Replay = append(turn.Replay, json.RawMessage(jCompact(raw)))
+		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.compact(raw)))
 		switch {
 		case typ == "":
 			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
