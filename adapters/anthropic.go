@@ -31,6 +31,16 @@ var anthropicSpec = &spec{
 		m, err := AnthropicResults(c, r)
 		return asEntries([]AnthropicToolResultMessage{m}, err)
 	},
+	looks: func(member func(string) []byte) string {
+		switch {
+		case string(member("type")) != `"message"`:
+		case member("stop_reason") != nil:
+			return "an Anthropic message"
+		case member("role") != nil:
+			return "an Anthropic message or an OpenAI Responses message item"
+		}
+		return ""
+	},
 	prompt:     userText,
 	appendJSON: appendAs(sizeAnthropic, appendAnthropic),
 }

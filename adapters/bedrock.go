@@ -23,6 +23,12 @@ var bedrockSpec = &spec{
 		m, err := BedrockResults(c, r)
 		return asEntries([]BedrockToolResultMessage{m}, err)
 	},
+	looks: func(member func(string) []byte) string {
+		if member("output") != nil && member("stopReason") != nil {
+			return "a Bedrock Converse response"
+		}
+		return ""
+	},
 	prompt: func(text string) []any {
 		return []any{promptBedrockMessage{Role: "user", Content: []promptBedrockBlock{{Text: text}}}}
 	},

@@ -185,8 +185,12 @@ type replyParser struct {
 	provider string
 	maxBytes int
 	maxDepth int
-	ix       *jIndex      // the reply's index, set by whole
-	checker  *jsonChecker // reused by the checks of one reply, set by whole
+	ix       *jIndex // the reply's index, set by whole
+	// lazyCompact: the parser replays no compacted part of the reply
+	// (OpenAI Chat replays arguments texts as sent), so whole compacts
+	// nothing ahead.
+	lazyCompact bool
+	checker     *jsonChecker // reused by the checks of one reply, set by whole
 }
 
 // indexHook, when set (by tests), sees the index of every reply parsed.
@@ -280,10 +284,10 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	st := new(replyState)
 	p.ix, p.checker = &st.ix, &st.checker
-	// The parsers other than OpenAI's replay compacted parts of the reply:
-	// the check compacts it as it goes, copying a run between spaces at a
-	// time.
-	p.ix.eager = p.provider != NameOpenAI
+	// Most parsers replay compacted parts of the reply: the check compacts
+	// it as it goes, copying a run between spaces at a time, unless the
+	// parser said it replays none (lazyCompact).
+	p.ix.eager = !p.lazyCompact
 	if indexHook != nil {
 		indexHook(p.ix)
 	}
@@ -402,13 +406,10 @@ func (p replyParser) notShape(path loc, raw []byte, problem string) error {
 	return p.fail(path, ErrReplyShape, "%s", problem)
 }
 
-// looksLikeKeys are the keys looksLike reads.
-var looksLikeKeys = []string{"choices", "candidates", "promptFeedback", "output", "stopReason",
-	"object", "jsonrpc", "method", "message", "done", "type", "role", "stop_reason", "parts", "error"}
-
-// looksLike guesses from its top-level keys which provider's reply the
-// checked value raw is, for the error of a parser it does not fit: "an
-// Ollama /api/chat reply"; "" when it cannot tell.
+// looksLike guesses which provider's reply the checked value raw is, for
+// the error of a parser it does not fit: "an Ollama /api/chat reply"; ""
+// when it cannot tell. Each home's spec knows its own shapes (spec.looks);
+// the first home in the registry that claims raw names it.
 func (x *jIndex) looksLike(raw []byte) string {
 	if len(raw) > 0 && raw[0] == '[' {
 		if first := x.first(raw); first != nil && first[0] == '{' {
@@ -421,31 +422,16 @@ func (x *jIndex) looksLike(raw []byte) string {
 	if len(raw) == 0 || raw[0] != '{' {
 		return ""
 	}
-	var v [15][]byte
-	x.fields(raw, looksLikeKeys, v[:])
-	has := func(i int) bool { return v[i] != nil }
+	member := func(key string) []byte { return x.field(raw, key) }
+	for _, h := range shapeHomes {
+		if h.looks != nil {
+			if like := h.looks(member); like != "" {
+				return like
+			}
+		}
+	}
 	switch {
-	case has(0):
-		return "an OpenAI chat completion"
-	case has(1) || has(2):
-		return "a Gemini response"
-	case has(3) && has(4):
-		return "a Bedrock Converse response"
-	case has(3) || string(v[5]) == `"response"`:
-		return "an OpenAI Responses response"
-	case has(6) || has(7):
-		return "a JSON-RPC message"
-	case has(8) && has(9):
-		return "an Ollama /api/chat reply"
-	case string(v[10]) == `"message"` && has(12):
-		return "an Anthropic message"
-	case string(v[10]) == `"message"` && has(11):
-		return "an Anthropic message or an OpenAI Responses message item"
-	case string(v[11]) == `"model"` || has(13):
-		return "a Gemini content"
-	case has(10) && !has(11):
-		return "an OpenAI Responses output item"
-	case has(14):
+	case member("error") != nil:
 		return "an error body"
 	case jSkipSpace(raw, 1) == len(raw)-1:
 		return "an empty object"

@@ -908,6 +908,7 @@ func TestParseOtherShapes(t *testing.T) {
 		"gemini":           `no "candidates"`,
 		"bedrock":          `no "output"`,
 		"mcp":              `"method"`,
+		"ollama":           `no "message"`,
 	}
 	type input struct{ name, reply, like string }
 	inputs := []input{
@@ -921,6 +922,7 @@ func TestParseOtherShapes(t *testing.T) {
 		"gemini":           "a Gemini response",
 		"bedrock":          "a Bedrock Converse response",
 		"mcp":              "an array of JSON-RPC messages",
+		"ollama":           "an Ollama /api/chat reply",
 	}
 	for _, f := range replyFixtures {
 		inputs = append(inputs, input{f.provider, f.reply, likes[f.provider]})
@@ -935,6 +937,7 @@ func TestParseOtherShapes(t *testing.T) {
 		{"bedrock", "mcp"}:              "expected an object, got an array",
 		{"openai-responses", "mcp"}:     `missing type`,
 		{"gemini", "mcp"}:               `no "candidates" and no "parts" in any response of the stream`,
+		{"ollama", "mcp"}:               "expected an object, got an array",
 	}
 	for parser, parse := range parsers {
 		for _, in := range inputs {

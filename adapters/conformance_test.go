@@ -30,11 +30,11 @@ func TestConformance(t *testing.T) {
 			t.Fatalf("provider name %q is empty, not lower case, or registered twice", name)
 		}
 		seen[name] = true
-		t.Run(name, func(t *testing.T) { conform(t, p) })
+		t.Run(name, func(t *testing.T) { conform(t, p, providers) })
 	}
 }
 
-func conform(t *testing.T, p adapters.Provider) {
+func conform(t *testing.T, p adapters.Provider, all []adapters.Provider) {
 	dir := filepath.Join("..", "testdata", "golden")
 	name := p.Name()
 
@@ -109,6 +109,19 @@ func conform(t *testing.T, p adapters.Provider) {
 	if _, err := limited.Parse(reply); !errors.Is(err, adapters.ErrReplyLimit) {
 		t.Errorf("Parse over MaxBytes: err = %v, want ErrReplyLimit", err)
 	}
+	for _, other := range all {
+		if other.Name() == name {
+			continue
+		}
+		foreign, err := os.ReadFile(filepath.Join(dir, "calls", other.Name(), "replies", "tool_calls.json"))
+		if err != nil {
+			continue // reported in other's own run
+		}
+		if turn, err := p.Parse(foreign); !errors.Is(err, adapters.ErrReplyShape) {
+			t.Errorf("Parse(%s's reply) = %d calls, %v: a reply of another shape must be an ErrReplyShape", other.Name(), len(turn.Calls), err)
+		}
+	}
+
 	// Results: one entry set per call set, each marshalling; counts checked.
 	results := resultFixtures[:len(turn.Calls)]
 	out, err := p.Results(turn.Calls, results)

@@ -37,6 +37,15 @@ var geminiSpec = &spec{
 		m, err := GeminiResults(c, r)
 		return asEntries([]GeminiFunctionResponses{m}, err)
 	},
+	looks: func(member func(string) []byte) string {
+		switch {
+		case member("candidates") != nil || member("promptFeedback") != nil:
+			return "a Gemini response"
+		case string(member("role")) == `"model"` || member("parts") != nil:
+			return "a Gemini content"
+		}
+		return ""
+	},
 	prompt: func(text string) []any {
 		return []any{promptGeminiContent{Role: "user", Parts: []promptGeminiPart{{Text: text}}}}
 	},

@@ -21,6 +21,12 @@ var mcpSpec = &spec{
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(MCPResponses(c, r))
 	},
+	looks: func(member func(string) []byte) string {
+		if member("jsonrpc") != nil || member("method") != nil {
+			return "a JSON-RPC message"
+		}
+		return ""
+	},
 	prompt:     func(string) []any { return []any{} }, // MCP has no conversation
 	appendJSON: appendAs(sizeMCP, appendMCP),
 }

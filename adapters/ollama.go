@@ -27,6 +27,12 @@ var ollamaSpec = &spec{
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(OllamaResults(c, r))
 	},
+	looks: func(member func(string) []byte) string {
+		if member("message") != nil && member("done") != nil {
+			return "an Ollama /api/chat reply"
+		}
+		return ""
+	},
 	prompt: userText,
 	// ToOllama returns []OpenAITool: the OpenAI home appends it.
 }
@@ -194,7 +200,7 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 		return Turn{}, p.providerError(ptr("/error"), msg, "", "", "")
 	}
 	if top[0] == nil {
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "no \"message\" and no \"error\": not an Ollama /api/chat reply")
+		return Turn{}, p.notShape(ptr(""), data, `no "message" and no "error": not an Ollama /api/chat reply`)
 	}
 	if d := top[1]; d != nil && d[0] == 'f' {
 		return Turn{}, p.fail(ptr("/done"), ErrReplyShape, "done is false: this is one chunk of a streamed reply (send \"stream\": false for a whole reply)")
@@ -221,7 +227,7 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	if err := p.array(path.key("/tool_calls"), m[2]); err != nil {
 		return Turn{}, err
 	}
-	replay := OllamaMessage{Role: "assistant", Content: turn.Text, Extra: jExtra(top[0], ollamaMessageKeys, nil, nil)}
+	replay := OllamaMessage{Role: "assistant", Content: turn.Text, Extra: p.ix.extra(top[0], ollamaMessageKeys, nil, nil)}
 	if m[2] != nil && m[2][0] == '[' {
 		if err := p.ollamaToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
@@ -232,10 +238,10 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 }
 
 func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *OllamaMessage) error {
-	n := jCount(list, "", "")
+	n := p.ix.count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OllamaToolCall](n)
 	var ids callIDs
-	return jElems(list, func(i int, raw []byte) error {
+	return p.ix.elems(list, func(i int, raw []byte) error {
 		at := path.index(i)
 		var tc [2][]byte
 		if err := p.fields(at, raw, ollamaToolCallKeys, tc[:]); err != nil {
@@ -269,8 +275,8 @@ func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
 		replay.ToolCalls = append(replay.ToolCalls, OllamaToolCall{
 			ID:       id,
-			Function: OllamaFunctionCall{Name: name, Arguments: args, Extra: jExtra(tc[1], ollamaFunctionKeys, nil, nil)},
-			Extra:    jExtra(raw, ollamaToolCallKeys, nil, nil),
+			Function: OllamaFunctionCall{Name: name, Arguments: args, Extra: p.ix.extra(tc[1], ollamaFunctionKeys, nil, nil)},
+			Extra:    p.ix.extra(raw, ollamaToolCallKeys, nil, nil),
 		})
 		return nil
 	})

@@ -24,6 +24,12 @@ var openAISpec = &spec{
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(OpenAIResults(c, r))
 	},
+	looks: func(member func(string) []byte) string {
+		if member("choices") != nil {
+			return "an OpenAI chat completion"
+		}
+		return ""
+	},
 	prompt:     userText,
 	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
 }

@@ -141,6 +141,7 @@ func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOp
 // message's content; Turn.Stop is the choice's finish_reason.
 func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOpenAI)
+	p.lazyCompact = true
 	data, err := p.whole(reply)
 	if err != nil {
 		return Turn{}, err

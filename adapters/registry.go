@@ -48,6 +48,13 @@ type spec struct {
 	results func(calls []Call, results []define.Result) ([]any, error)
 	prompt  func(text string) []any
 
+	// looks names the provider's reply shape that a JSON object is, from
+	// its top-level members (member returns one, nil when absent), for
+	// the errors of the other providers' parsers: "an Ollama /api/chat
+	// reply"; "" when the object is none of the provider's shapes. Each
+	// home claims only what no home before it in homes claims.
+	looks func(member func(key string) []byte) string
+
 	// appendJSON is AppendJSON for the tools value of this home's type:
 	// ok is false for a value of another type. Nil when the home's tools
 	// value has the type of another home's (Ollama's is OpenAI's).
@@ -64,6 +71,13 @@ var homes = [...]*spec{
 	bedrockSpec,
 	ollamaSpec,
 }
+
+// shapeHomes is homes for looksLike, which the parsers in homes call: it
+// is set in init because a variable would make an initialization cycle
+// (homes -> a spec -> its parser -> looksLike -> homes).
+var shapeHomes []*spec
+
+func init() { shapeHomes = homes[:] }
 
 // provider is a provider's spec, as the shared core passes it around.
 type provider = *spec

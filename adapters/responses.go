@@ -23,6 +23,15 @@ var responsesSpec = &spec{
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(ResponsesResults(c, r))
 	},
+	looks: func(member func(string) []byte) string {
+		switch {
+		case member("output") != nil && member("stopReason") == nil, string(member("object")) == `"response"`:
+			return "an OpenAI Responses response"
+		case member("type") != nil && member("role") == nil:
+			return "an OpenAI Responses output item"
+		}
+		return ""
+	},
 	prompt:     userText,
 	appendJSON: appendAs(sizeResponses, appendResponses),
 }
