@@ -336,6 +336,30 @@ func (p replyParser) fields(path loc, raw []byte, names []string, vals [][]byte)
 	return err
 }
 
+// functionKeys are the members of a tool call's function object (OpenAI
+// Chat, Ollama): {"name":...,"arguments":...}.
+var functionKeys = []string{"name", "arguments"}
+
+// function reads the function object of the tool call at (at + /function):
+// its name, which it must have, its arguments as sent (nil when absent),
+// and how many other members it has.
+func (p replyParser) function(at loc, raw []byte) (name string, args []byte, others int, err error) {
+	if raw == nil || raw[0] == 'n' {
+		return "", nil, 0, p.fail(at, ErrReplyShape, "no function")
+	}
+	var fn [2][]byte
+	if others, err = p.fieldsOthers(at.key("/function"), raw, functionKeys, fn[:]); err != nil {
+		return "", nil, 0, err
+	}
+	if name, err = p.text(at.key("/function/name"), fn[0]); err != nil {
+		return "", nil, 0, err
+	}
+	if name == "" {
+		return "", nil, 0, p.fail(at.key("/function/name"), ErrReplyShape, "missing name")
+	}
+	return name, fn[1], others, nil
+}
+
 // fieldsOthers is fields, returning how many members have keys not in
 // names (when none has, there is nothing extra to keep).
 func (p replyParser) fieldsOthers(path loc, raw []byte, names []string, vals [][]byte) (int, error) {

@@ -182,6 +182,11 @@ var benchShapes = []struct {
 	{"mcp", func(n int, args string) string {
 		return repeatN(`[`, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_weather","arguments":`+args+`}}`, `]`, n)
 	}},
+	{"ollama", func(n int, args string) string {
+		return repeatN(`{"model":"qwen3","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","thinking":"Weather first.","tool_calls":[`,
+			`{"function":{"index":%d,"name":"get_weather","arguments":`+args+`}}`,
+			`]},"done_reason":"stop","done":true,"total_duration":2104953125,"eval_count":61}`, n)
+	}},
 }
 
 // repeatN returns head, then item (with %d its index) n times,

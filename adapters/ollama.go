@@ -160,7 +160,6 @@ var (
 	ollamaReplyKeys    = []string{"message", "done", "done_reason", "error"}
 	ollamaMessageKeys  = []string{"role", "content", "tool_calls"}
 	ollamaToolCallKeys = []string{"id", "function"}
-	ollamaFunctionKeys = []string{"name", "arguments"}
 )
 
 // ParseOllamaReply parses the reply of an Ollama /api/chat request sent
@@ -240,11 +239,13 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *OllamaMessage) error {
 	n := p.ix.count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OllamaToolCall](n)
+	path = ptr(path.String()) // once, so that index below makes no path
 	var ids callIDs
 	return p.ix.elems(list, func(i int, raw []byte) error {
 		at := path.index(i)
 		var tc [2][]byte
-		if err := p.fields(at, raw, ollamaToolCallKeys, tc[:]); err != nil {
+		callOthers, err := p.fieldsOthers(at, raw, ollamaToolCallKeys, tc[:])
+		if err != nil {
 			return err
 		}
 		id, err := p.text(at.key("/id"), tc[0])
@@ -254,30 +255,23 @@ func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *
 		if err := p.uniqueID(&ids, at.key("/id"), id); err != nil {
 			return err
 		}
-		if tc[1] == nil || tc[1][0] == 'n' {
-			return p.fail(at, ErrReplyShape, "no function")
-		}
-		var fn [2][]byte
-		if err := p.fields(at.key("/function"), tc[1], ollamaFunctionKeys, fn[:]); err != nil {
-			return err
-		}
-		name, err := p.text(at.key("/function/name"), fn[0])
+		name, rawArgs, fnOthers, err := p.function(at, tc[1])
 		if err != nil {
 			return err
 		}
-		if name == "" {
-			return p.fail(at.key("/function/name"), ErrReplyShape, "missing name")
-		}
-		args, err := p.argsObject(at.key("/function/arguments"), fn[1])
+		args, err := p.argsObject(at.key("/function/arguments"), rawArgs)
 		if err != nil {
 			return err
 		}
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
-		replay.ToolCalls = append(replay.ToolCalls, OllamaToolCall{
-			ID:       id,
-			Function: OllamaFunctionCall{Name: name, Arguments: args, Extra: p.ix.extra(tc[1], ollamaFunctionKeys, nil, nil)},
-			Extra:    p.ix.extra(raw, ollamaToolCallKeys, nil, nil),
-		})
+		call := OllamaToolCall{ID: id, Function: OllamaFunctionCall{Name: name, Arguments: args}}
+		if fnOthers > 0 {
+			call.Function.Extra = p.ix.extra(tc[1], functionKeys, nil, nil)
+		}
+		if callOthers > 0 {
+			call.Extra = p.ix.extra(raw, ollamaToolCallKeys, nil, nil)
+		}
+		replay.ToolCalls = append(replay.ToolCalls, call)
 		return nil
 	})
 }

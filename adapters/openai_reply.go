@@ -106,7 +106,6 @@ var (
 	openAIChoiceKeys     = []string{"message", "finish_reason"}
 	openAIMessageKeys    = []string{"role", "content", "tool_calls", "function_call"}
 	openAIToolCallKeys   = []string{"id", "type", "function"}
-	openAIFunctionKeys   = []string{"name", "arguments"}
 	openAIErrorKeys      = [4]string{"message", "type", "code", "param"}
 	// openAIDropped are response-only members of a message that the replay
 	// leaves out (the null ones only where the value is given).
@@ -249,22 +248,11 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 		if typ != "" && typ != "function" {
 			return p.fail(at.key("/type"), ErrReplyShape, "tool call type %s is not supported (only function)", rtQuote(typ))
 		}
-		if tc[2] == nil {
-			return p.fail(at, ErrReplyShape, "no function")
-		}
-		var fn [2][]byte
-		fnOthers, err := p.fieldsOthers(at.key("/function"), tc[2], openAIFunctionKeys, fn[:])
+		name, rawArgs, fnOthers, err := p.function(at, tc[2])
 		if err != nil {
 			return err
 		}
-		name, err := p.text(at.key("/function/name"), fn[0])
-		if err != nil {
-			return err
-		}
-		if name == "" {
-			return p.fail(at.key("/function/name"), ErrReplyShape, "missing name")
-		}
-		args, text, err := p.argsText(at.key("/function/arguments"), fn[1])
+		args, text, err := p.argsText(at.key("/function/arguments"), rawArgs)
 		if err != nil {
 			return err
 		}
@@ -275,7 +263,7 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
 		tcall := OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: string(text)}}
 		if fnOthers > 0 {
-			tcall.Function.Extra = p.ix.extra(tc[2], openAIFunctionKeys, nil, nil)
+			tcall.Function.Extra = p.ix.extra(tc[2], functionKeys, nil, nil)
 		}
 		if callOthers > 0 {
 			tcall.Extra = p.ix.extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil)
