@@ -23,51 +23,13 @@ var parsers = func() map[string]func([]byte) (adapters.Turn, error) {
 func rawJSON(s string) json.RawMessage { return json.RawMessage(s) }
 
 func TestParseFixtures(t *testing.T) {
-	weatherArgs, timeArgs, noArgs := rawJSON(`{"city":"Paris","days":2}`), rawJSON(`{"zone":"Europe/Paris"}`), rawJSON(`{}`)
-	want := map[string][]adapters.Call{
-		"openai": {
-			{ID: "call_w1", Name: "get_weather", Args: weatherArgs},
-			{ID: "call_t2", Name: "get_time", Args: timeArgs},
-			{ID: "call_l3", Name: "list_cities", Args: noArgs},
-		},
-		"openai-responses": {
-			{ID: "call_w1", Name: "get_weather", Args: weatherArgs},
-			{ID: "call_t2", Name: "get_time", Args: timeArgs},
-			{ID: "call_l3", Name: "list_cities", Args: noArgs},
-		},
-		"anthropic": {
-			{ID: "toolu_01A", Name: "get_weather", Args: weatherArgs},
-			{ID: "toolu_01B", Name: "get_time", Args: timeArgs},
-			{ID: "toolu_01C", Name: "list_cities", Args: noArgs},
-		},
-		"gemini": {
-			{ID: "fc-a1", Name: "get_weather", Args: weatherArgs, ThoughtSignature: "CiQBVKhc7k1Q"},
-			{ID: "fc-a2", Name: "get_time", Args: timeArgs},
-			{Name: "list_cities", Args: noArgs},
-		},
-		"bedrock": {
-			{ID: "tooluse_w1", Name: "get_weather", Args: weatherArgs},
-			{ID: "tooluse_t2", Name: "get_time", Args: timeArgs},
-			{ID: "tooluse_l3", Name: "list_cities", Args: noArgs},
-		},
-		"ollama": { // no ids: the server sent none
-			{Name: "get_weather", Args: weatherArgs},
-			{Name: "get_time", Args: timeArgs},
-			{Name: "list_cities", Args: noArgs},
-		},
-		"mcp": {
-			{ID: `7`, Name: "get_weather", Args: weatherArgs},
-			{ID: `"req-8"`, Name: "get_time", Args: timeArgs},
-			{ID: `9`, Name: "list_cities", Args: noArgs},
-		},
-	}
 	for _, f := range replyFixtures {
 		t.Run(f.provider, func(t *testing.T) {
 			turn, err := parsers[f.provider]([]byte(f.reply))
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			if diff := cmp.Diff(want[f.provider], turn.Calls); diff != "" {
+			if diff := cmp.Diff(testHomes[f.provider].calls, turn.Calls); diff != "" {
 				t.Errorf("calls mismatch (-want +got):\n%s", diff)
 			}
 			if len(turn.Replay) == 0 {
@@ -314,15 +276,6 @@ func TestParseMalformed(t *testing.T) {
 }
 
 // resultRenderers render results for every provider as JSON.
-var resultRenderers = map[string]func([]adapters.Call, []define.Result) (any, error){
-	"openai":           func(c []adapters.Call, r []define.Result) (any, error) { return adapters.OpenAIResults(c, r) },
-	"openai-responses": func(c []adapters.Call, r []define.Result) (any, error) { return adapters.ResponsesResults(c, r) },
-	"anthropic":        func(c []adapters.Call, r []define.Result) (any, error) { return adapters.AnthropicResults(c, r) },
-	"gemini":           func(c []adapters.Call, r []define.Result) (any, error) { return adapters.GeminiResults(c, r) },
-	"bedrock":          func(c []adapters.Call, r []define.Result) (any, error) { return adapters.BedrockResults(c, r) },
-	"mcp":              func(c []adapters.Call, r []define.Result) (any, error) { return adapters.MCPResults(c, r) },
-	"ollama":           func(c []adapters.Call, r []define.Result) (any, error) { return adapters.OllamaResults(c, r) },
-}
 
 func TestResultsCountMismatch(t *testing.T) {
 	calls := []adapters.Call{{ID: "a", Name: "f", Args: rawJSON(`{}`)}, {ID: "b", Name: "g", Args: rawJSON(`{}`)}}

@@ -100,3 +100,44 @@ func TestOllamaSchemaDescribesConstraints(t *testing.T) {
 		t.Errorf("ToOllama(Strict(true)): err = %v, want ErrOption", err)
 	}
 }
+
+var _ = home("ollama", testHome{
+	calls: []adapters.Call{ // no ids: the server sent none
+		{Name: "get_weather", Args: fxWeather},
+		{Name: "get_time", Args: fxTime},
+		{Name: "list_cities", Args: fxNone},
+	},
+	results: func(c []adapters.Call, r []define.Result) (any, error) { return adapters.OllamaResults(c, r) },
+	replay: func(t *testing.T, data []byte, add func(id, name string, args json.RawMessage, sig string)) {
+		var msgs []struct {
+			ToolCalls []struct {
+				ID       string
+				Function struct {
+					Name      string
+					Arguments json.RawMessage
+				}
+			} `json:"tool_calls"`
+		}
+		mustUnmarshal(t, data, &msgs)
+		for _, m := range msgs {
+			for _, c := range m.ToolCalls {
+				add(c.ID, c.Function.Name, c.Function.Arguments, "")
+			}
+		}
+	},
+	schemas: chatSchemas,
+	rules: func(string) schemaRule {
+		base := keys(ollamaKeys, "Ollama")
+		return func(t *testing.T, path string, node map[string]any, root bool) {
+			base(t, path, node, root)
+			if _, ok := node["$ref"]; ok {
+				t.Errorf("Ollama: %s has a $ref (a property that is only a reference arrives empty; refs are inlined)", path)
+			}
+		}
+	},
+	closedRoot: true,
+})
+
+// ollamaKeys: what Ollama's server keeps as it decodes a tool schema
+// (additionalProperties is dropped there, harmlessly).
+var ollamaKeys = only("type", "description", "enum", "properties", "items", "anyOf", "required", "additionalProperties", "const")

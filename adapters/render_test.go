@@ -254,23 +254,6 @@ func only(allowed ...string) func(string) bool {
 	return func(k string) bool { return set[k] }
 }
 
-var (
-	geminiParamsKeys = only("type", "format", "description", "nullable", "enum", "pattern", "minLength", "maxLength",
-		"minimum", "maximum", "items", "minItems", "maxItems", "properties", "propertyOrdering", "required",
-		"minProperties", "maxProperties", "anyOf", "default", "example")
-	geminiJSONKeys = only("$id", "$defs", "$ref", "$anchor", "type", "format", "description", "enum", "items",
-		"prefixItems", "minItems", "maxItems", "minimum", "maximum", "anyOf", "properties",
-		"additionalProperties", "required", "propertyOrdering")
-	anthropicStrictKeys = only("$ref", "$defs", "type", "anyOf", "allOf", "description", "title", "enum", "const",
-		"properties", "additionalProperties", "required", "items", "minItems", "format", "pattern")
-	// ollamaKeys: what Ollama's server keeps as it decodes a tool schema
-	// (additionalProperties is dropped there, harmlessly).
-	ollamaKeys       = only("type", "description", "enum", "properties", "items", "anyOf", "required", "additionalProperties", "const")
-	openAIStrictKeys = only("$ref", "$defs", "type", "anyOf", "description", "title", "enum", "const", "properties",
-		"additionalProperties", "required", "items", "minItems", "maxItems", "format", "pattern", "minimum", "maximum",
-		"exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-)
-
 // ruledSchema is one tool schema of a rendering and the variant whose rules
 // it follows (a Gemini declaration may use either schema field).
 type ruledSchema struct {
@@ -281,57 +264,29 @@ type ruledSchema struct {
 // schemasOf returns the tool schemas in a rendered tools array, by variant.
 func schemasOf(t *testing.T, dir string, tools any) []ruledSchema {
 	t.Helper()
+	h := homeOf(t, dir)
 	var out []ruledSchema
-	switch list := tools.(type) {
-	case []any:
+	if list, ok := tools.([]any); ok {
 		for _, e := range list {
-			m := e.(map[string]any)
-			switch {
-			case strings.HasPrefix(dir, "openai_responses"):
-				out = append(out, ruledSchema{dir, m["parameters"]})
-			case strings.HasPrefix(dir, "openai"), strings.HasPrefix(dir, "ollama"):
-				out = append(out, ruledSchema{dir, m["function"].(map[string]any)["parameters"]})
-			case strings.HasPrefix(dir, "anthropic"):
-				out = append(out, ruledSchema{dir, m["input_schema"]})
-			case strings.HasPrefix(dir, "gemini"):
-				for _, d := range m["functionDeclarations"].([]any) {
-					dm := d.(map[string]any)
-					_, hasParams := dm["parameters"]
-					_, hasJS := dm["parametersJsonSchema"]
-					if hasParams && hasJS {
-						t.Errorf("%s: declaration %v has both parameters and parametersJsonSchema", dir, dm["name"])
-					}
-					if hasParams {
-						out = append(out, ruledSchema{"gemini_parameters", dm["parameters"]})
-					}
-					if hasJS {
-						out = append(out, ruledSchema{"gemini_jsonschema", dm["parametersJsonSchema"]})
-					}
-				}
-			case dir == "mcp":
-				out = append(out, ruledSchema{dir, m["inputSchema"]})
-				if o, ok := m["outputSchema"]; ok {
-					out = append(out, ruledSchema{dir, o})
-				}
-			case dir == "bedrock":
-				out = append(out, ruledSchema{dir, m["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"]})
-			}
+			out = append(out, h.schemas(t, dir, e.(map[string]any))...)
 		}
 	}
 	return out
 }
 
-// rulesFor returns the invariants a variant's schemas must keep.
-func rulesFor(dir string) schemaRule {
-	keys := func(allowed func(string) bool, who string) schemaRule {
-		return func(t *testing.T, path string, node map[string]any, root bool) {
-			for k := range node {
-				if !allowed(k) {
-					t.Errorf("%s: %s has keyword %q, which %s does not accept", who, path, k, who)
-				}
+// keys is the rule that a schema node has only the keywords allowed.
+func keys(allowed func(string) bool, who string) schemaRule {
+	return func(t *testing.T, path string, node map[string]any, root bool) {
+		for k := range node {
+			if !allowed(k) {
+				t.Errorf("%s: %s has keyword %q, which %s does not accept", who, path, k, who)
 			}
 		}
 	}
+}
+
+// rulesFor returns the invariants a variant's schemas must keep.
+func rulesFor(t testing.TB, dir string) schemaRule {
 	common := func(t *testing.T, path string, node map[string]any, root bool) {
 		if root {
 			if node["type"] != "object" {
@@ -345,82 +300,11 @@ func rulesFor(dir string) schemaRule {
 		}
 	}
 	var extra schemaRule
-	switch dir {
-	case "gemini_parameters":
-		base := keys(geminiParamsKeys, "Gemini parameters")
-		extra = func(t *testing.T, path string, node map[string]any, root bool) {
-			base(t, path, node, root)
-			if typ, ok := node["type"]; ok {
-				s, isStr := typ.(string)
-				if !isStr || s == "null" {
-					t.Errorf("Gemini: %s has type %v; want one non-null type name", path, typ)
-				}
-			} else if _, ok := node["anyOf"]; !ok {
-				t.Errorf("Gemini: %s has no type", path)
-			}
-			if e, ok := node["enum"]; ok {
-				for _, v := range e.([]any) {
-					if _, ok := v.(string); !ok {
-						t.Errorf("Gemini: %s has a non-string enum value %v", path, v)
-					}
-				}
-			}
-			if f, ok := node["format"].(string); ok {
-				typ, _ := node["type"].(string)
-				okf := typ == "string" && (f == "date-time" || f == "enum") || typ == "integer" && (f == "int32" || f == "int64") ||
-					typ == "number" && (f == "float" || f == "double")
-				if !okf {
-					t.Errorf("Gemini: %s has format %q for type %q", path, f, typ)
-				}
-			}
-			if p, ok := node["properties"]; ok && len(p.(map[string]any)) == 0 {
-				t.Errorf("Gemini: %s has empty properties", path)
-			}
-		}
-	case "gemini_jsonschema":
-		extra = keys(geminiJSONKeys, "Gemini parametersJsonSchema")
-	case "ollama", "ollama_depth1":
-		base := keys(ollamaKeys, "Ollama")
-		extra = func(t *testing.T, path string, node map[string]any, root bool) {
-			base(t, path, node, root)
-			if _, ok := node["$ref"]; ok {
-				t.Errorf("Ollama: %s has a $ref (a property that is only a reference arrives empty; refs are inlined)", path)
-			}
-		}
-	case "anthropic_strict":
-		base := keys(anthropicStrictKeys, "Anthropic strict")
-		extra = func(t *testing.T, path string, node map[string]any, root bool) {
-			base(t, path, node, root)
-			if _, ok := node["$ref"]; ok {
-				t.Errorf("Anthropic strict: %s has a $ref (recursive schemas are rejected; refs are inlined)", path)
-			}
-			if n, ok := node["minItems"].(float64); ok && n > 1 {
-				t.Errorf("Anthropic strict: %s has minItems %v (only 0 or 1)", path, n)
-			}
-		}
-	case "openai_strict", "openai_responses_strict":
-		base := keys(openAIStrictKeys, "OpenAI strict")
-		extra = func(t *testing.T, path string, node map[string]any, root bool) {
-			base(t, path, node, root)
-			if _, ok := node["$ref"]; ok && len(node) > 1 {
-				t.Errorf("OpenAI strict: %s has a $ref with siblings", path)
-			}
-			if isType(node, "object") {
-				if node["additionalProperties"] != false {
-					t.Errorf("OpenAI strict: %s: additionalProperties is %v, want false", path, node["additionalProperties"])
-				}
-				props, _ := node["properties"].(map[string]any)
-				req, _ := node["required"].([]any)
-				if len(req) != len(props) {
-					t.Errorf("OpenAI strict: %s: required %v does not list every property of %d", path, req, len(props))
-				}
-			}
-			if typ, ok := node["type"]; !ok && node["$ref"] == nil && node["anyOf"] == nil && node["enum"] == nil && node["const"] == nil {
-				t.Errorf("OpenAI strict: %s has no type (%v)", path, typ)
-			}
-		}
+	h := homeOf(t, dir)
+	if h.rules != nil {
+		extra = h.rules(dir)
 	}
-	if strings.HasPrefix(dir, "anthropic") || dir == "bedrock" || strings.HasPrefix(dir, "gemini") || strings.HasPrefix(dir, "ollama") || strings.HasSuffix(dir, "strict") {
+	if h.closedRoot || strings.HasSuffix(dir, "strict") {
 		inner := extra
 		extra = func(t *testing.T, path string, node map[string]any, root bool) {
 			if inner != nil {
@@ -503,7 +387,7 @@ func TestProviderRules(t *testing.T) {
 					t.Errorf("%s: JSON null at %s", gc.name, p)
 				}
 				for _, s := range schemasOf(t, v.dir, generic) {
-					walkSchemas(t, gc.name, s.schema, true, rulesFor(s.dir))
+					walkSchemas(t, gc.name, s.schema, true, rulesFor(t, s.dir))
 				}
 			}
 			if rendered < len(goldenCases())/2 {

@@ -1,0 +1,40 @@
+package adapters_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+var _ = home("bedrock", testHome{
+	calls: []adapters.Call{
+		{ID: "tooluse_w1", Name: "get_weather", Args: fxWeather},
+		{ID: "tooluse_t2", Name: "get_time", Args: fxTime},
+		{ID: "tooluse_l3", Name: "list_cities", Args: fxNone},
+	},
+	results: func(c []adapters.Call, r []define.Result) (any, error) { return adapters.BedrockResults(c, r) },
+	replay: func(t *testing.T, data []byte, add func(id, name string, args json.RawMessage, sig string)) {
+		var msgs []struct {
+			Content []struct {
+				ToolUse *struct {
+					ToolUseID, Name, Type string
+					Input                 json.RawMessage
+				}
+			}
+		}
+		mustUnmarshal(t, data, &msgs)
+		for _, m := range msgs {
+			for _, b := range m.Content {
+				if b.ToolUse != nil && b.ToolUse.Type != "server_tool_use" {
+					add(b.ToolUse.ToolUseID, b.ToolUse.Name, b.ToolUse.Input, "")
+				}
+			}
+		}
+	},
+	schemas: func(t *testing.T, dir string, entry map[string]any) []ruledSchema {
+		return []ruledSchema{{dir, entry["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"]}}
+	},
+	closedRoot: true,
+})

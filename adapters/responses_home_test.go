@@ -1,0 +1,39 @@
+package adapters_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+var _ = home("openai-responses", testHome{
+	calls: []adapters.Call{
+		{ID: "call_w1", Name: "get_weather", Args: fxWeather},
+		{ID: "call_t2", Name: "get_time", Args: fxTime},
+		{ID: "call_l3", Name: "list_cities", Args: fxNone},
+	},
+	results: func(c []adapters.Call, r []define.Result) (any, error) { return adapters.ResponsesResults(c, r) },
+	replay: func(t *testing.T, data []byte, add func(id, name string, args json.RawMessage, sig string)) {
+		var items []json.RawMessage
+		mustUnmarshal(t, data, &items)
+		for _, raw := range items {
+			// Items of other types are replayed as they came, with
+			// fields of any shape: only a function call is read.
+			if blockType(t, raw) != "function_call" {
+				continue
+			}
+			var it struct {
+				Name, Arguments string
+				CallID          string `json:"call_id"`
+			}
+			mustUnmarshal(t, raw, &it)
+			add(it.CallID, it.Name, json.RawMessage(it.Arguments), "")
+		}
+	},
+	schemas: func(t *testing.T, dir string, entry map[string]any) []ruledSchema {
+		return []ruledSchema{{dir, entry["parameters"]}}
+	},
+	rules: openAIRules,
+})
