@@ -53,6 +53,12 @@ var _ = home("anthropic", testHome{
 		}
 	},
 	closedRoot: true,
+	variants: []variant{
+		{"anthropic_strict", func(t []define.Tool) (any, error) { return adapters.ToAnthropic(t, adapters.Strict(true)) }},
+	},
+	missing:    `missing "content"`,
+	like:       "an Anthropic message",
+	otherShape: map[string]string{"mcp": "expected an object, got an array"},
 })
 
 var anthropicStrictKeys = only("$ref", "$defs", "type", "anyOf", "allOf", "description", "title", "enum", "const",

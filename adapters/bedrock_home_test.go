@@ -37,4 +37,7 @@ var _ = home("bedrock", testHome{
 		return []ruledSchema{{dir, entry["toolSpec"].(map[string]any)["inputSchema"].(map[string]any)["json"]}}
 	},
 	closedRoot: true,
+	missing:    `no "output"`,
+	like:       "a Bedrock Converse response",
+	otherShape: map[string]string{"openai-responses": "expected an object, got an array", "mcp": "expected an object, got an array"},
 })

@@ -73,7 +73,7 @@ func deepCopy(v any) any {
 // strict Anthropic case renders with StrictWherePossible(): the first tools
 // within the budgets go strict, the rest non-strict.
 func BenchmarkRender(b *testing.B) {
-	for _, v := range variants {
+	for _, v := range allVariants() {
 		if v.dir == "anthropic_strict" {
 			v = variant{"anthropic_strict_where_possible", func(t []define.Tool) (any, error) {
 				return adapters.ToAnthropic(t, adapters.StrictWherePossible())

@@ -853,44 +853,13 @@ const ollamaChatReply = `{"model":"llama3.2","created_at":"2025-01-01T00:00:00Z"
 // is an error wrapping ErrReplyShape that names what the reply lacks (or
 // the key of another type it has), never an empty turn.
 func TestParseOtherShapes(t *testing.T) {
-	// What the Problem names, for each parser: the keys its replies have.
-	missing := map[string]string{
-		"openai":           `no "choices"`,
-		"openai-responses": `no "output"`,
-		"anthropic":        `missing "content"`,
-		"gemini":           `no "candidates"`,
-		"bedrock":          `no "output"`,
-		"mcp":              `"method"`,
-		"ollama":           `no "message"`,
-	}
 	type input struct{ name, reply, like string }
 	inputs := []input{
 		{"empty object", `{}`, "an empty object"},
 		{"ollama", ollamaChatReply, "an Ollama /api/chat reply"},
 	}
-	likes := map[string]string{
-		"openai":           "an OpenAI chat completion",
-		"openai-responses": "an OpenAI Responses response",
-		"anthropic":        "an Anthropic message",
-		"gemini":           "a Gemini response",
-		"bedrock":          "a Bedrock Converse response",
-		"mcp":              "an array of JSON-RPC messages",
-		"ollama":           "an Ollama /api/chat reply",
-	}
 	for _, f := range replyFixtures {
-		inputs = append(inputs, input{f.provider, f.reply, likes[f.provider]})
-	}
-	// Where a reply has the parser's key with another type, or is not an
-	// object, the error says so instead.
-	other := map[[2]string]string{
-		{"openai", "mcp"}:               "expected an object, got an array",
-		{"openai-responses", "bedrock"}: "expected an array, got an object",
-		{"bedrock", "openai-responses"}: "expected an object, got an array",
-		{"anthropic", "mcp"}:            "expected an object, got an array",
-		{"bedrock", "mcp"}:              "expected an object, got an array",
-		{"openai-responses", "mcp"}:     `missing type`,
-		{"gemini", "mcp"}:               `no "candidates" and no "parts" in any response of the stream`,
-		{"ollama", "mcp"}:               "expected an object, got an array",
+		inputs = append(inputs, input{f.provider, f.reply, testHomes[f.provider].like})
 	}
 	for parser, parse := range parsers {
 		for _, in := range inputs {
@@ -909,8 +878,9 @@ func TestParseOtherShapes(t *testing.T) {
 				if !errors.As(err, &re) || re.Provider != parser {
 					t.Fatalf("error %#v is not a ReplyError of %s", err, parser)
 				}
-				wants := []string{missing[parser], "(it looks like " + in.like + ")"}
-				if w, ok := other[[2]string{parser, in.name}]; ok {
+				h := testHomes[parser]
+				wants := []string{h.missing, "(it looks like " + in.like + ")"}
+				if w, ok := h.otherShape[in.name]; ok {
 					wants = []string{w}
 				}
 				for _, want := range wants {

@@ -38,6 +38,15 @@ func conform(t *testing.T, p adapters.Provider, all []adapters.Provider) {
 	dir := filepath.Join("..", "testdata", "golden")
 	name := p.Name()
 
+	// What the tests know of it that its code cannot tell them.
+	h, ok := testHomes[name]
+	switch {
+	case !ok:
+		t.Fatalf("no test home: write %s_home_test.go (see homes_test.go)", name)
+	case len(h.calls) == 0 || h.results == nil || h.replay == nil || h.schemas == nil || h.missing == "" || h.like == "":
+		t.Fatalf("test home incomplete: calls, results, replay, schemas, missing and like are all needed")
+	}
+
 	// Goldens of its renderings, one per golden case.
 	entries, err := os.ReadDir(filepath.Join(dir, strings.ReplaceAll(name, "-", "_")))
 	if err != nil {

@@ -94,6 +94,14 @@ var _ = home("gemini", testHome{
 		}
 	},
 	closedRoot: true,
+	variants: []variant{
+		{"gemini_depth1", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.MaxInlineDepth(1)) }},
+		{"gemini_jsonschema", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiJSONSchema()) }},
+		{"gemini_parameters", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiParameters()) }},
+	},
+	missing:    `no "candidates"`,
+	like:       "a Gemini response",
+	otherShape: map[string]string{"mcp": `no "candidates" and no "parts" in any response of the stream`},
 })
 
 var (

@@ -30,6 +30,17 @@ type testHome struct {
 	// rules returns the rules the schemas of variant dir keep beyond the
 	// common ones; nil, or a nil rule, for none.
 	rules func(dir string) schemaRule
+	// variants are its renderings with options, each with its directory
+	// of goldens (its default rendering is every provider's variant).
+	variants []variant
+	// missing is what its parser's error names on another provider's
+	// reply (the keys its replies have); like is what the other parsers'
+	// errors say its tool_calls.json looks like.
+	missing, like string
+	// otherShape is what its parser's error says instead of missing on
+	// the fixture of the provider named, which has one of its keys with
+	// another type or is not an object.
+	otherShape map[string]string
 	// closedRoot: the root of an input schema has no anyOf, oneOf or allOf
 	// (strict variants have that rule whatever the provider).
 	closedRoot bool

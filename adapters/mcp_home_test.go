@@ -47,4 +47,6 @@ var _ = home("mcp", testHome{
 		}
 		return out
 	},
+	missing: `"method"`,
+	like:    "an array of JSON-RPC messages",
 })

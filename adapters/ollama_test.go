@@ -136,6 +136,12 @@ var _ = home("ollama", testHome{
 		}
 	},
 	closedRoot: true,
+	variants: []variant{
+		{"ollama_depth1", func(t []define.Tool) (any, error) { return adapters.ToOllama(t, adapters.MaxInlineDepth(1)) }},
+	},
+	missing:    `no "message"`,
+	like:       "an Ollama /api/chat reply",
+	otherShape: map[string]string{"mcp": "expected an object, got an array"},
 })
 
 // ollamaKeys: what Ollama's server keeps as it decodes a tool schema

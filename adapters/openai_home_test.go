@@ -31,6 +31,12 @@ var _ = home("openai", testHome{
 	},
 	schemas: chatSchemas,
 	rules:   openAIRules,
+	variants: []variant{
+		{"openai_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAI(t, adapters.Strict(true)) }},
+	},
+	missing:    `no "choices"`,
+	like:       "an OpenAI chat completion",
+	otherShape: map[string]string{"mcp": "expected an object, got an array"},
 })
 
 // chatSchemas: the schema of an OpenAI Chat tools entry (Ollama's too).

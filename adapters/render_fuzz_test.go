@@ -35,7 +35,7 @@ func FuzzRender(f *testing.F) {
 		}
 		tools := []define.Tool{tool}
 		all := append(append([]func([]define.Tool) (any, error){}, renderOptionSets...), func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiJSONSchema()) })
-		for _, v := range variants {
+		for _, v := range allVariants() {
 			all = append(all, v.render)
 		}
 		for i, render := range all {

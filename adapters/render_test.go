@@ -27,20 +27,16 @@ type variant struct {
 
 // variants are every provider's default rendering (its directory is its
 // name, with _ for -), then the renderings with options.
-var variants = append(defaultVariants(), []variant{
-	{"openai_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAI(t, adapters.Strict(true)) }},
-	{"openai_responses_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAIResponses(t, adapters.Strict(true)) }},
-	{"anthropic_strict", func(t []define.Tool) (any, error) { return adapters.ToAnthropic(t, adapters.Strict(true)) }},
-	{"gemini_depth1", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.MaxInlineDepth(1)) }},
-	{"gemini_jsonschema", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiJSONSchema()) }},
-	{"gemini_parameters", func(t []define.Tool) (any, error) { return adapters.ToGemini(t, adapters.GeminiParameters()) }},
-	{"ollama_depth1", func(t []define.Tool) (any, error) { return adapters.ToOllama(t, adapters.MaxInlineDepth(1)) }},
-}...)
-
-func defaultVariants() []variant {
+// allVariants are every provider's default rendering (its directory is
+// its name, with _ for -), then each provider's renderings with options
+// (testHome.variants).
+func allVariants() []variant {
 	var out []variant
 	for _, p := range adapters.Providers() {
 		out = append(out, variant{strings.ReplaceAll(p.Name(), "-", "_"), p.Tools})
+	}
+	for _, p := range adapters.Providers() {
+		out = append(out, testHomes[p.Name()].variants...)
 	}
 	return out
 }
@@ -161,7 +157,7 @@ func goldenCases() []goldenCase {
 func TestGolden(t *testing.T) {
 	for _, gc := range goldenCases() {
 		t.Run(gc.name, func(t *testing.T) {
-			for _, v := range variants {
+			for _, v := range allVariants() {
 				got, err := v.render([]define.Tool{gc.tool(t)})
 				var value any = got
 				if err != nil {
@@ -177,7 +173,7 @@ func TestGolden(t *testing.T) {
 // fresh tool: the bytes must not change.
 func TestStable(t *testing.T) {
 	for _, gc := range goldenCases() {
-		for _, v := range variants {
+		for _, v := range allVariants() {
 			tool := gc.tool(t)
 			first, err1 := v.render([]define.Tool{tool})
 			second, err2 := v.render([]define.Tool{tool})
@@ -366,7 +362,7 @@ func findNull(path string, v any) string {
 // provider's rules on the marshalled JSON: no null anywhere, only the
 // keywords the provider accepts, and the structural rules of each mode.
 func TestProviderRules(t *testing.T) {
-	for _, v := range variants {
+	for _, v := range allVariants() {
 		t.Run(v.dir, func(t *testing.T) {
 			rendered := 0
 			for _, gc := range goldenCases() {
@@ -404,7 +400,7 @@ func TestAppendJSON(t *testing.T) {
 	for _, gc := range goldenCases() {
 		tools = append(tools, gc.tool(t))
 	}
-	for _, v := range variants {
+	for _, v := range allVariants() {
 		// Every tool the variant renders, as long as the list stays within
 		// the per-request budgets (Anthropic strict).
 		var ok []define.Tool
@@ -464,7 +460,7 @@ func TestAppendJSONGrowsOnce(t *testing.T) {
 		}
 		tools = append(tools, tool)
 	}
-	for _, v := range variants {
+	for _, v := range allVariants() {
 		out, err := v.render(tools)
 		if err != nil {
 			continue // past a provider's per-request budget (Anthropic strict)

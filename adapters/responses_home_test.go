@@ -36,4 +36,10 @@ var _ = home("openai-responses", testHome{
 		return []ruledSchema{{dir, entry["parameters"]}}
 	},
 	rules: openAIRules,
+	variants: []variant{
+		{"openai_responses_strict", func(t []define.Tool) (any, error) { return adapters.ToOpenAIResponses(t, adapters.Strict(true)) }},
+	},
+	missing:    `no "output"`,
+	like:       "an OpenAI Responses response",
+	otherShape: map[string]string{"bedrock": "expected an array, got an object", "mcp": `missing type`},
 })
