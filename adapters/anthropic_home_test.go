@@ -9,6 +9,12 @@ import (
 )
 
 var _ = home("anthropic", testHome{
+	// A reply in its real shape (the fields a real reply has around the calls).
+	benchReply: func(n int, args string) string {
+		return repeatN(`{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"thinking","thinking":"Weather first.","signature":"EqQBCgIYAhIM"},{"type":"text","text":"Let me check."},`,
+			`{"type":"tool_use","id":"toolu_%d","name":"get_weather","input":`+args+`}`,
+			`],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":400,"output_tokens":120}}`, n)
+	},
 	calls: []adapters.Call{
 		{ID: "toolu_01A", Name: "get_weather", Args: fxWeather},
 		{ID: "toolu_01B", Name: "get_time", Args: fxTime},

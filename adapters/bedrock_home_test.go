@@ -9,6 +9,12 @@ import (
 )
 
 var _ = home("bedrock", testHome{
+	// A reply in its real shape (the fields a real reply has around the calls).
+	benchReply: func(n int, args string) string {
+		return repeatN(`{"output":{"message":{"role":"assistant","content":[{"text":"I'll look these up."},`,
+			`{"toolUse":{"toolUseId":"tooluse_%d","name":"get_weather","input":`+args+`}}`,
+			`]}},"stopReason":"tool_use","usage":{"inputTokens":300,"outputTokens":90,"totalTokens":390},"metrics":{"latencyMs":812}}`, n)
+	},
 	calls: []adapters.Call{
 		{ID: "tooluse_w1", Name: "get_weather", Args: fxWeather},
 		{ID: "tooluse_t2", Name: "get_time", Args: fxTime},

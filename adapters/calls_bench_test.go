@@ -145,50 +145,6 @@ func BenchmarkParseAmplification(b *testing.B) {
 	}
 }
 
-// benchShapes build, for each provider, a reply in its real shape (the
-// fields a real reply has around the calls) holding n calls whose
-// arguments object is args, indented as the APIs send it.
-var benchShapes = []struct {
-	provider string
-	build    func(n int, args string) string
-}{
-	{"openai", func(n int, args string) string {
-		q, _ := json.Marshal(args) // the arguments are JSON text in a string
-		return repeatN(`{"id":"chatcmpl-1","object":"chat.completion","created":1767225600,"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null,"annotations":[],"tool_calls":[`,
-			`{"id":"call_%d","type":"function","function":{"name":"get_weather","arguments":`+string(q)+`}}`,
-			`]},"logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":90,"completion_tokens":60,"total_tokens":150}}`, n)
-	}},
-	{"openai-responses", func(n int, args string) string {
-		q, _ := json.Marshal(args)
-		return repeatN(`{"id":"resp_1","object":"response","status":"completed","model":"o4-mini","output":[{"type":"reasoning","id":"rs_01","summary":[],"encrypted_content":"gAAAAB"},`,
-			`{"type":"function_call","id":"fc_%d","call_id":"call_%[1]d","name":"get_weather","arguments":`+string(q)+`,"status":"completed"}`,
-			`],"usage":{"input_tokens":90,"output_tokens":60,"total_tokens":150}}`, n)
-	}},
-	{"anthropic", func(n int, args string) string {
-		return repeatN(`{"id":"msg_01","type":"message","role":"assistant","model":"claude-sonnet-4-5","content":[{"type":"thinking","thinking":"Weather first.","signature":"EqQBCgIYAhIM"},{"type":"text","text":"Let me check."},`,
-			`{"type":"tool_use","id":"toolu_%d","name":"get_weather","input":`+args+`}`,
-			`],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":400,"output_tokens":120}}`, n)
-	}},
-	{"gemini", func(n int, args string) string {
-		return repeatN(`{"candidates":[{"content":{"role":"model","parts":[`,
-			`{"functionCall":{"id":"fc-%d","name":"get_weather","args":`+args+`},"thoughtSignature":"CiQBVKhc7k1Q"}`,
-			`]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":70,"candidatesTokenCount":30,"totalTokenCount":100},"modelVersion":"gemini-3-pro-preview"}`, n)
-	}},
-	{"bedrock", func(n int, args string) string {
-		return repeatN(`{"output":{"message":{"role":"assistant","content":[{"text":"I'll look these up."},`,
-			`{"toolUse":{"toolUseId":"tooluse_%d","name":"get_weather","input":`+args+`}}`,
-			`]}},"stopReason":"tool_use","usage":{"inputTokens":300,"outputTokens":90,"totalTokens":390},"metrics":{"latencyMs":812}}`, n)
-	}},
-	{"mcp", func(n int, args string) string {
-		return repeatN(`[`, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_weather","arguments":`+args+`}}`, `]`, n)
-	}},
-	{"ollama", func(n int, args string) string {
-		return repeatN(`{"model":"qwen3","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","thinking":"Weather first.","tool_calls":[`,
-			`{"function":{"index":%d,"name":"get_weather","arguments":`+args+`}}`,
-			`]},"done_reason":"stop","done":true,"total_duration":2104953125,"eval_count":61}`, n)
-	}},
-}
-
 // repeatN returns head, then item (with %d its index) n times,
 // comma-joined, then tail, indented as the APIs send replies.
 func repeatN(head, item, tail string, n int) string {
@@ -245,7 +201,14 @@ var escapedArgs = func() string {
 // the same bytes: the parse should cost at most about twice the
 // validation, at every size.
 func BenchmarkParseVsValid(b *testing.B) {
-	for _, s := range benchShapes {
+	for _, pr := range adapters.Providers() {
+		s := struct {
+			provider string
+			build    func(int, string) string
+		}{pr.Name(), testHomes[pr.Name()].benchReply}
+		if s.build == nil {
+			b.Fatalf("%s: no benchReply in its test home", s.provider)
+		}
 		for _, kind := range []struct {
 			name  string
 			calls int

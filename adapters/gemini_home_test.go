@@ -9,6 +9,12 @@ import (
 )
 
 var _ = home("gemini", testHome{
+	// A reply in its real shape (the fields a real reply has around the calls).
+	benchReply: func(n int, args string) string {
+		return repeatN(`{"candidates":[{"content":{"role":"model","parts":[`,
+			`{"functionCall":{"id":"fc-%d","name":"get_weather","args":`+args+`},"thoughtSignature":"CiQBVKhc7k1Q"}`,
+			`]},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":70,"candidatesTokenCount":30,"totalTokenCount":100},"modelVersion":"gemini-3-pro-preview"}`, n)
+	},
 	calls: []adapters.Call{
 		{ID: "fc-a1", Name: "get_weather", Args: fxWeather, ThoughtSignature: "CiQBVKhc7k1Q"},
 		{ID: "fc-a2", Name: "get_time", Args: fxTime},

@@ -41,6 +41,9 @@ type testHome struct {
 	// the fixture of the provider named, which has one of its keys with
 	// another type or is not an object.
 	otherShape map[string]string
+	// benchReply builds a reply of its shape with n calls whose arguments
+	// object is args, indented as the API sends it (BenchmarkParseVsValid).
+	benchReply func(n int, args string) string
 	// closedRoot: the root of an input schema has no anyOf, oneOf or allOf
 	// (strict variants have that rule whatever the provider).
 	closedRoot bool

@@ -10,6 +10,10 @@ import (
 )
 
 var _ = home("mcp", testHome{
+	// A reply in its real shape (the fields a real reply has around the calls).
+	benchReply: func(n int, args string) string {
+		return repeatN(`[`, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"get_weather","arguments":`+args+`}}`, `]`, n)
+	},
 	calls: []adapters.Call{
 		{ID: `7`, Name: "get_weather", Args: fxWeather},
 		{ID: `"req-8"`, Name: "get_time", Args: fxTime},

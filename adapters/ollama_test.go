@@ -102,6 +102,12 @@ func TestOllamaSchemaDescribesConstraints(t *testing.T) {
 }
 
 var _ = home("ollama", testHome{
+	// A reply in its real shape (the fields a real reply has around the calls).
+	benchReply: func(n int, args string) string {
+		return repeatN(`{"model":"qwen3","created_at":"2026-01-01T00:00:00Z","message":{"role":"assistant","content":"","thinking":"Weather first.","tool_calls":[`,
+			`{"function":{"index":%d,"name":"get_weather","arguments":`+args+`}}`,
+			`]},"done_reason":"stop","done":true,"total_duration":2104953125,"eval_count":61}`, n)
+	},
 	calls: []adapters.Call{ // no ids: the server sent none
 		{Name: "get_weather", Args: fxWeather},
 		{Name: "get_time", Args: fxTime},

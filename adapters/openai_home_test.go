@@ -9,6 +9,13 @@ import (
 )
 
 var _ = home("openai", testHome{
+	// A reply in its real shape (the fields a real reply has around the calls).
+	benchReply: func(n int, args string) string {
+		q, _ := json.Marshal(args) // the arguments are JSON text in a string
+		return repeatN(`{"id":"chatcmpl-1","object":"chat.completion","created":1767225600,"model":"gpt-4.1","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":null,"annotations":[],"tool_calls":[`,
+			`{"id":"call_%d","type":"function","function":{"name":"get_weather","arguments":`+string(q)+`}}`,
+			`]},"logprobs":null,"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":90,"completion_tokens":60,"total_tokens":150}}`, n)
+	},
 	calls: []adapters.Call{
 		{ID: "call_w1", Name: "get_weather", Args: fxWeather},
 		{ID: "call_t2", Name: "get_time", Args: fxTime},

@@ -9,6 +9,13 @@ import (
 )
 
 var _ = home("openai-responses", testHome{
+	// A reply in its real shape (the fields a real reply has around the calls).
+	benchReply: func(n int, args string) string {
+		q, _ := json.Marshal(args)
+		return repeatN(`{"id":"resp_1","object":"response","status":"completed","model":"o4-mini","output":[{"type":"reasoning","id":"rs_01","summary":[],"encrypted_content":"gAAAAB"},`,
+			`{"type":"function_call","id":"fc_%d","call_id":"call_%[1]d","name":"get_weather","arguments":`+string(q)+`,"status":"completed"}`,
+			`],"usage":{"input_tokens":90,"output_tokens":60,"total_tokens":150}}`, n)
+	},
 	calls: []adapters.Call{
 		{ID: "call_w1", Name: "get_weather", Args: fxWeather},
 		{ID: "call_t2", Name: "get_time", Args: fxTime},
