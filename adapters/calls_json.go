@@ -842,19 +842,12 @@ func jKeyIs(key []byte, name string) bool {
 	return string(inner) == name
 }
 
-// fields returns the values of the keys names in the checked object obj
-// (nil for an absent key) in vals, which must be as long as names. Keys
-// match exactly; the check already rejected duplicates. It also returns
-// the first key that is not one of names but equals one of them in
-// another case ("NAME" for "name"), as encoding/json would match it; nil
-// when there is none.
-func (x *jIndex) fields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
-	caseVariant, _ = x.fieldsCount(obj, names, vals)
-	return caseVariant
-}
-
-// fieldsCount is fields, counting the members whose keys are not in names
-// too.
+// fieldsCount returns the values of the keys names in the checked object
+// obj (nil for an absent key) in vals, which must be as long as names, and
+// counts the members whose keys are not in names. Keys match exactly; the
+// check already rejected duplicates. It also returns the first key that is
+// not one of names but equals one of them in another case ("NAME" for
+// "name"), as encoding/json would match it; nil when there is none.
 func (x *jIndex) fieldsCount(obj []byte, names []string, vals [][]byte) (caseVariant []byte, others int) {
 	clear(vals)
 	_ = x.members(obj, func(m jMember) error {
