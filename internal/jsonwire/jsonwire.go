@@ -1,7 +1,10 @@
 // Package jsonwire holds what every JSON reader of the library shares: the
-// nesting limit, the cap on reported problems, and JSON Pointer (RFC 6901)
+// nesting limit, the cap on reported problems, JSON Pointer (RFC 6901)
 // paths, the notation of every error path the library reports (argument
-// errors, reply errors, schema rendering errors).
+// errors, reply errors, schema rendering errors), the strict check of a
+// JSON text ([Check], [Checker]) and the readers of checked text ([Index],
+// [Members], [Elems], [Text], [Compact], ...), which the reply parsers of
+// package adapters and schema.Parse use.
 //
 //	path := jsonwire.AppendToken([]byte("/properties"), "a/b") // "/properties/a~1b"
 package jsonwire
@@ -49,6 +52,15 @@ func UnescapeToken(tok string) string {
 		return tok
 	}
 	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+}
+
+// Quote quotes s for an error message, cut to n bytes with "..." after
+// the quote when longer.
+func Quote(s string, n int) string {
+	if len(s) > n {
+		return strconv.Quote(s[:n]) + "..."
+	}
+	return strconv.Quote(s)
 }
 
 func appendEscaped(dst []byte, key string) []byte {
