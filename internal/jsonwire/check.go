@@ -46,6 +46,12 @@ type Checker struct {
 	spaces   int       // the bytes of space skipped so far
 	out      []byte    // with ix.Eager, the text so far without space, up to last
 	last     int       // where out stops in data
+
+	// LenientText makes the check accept strings holding invalid UTF-8
+	// or lone \u surrogates, as encoding/json does, reading each as
+	// U+FFFD ([AppendUnquotedValid]): two keys equal once so read are a
+	// duplicate. Set it before Check; Check keeps it.
+	LenientText bool
 }
 
 // pathSeg is one step of a path: a key (unescaped) or an array index.
@@ -75,7 +81,7 @@ func Check(data []byte, maxDepth int) *Error {
 // values end for its readers (see Index). It reuses the room c's earlier
 // checks grew for paths and keys.
 func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
-	*c = Checker{data: data, maxDepth: maxDepth, ix: ix,
+	*c = Checker{data: data, maxDepth: maxDepth, ix: ix, LenientText: c.LenientText,
 		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table}
 	if ix != nil {
 		*ix = Index{text: data, spans: ix.spans[:0], Eager: ix.Eager}
@@ -278,7 +284,10 @@ func (c *Checker) str() (escaped bool, err *Error) {
 		default:
 			r, size := utf8.DecodeRune(c.data[c.pos:])
 			if r == utf8.RuneError && size == 1 {
-				return escaped, c.syntaxErr("invalid UTF-8")
+				if !c.LenientText {
+					return escaped, c.syntaxErr("invalid UTF-8")
+				}
+				escaped = true // a key is compared as AppendUnquotedValid reads it
 			}
 			c.pos += size
 		}
@@ -297,7 +306,7 @@ func (c *Checker) escape() *Error {
 		c.pos += 2
 		return nil
 	case 'u':
-		r, ok := hex4(c.data, c.pos+2)
+		r, ok := Hex4(c.data, c.pos+2)
 		if !ok {
 			return c.syntaxErr("invalid \\u escape")
 		}
@@ -306,10 +315,13 @@ func (c *Checker) escape() *Error {
 			return nil
 		}
 		if r < 0xdc00 && c.pos+1 < len(c.data) && c.data[c.pos] == '\\' && c.data[c.pos+1] == 'u' {
-			if r2, ok := hex4(c.data, c.pos+2); ok && r2 >= 0xdc00 && r2 < 0xe000 {
+			if r2, ok := Hex4(c.data, c.pos+2); ok && r2 >= 0xdc00 && r2 < 0xe000 {
 				c.pos += 6
 				return nil
 			}
+		}
+		if c.LenientText {
+			return nil
 		}
 		return c.syntaxErr("lone UTF-16 surrogate in a \\u escape")
 	}
@@ -345,7 +357,9 @@ func quoteOrBackslash(data []byte, i int) int {
 	return len(data)
 }
 
-func hex4(data []byte, i int) (rune, bool) {
+// Hex4 reads the four hex digits at data[i:] as a rune; false when there
+// are not four.
+func Hex4(data []byte, i int) (rune, bool) {
 	if i+4 > len(data) {
 		return 0, false
 	}
@@ -467,7 +481,11 @@ func (c *Checker) object(depth int) *Error {
 		k := keyRef{start: uint32(start + 1), end: uint32(c.pos - 1)}
 		if escaped {
 			from := len(c.unesc)
-			c.unesc = AppendUnquoted(c.unesc, c.data[start:c.pos])
+			if c.LenientText {
+				c.unesc = AppendUnquotedValid(c.unesc, c.data[start:c.pos])
+			} else {
+				c.unesc = AppendUnquoted(c.unesc, c.data[start:c.pos])
+			}
 			k = keyRef{start: uint32(from), end: uint32(len(c.unesc)) | unescBit}
 		}
 		if len(c.keys) == cap(c.keys) { // double: append's slower growth allocates more in all
@@ -555,7 +573,14 @@ func quoteByte(b byte) string {
 
 // AppendUnquoted appends the text of the checked JSON string s (quotes
 // included) to dst.
-func AppendUnquoted(dst, s []byte) []byte {
+func AppendUnquoted(dst, s []byte) []byte { return appendUnquoted(dst, s, false) }
+
+// AppendUnquotedValid is AppendUnquoted for a string checked with
+// LenientText: each byte of invalid UTF-8 is appended as U+FFFD, as
+// encoding/json reads it (a lone surrogate escape is U+FFFD in both).
+func AppendUnquotedValid(dst, s []byte) []byte { return appendUnquoted(dst, s, true) }
+
+func appendUnquoted(dst, s []byte, valid bool) []byte {
 	s = s[1 : len(s)-1]
 	for i := 0; i < len(s); {
 		b := s[i]
@@ -564,7 +589,11 @@ func AppendUnquoted(dst, s []byte) []byte {
 			for j < len(s) && s[j] != '\\' {
 				j++
 			}
-			dst = append(dst, s[i:j]...)
+			if valid {
+				dst = AppendValidUTF8(dst, s[i:j])
+			} else {
+				dst = append(dst, s[i:j]...)
+			}
 			i = j
 			continue
 		}
@@ -580,19 +609,62 @@ func AppendUnquoted(dst, s []byte) []byte {
 		case 't':
 			dst = append(dst, '\t')
 		case 'u':
-			r, _ := hex4(s, i+2)
-			if utf16.IsSurrogate(r) {
-				r2, _ := hex4(s, i+8)
-				r = utf16.DecodeRune(r, r2)
-				i += 6
-			}
+			r, n, _ := UnescapeU(s, i)
 			dst = utf8.AppendRune(dst, r)
-			i += 6
+			i += n
 			continue
 		default: // " \ /
 			dst = append(dst, s[i+1])
 		}
 		i += 2
+	}
+	return dst
+}
+
+// UnescapeU reads the \u escape at data[i:] (data[i:i+2] is `\u`): its
+// rune and length, 6 bytes, or 12 for a surrogate pair. A lone surrogate
+// is U+FFFD, as encoding/json reads it. ok is false when four hex digits
+// do not follow the \u.
+func UnescapeU(data []byte, i int) (r rune, n int, ok bool) {
+	r, ok = Hex4(data, i+2)
+	if !ok {
+		return 0, 0, false
+	}
+	if !utf16.IsSurrogate(r) {
+		return r, 6, true
+	}
+	if i+7 < len(data) && data[i+6] == '\\' && data[i+7] == 'u' {
+		if r2, ok2 := Hex4(data, i+8); ok2 {
+			if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+				return dec, 12, true
+			}
+		}
+	}
+	return utf8.RuneError, 6, true
+}
+
+// AppendValidUTF8 appends b to dst with each byte of invalid UTF-8 as
+// U+FFFD, as encoding/json reads a string.
+func AppendValidUTF8(dst, b []byte) []byte {
+	for len(b) > 0 {
+		k := 0
+		for k < len(b) {
+			if b[k] < utf8.RuneSelf {
+				k++
+				continue
+			}
+			r, size := utf8.DecodeRune(b[k:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			k += size
+		}
+		dst = append(dst, b[:k]...)
+		if k == len(b) {
+			break
+		}
+		dst = append(dst, "\uFFFD"...)
+		b = b[k+1:]
 	}
 	return dst
 }

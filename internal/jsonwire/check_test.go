@@ -231,3 +231,48 @@ func FuzzJSONIndex(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkIndex(t, data) })
 }
+
+// TestCheckLenientText: with LenientText, strings may hold invalid UTF-8
+// and lone surrogates, read as U+FFFD as encoding/json reads them, and
+// keys equal once so read are duplicates.
+func TestCheckLenientText(t *testing.T) {
+	for _, tt := range []struct{ in, problem string }{
+		{in: "\"a\xffb\""},
+		{in: `"\ud800"`},
+		{in: `"\udc00\ud800x"`},
+		{in: "{\"\xff\":1,\"\xfe\":2}", problem: "duplicate key \"\uFFFD\""},
+		{in: `{"\ud800":1,"\udbff":2}`, problem: "duplicate key \"\uFFFD\""},
+		{in: "{\"a\xff\":1,\"a\\ufffd\":2}", problem: "duplicate key \"a\uFFFD\""},
+		{in: "\"a\nb\"", problem: "control character in a string at byte 2"},
+	} {
+		c := Checker{LenientText: true}
+		e := c.Check([]byte(tt.in), 10, nil)
+		switch {
+		case tt.problem == "" && e != nil:
+			t.Errorf("%q: %v, want nil", tt.in, e)
+		case tt.problem != "" && (e == nil || e.Problem != tt.problem):
+			t.Errorf("%q: %v, want %s", tt.in, e, tt.problem)
+		}
+	}
+}
+
+// FuzzUnquoteValid compares AppendUnquotedValid with encoding/json on
+// every string LenientText accepts.
+func FuzzUnquoteValid(f *testing.F) {
+	for _, s := range []string{`"a\u00e9b"`, `"\ud83d\ude00"`, `"\ud800\u0041"`, `"\udc00\ud800"`, "\"\xff\xfe\xc3\"", "\"\xe2\x82\\u00ac\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := Checker{LenientText: true}
+		if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' || c.Check(data, 1, nil) != nil {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("check accepts %q, encoding/json does not: %v", data, err)
+		}
+		if got := string(AppendUnquotedValid(nil, data)); got != want {
+			t.Fatalf("AppendUnquotedValid(%q) = %q, encoding/json reads %q", data, got, want)
+		}
+	})
+}

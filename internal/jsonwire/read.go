@@ -151,6 +151,10 @@ func (x *Index) end(data []byte, base, i int) int {
 	}
 }
 
+// End returns the end of the checked value that starts at data[i],
+// scanning it.
+func End(data []byte, i int) int { return (*Index)(nil).end(data, -1, i) }
+
 // scan counts n bytes scanned to skip a value.
 func (x *Index) scan(n int) {
 	if x != nil {
