@@ -218,10 +218,16 @@ func (c *Checker) literal(lit string) *Error {
 
 func (c *Checker) digits() bool {
 	start := c.pos
-	for c.pos < len(c.data) && c.data[c.pos] >= '0' && c.data[c.pos] <= '9' {
-		c.pos++
-	}
+	c.pos = Digits(c.data, c.pos)
 	return c.pos > start
+}
+
+// Digits returns the offset after the decimal digits at data[i:].
+func Digits(data []byte, i int) int {
+	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 func (c *Checker) number() *Error {
@@ -331,10 +337,17 @@ func (c *Checker) escape() *Error {
 // The constants and the test of eight bytes in a word, for strings. The
 // lowest byte a test flags is exact (a borrow only flags the bytes above).
 const (
-	swarOnes      = 0x0101010101010101
-	swarHigh      = 0x8080808080808080
+	swarOnes      = SWAROnes
+	swarHigh      = SWARHigh
 	swarQuote     = '"' * swarOnes
 	swarBackslash = '\\' * swarOnes
+)
+
+// SWAROnes and SWARHigh are the words of the scanners that test eight
+// bytes at a time (SWAR): each byte 0x01, each byte 0x80.
+const (
+	SWAROnes = 0x0101010101010101
+	SWARHigh = 0x8080808080808080
 )
 
 // swarZero flags the zero bytes of w.

@@ -9,11 +9,11 @@ import (
 	"reflect"
 	"strconv"
 	"time"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // DecodeJSON decodes JSON text into the zero value of the plan's type at
@@ -210,8 +210,8 @@ func (d *decoder) str() ([]byte, bool) {
 }
 
 const (
-	swarOnes = 0x0101010101010101
-	swarHigh = 0x8080808080808080
+	swarOnes = jsonwire.SWAROnes
+	swarHigh = jsonwire.SWARHigh
 )
 
 // strSlow unescapes a string into d.scratch; data[start:i] has no escapes.
@@ -251,25 +251,13 @@ func (d *decoder) strSlow(start, i int) ([]byte, bool) {
 				buf = append(buf, '\t')
 				i += 2
 			case 'u':
-				r, ok := hex4(data, i+2)
+				r, n, ok := jsonwire.UnescapeU(data, i) // a lone surrogate is U+FFFD, as encoding/json reads it
 				if !ok {
 					d.i = i
 					d.syntax("4 hex digits after \\u")
 					return nil, false
 				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					r2, ok2 := rune(0), false
-					if i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' {
-						r2, ok2 = hex4(data, i+2)
-					}
-					if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
-						r = dec
-						i += 6
-					} else {
-						r = utf8.RuneError // a lone surrogate, as encoding/json does
-					}
-				}
+				i += n
 				buf = utf8.AppendRune(buf, r)
 			default:
 				d.i = i
@@ -297,27 +285,6 @@ func (d *decoder) strSlow(start, i int) ([]byte, bool) {
 	d.i = len(data)
 	d.syntax("closing '\"'")
 	return nil, false
-}
-
-func hex4(data []byte, i int) (rune, bool) {
-	if i+4 > len(data) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range data[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // number scans a number literal at d.i and returns it.
@@ -365,12 +332,7 @@ func (d *decoder) number() ([]byte, bool) {
 }
 
 // digits returns the offset after the decimal digits at data[i:].
-func digits(data []byte, i int) int {
-	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-		i++
-	}
-	return i
-}
+func digits(data []byte, i int) int { return jsonwire.Digits(data, i) }
 
 // skip reads and validates one value of any type.
 func (d *decoder) skip() {
