@@ -76,3 +76,27 @@ func appendEscaped(dst []byte, key string) []byte {
 	}
 	return dst
 }
+
+// Capped is a list of problems that keeps MaxErrors of them and counts the
+// rest in Omitted: the argument errors of one decode, the rendering
+// errors of one ToX call. The zero value is empty.
+type Capped[E any] struct {
+	Errs    []E
+	Omitted int
+}
+
+// Full reports whether the list keeps no more problems: a further one is
+// only counted.
+func (c *Capped[E]) Full() bool { return len(c.Errs) >= MaxErrors }
+
+// Room returns how many more problems the list keeps.
+func (c *Capped[E]) Room() int { return max(MaxErrors-len(c.Errs), 0) }
+
+// Add keeps e, or counts it in Omitted when the list is full.
+func (c *Capped[E]) Add(e E) {
+	if c.Full() {
+		c.Omitted++
+		return
+	}
+	c.Errs = append(c.Errs, e)
+}

@@ -855,12 +855,12 @@ func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset
 		return 0, false
 	}
 	switch {
-	case !known && len(d.errs) >= MaxErrors:
+	case !known && d.errs.Full():
 		// Past the error cap: counted, not kept.
 		if d.skip(); d.fatal {
 			return 0, false
 		}
-		d.omitted++
+		d.errs.Omitted++
 	case !known:
 		name := string(k)
 		start := d.i
@@ -1094,7 +1094,7 @@ type tail struct {
 
 // tailOf returns the tail of an array (items) or object with constraints c.
 func (d *decoder) tailOf(c *constraints, items bool) tail {
-	t := tail{limit: -1, c: c, items: items, mark: len(d.errs), omitted: d.omitted}
+	t := tail{limit: -1, c: c, items: items, mark: len(d.errs.Errs), omitted: d.errs.Omitted}
 	switch {
 	case c == nil:
 	case items:
@@ -1121,10 +1121,10 @@ func (d *decoder) skipTail(t tail, count int, closing byte) {
 	if t.limit < 0 || count+rest <= t.limit {
 		return
 	}
-	if t.mark < len(d.errs) {
-		d.errs = d.errs[:t.mark]
+	if t.mark < len(d.errs.Errs) {
+		d.errs.Errs = d.errs.Errs[:t.mark]
 	}
-	d.omitted = t.omitted
+	d.errs.Omitted = t.omitted
 	if t.items {
 		d.fail(ErrConstraint, t.c.maxItemsWant, strconv.Itoa(count+rest)+" items")
 	} else {
@@ -1161,7 +1161,7 @@ func (d *decoder) skipRest(closing byte) (int, bool) {
 // arguments are rejected whatever follows, so the rest of an array or
 // object is skipped (its syntax and depth still checked) without
 // decoding or allocating, and Omitted counts the problems found before.
-func (d *decoder) pastCap() bool { return d.omitted > 0 }
+func (d *decoder) pastCap() bool { return d.errs.Omitted > 0 }
 
 // dupKey skips the value of a repeated key and reports it.
 func (d *decoder) dupKey(k string) {
