@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // AnthropicMessage is an Anthropic message to replay: the model's content
@@ -78,7 +79,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, p.notShape(ptr("/content"), data, `missing "content": not an Anthropic message`)
 	}
 	if m[2][0] != '[' {
-		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[2]))
+		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(m[2]))
 	}
 	role, err := p.text(ptr("/role"), m[1])
 	if err != nil {
@@ -92,10 +93,10 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var text textJoin
-	n := p.ix.count(m[2], "type", "tool_use")
+	n := p.ix.Count(m[2], "type", "tool_use")
 	turn.Calls = sized[Call](n)
 	ids := make(callIDs, n)
-	err = p.ix.elems(m[2], func(i int, raw []byte) error {
+	err = p.ix.Elems(m[2], func(i int, raw []byte) error {
 		at := ptr("/content").index(i)
 		var b [5][]byte
 		if err := p.fields(at, raw, anthropicBlockKeys, b[:]); err != nil {
@@ -128,7 +129,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: p.ix.compact(m[2])}}
+	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: p.ix.Compact(m[2])}}
 	return turn, nil
 }
 

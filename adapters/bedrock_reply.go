@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // BedrockToolResultMessage is the Bedrock Converse user message that
@@ -83,8 +84,8 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 			msg = top[3] // some AWS services capitalise it
 		}
 		if msg != nil && msg[0] == '"' {
-			m, _ := jText(msg)
-			typ, _ := jText(top[4])
+			m, _ := jsonwire.Text(msg)
+			typ, _ := jsonwire.Text(top[4])
 			if i := strings.LastIndexByte(typ, '#'); i >= 0 {
 				typ = typ[i+1:]
 			}
@@ -100,7 +101,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		switch {
 		case top[6] == nil:
 			return Turn{}, p.notShape(ptr(""), data, `no "output" and no "content": not a Bedrock Converse response or message`)
-		case p.ix.field(data, "type") != nil:
+		case p.ix.Field(data, "type") != nil:
 			return Turn{}, p.notShape(ptr(""), data, `no "output", and a "type", which a Converse message has not: not a Bedrock Converse response or message`)
 		}
 	}
@@ -127,7 +128,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(path.key("/content"), ErrReplyShape, "missing content")
 	}
 	if m[1][0] != '[' {
-		return Turn{}, p.fail(path.key("/content"), ErrReplyShape, "expected an array, got %s", jKind(m[1]))
+		return Turn{}, p.fail(path.key("/content"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(m[1]))
 	}
 	role, err := p.text(path.key("/role"), m[0])
 	if err != nil {
@@ -137,11 +138,11 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
 	}
 	var text textJoin
-	n := p.ix.count(m[1], "toolUse", "")
+	n := p.ix.Count(m[1], "toolUse", "")
 	turn.Calls = sized[Call](n)
 	ids := make(callIDs, n)
 	list := ptr(path.key("/content").String()) // once, so that index below makes no path
-	err = p.ix.elems(m[1], func(i int, raw []byte) error {
+	err = p.ix.Elems(m[1], func(i int, raw []byte) error {
 		at := list.index(i)
 		var b [2][]byte
 		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
@@ -185,7 +186,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{json.RawMessage(p.ix.compact(msg))}
+	turn.Replay = []any{json.RawMessage(p.ix.Compact(msg))}
 	return turn, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // Call is one tool call the model asked for, the same for every provider.
@@ -185,21 +186,21 @@ type replyParser struct {
 	provider string
 	maxBytes int
 	maxDepth int
-	ix       *jIndex // the reply's index, set by whole
+	ix       *jsonwire.Index // the reply's index, set by whole
 	// lazyCompact: the parser replays no compacted part of the reply
 	// (OpenAI Chat replays arguments texts as sent), so whole compacts
 	// nothing ahead.
 	lazyCompact bool
-	checker     *jsonChecker // reused by the checks of one reply, set by whole
+	checker     *jsonwire.Checker // reused by the checks of one reply, set by whole
 }
 
 // indexHook, when set (by tests), sees the index of every reply parsed.
-var indexHook func(*jIndex)
+var indexHook func(*jsonwire.Index)
 
 // replyState is what one parse of a reply keeps, in one allocation.
 type replyState struct {
-	ix      jIndex
-	checker jsonChecker
+	ix      jsonwire.Index
+	checker jsonwire.Checker
 }
 
 func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
@@ -253,28 +254,28 @@ func (l loc) String() string {
 // duplicate keys, and returns it trimmed. path is where data sits (an
 // arguments text: the string that holds it). ix, when not nil, records
 // where data's values end for its readers.
-func (p replyParser) check(path loc, data []byte, sentinel error, ix *jIndex) ([]byte, error) {
+func (p replyParser) check(path loc, data []byte, sentinel error, ix *jsonwire.Index) ([]byte, error) {
 	if len(data) > p.maxBytes {
 		return nil, p.fail(path, ErrReplyLimit, "%d bytes, more than the limit of %d", len(data), p.maxBytes)
 	}
 	c := p.checker
 	if c == nil {
-		c = new(jsonChecker)
+		c = new(jsonwire.Checker)
 	}
-	if e := c.check(data, p.maxDepth, ix); e != nil {
+	if e := c.Check(data, p.maxDepth, ix); e != nil {
 		switch {
-		case e.limit:
+		case e.Limit:
 			sentinel = ErrReplyLimit
-		case !e.syntax && sentinel == ErrNotJSON:
+		case !e.Syntax && sentinel == ErrNotJSON:
 			sentinel = ErrReplyShape
 		}
 		switch {
-		case e.syntax || e.path == "":
-			return nil, p.fail(path, sentinel, "%s", e.problem)
+		case e.Syntax || e.Path == "":
+			return nil, p.fail(path, sentinel, "%s", e.Problem)
 		case path.String() != "": // inside an arguments text: no pointer reaches there
-			return nil, p.fail(path, sentinel, "at %s: %s", e.path, e.problem)
+			return nil, p.fail(path, sentinel, "at %s: %s", e.Path, e.Problem)
 		}
-		return nil, p.fail(ptr(e.path), sentinel, "%s", e.problem)
+		return nil, p.fail(ptr(e.Path), sentinel, "%s", e.Problem)
 	}
 	return bytes.TrimSpace(data), nil
 }
@@ -287,7 +288,7 @@ func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	// Most parsers replay compacted parts of the reply: the check compacts
 	// it as it goes, copying a run between spaces at a time, unless the
 	// parser said it replays none (lazyCompact).
-	p.ix.eager = !p.lazyCompact
+	p.ix.Eager = !p.lazyCompact
 	if indexHook != nil {
 		indexHook(p.ix)
 	}
@@ -304,7 +305,7 @@ func (p *replyParser) whole(reply []byte) ([]byte, error) {
 
 // object checks that raw is a JSON object.
 func (p replyParser) object(path loc, raw []byte) error {
-	if k := jKind(raw); k != "an object" {
+	if k := jsonwire.Kind(raw); k != "an object" {
 		return p.fail(path, ErrReplyShape, "expected an object, got %s", k)
 	}
 	return nil
@@ -315,7 +316,7 @@ func (p replyParser) array(path loc, raw []byte) error {
 	if raw == nil || raw[0] == 'n' || raw[0] == '[' {
 		return nil
 	}
-	return p.fail(path, ErrReplyShape, "expected an array, got %s", jKind(raw))
+	return p.fail(path, ErrReplyShape, "expected an array, got %s", jsonwire.Kind(raw))
 }
 
 // text returns the string raw: "" when it is absent or null.
@@ -323,9 +324,9 @@ func (p replyParser) text(path loc, raw []byte) (string, error) {
 	if raw == nil || raw[0] == 'n' {
 		return "", nil
 	}
-	s, ok := jText(raw)
+	s, ok := jsonwire.Text(raw)
 	if !ok {
-		return "", p.fail(path, ErrReplyShape, "expected a string, got %s", jKind(raw))
+		return "", p.fail(path, ErrReplyShape, "expected a string, got %s", jsonwire.Kind(raw))
 	}
 	return s, nil
 }
@@ -366,7 +367,7 @@ func (p replyParser) fieldsOthers(path loc, raw []byte, names []string, vals [][
 	if err := p.object(path, raw); err != nil {
 		return 0, err
 	}
-	key, others := p.ix.fieldsCount(raw, names, vals)
+	key, others := p.ix.FieldsCount(raw, names, vals)
 	if key != nil {
 		return 0, p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
 	}
@@ -379,10 +380,10 @@ func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 	if raw == nil || raw[0] == 'n' {
 		return json.RawMessage("{}"), nil
 	}
-	if k := jKind(raw); k != "an object" {
+	if k := jsonwire.Kind(raw); k != "an object" {
 		return nil, p.fail(path, ErrArguments, "expected a JSON object, got %s", k)
 	}
-	return p.ix.compact(raw), nil
+	return p.ix.Compact(raw), nil
 }
 
 // argsText normalises arguments sent as JSON text in a string (OpenAI Chat
@@ -395,7 +396,7 @@ func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, []byte, er
 		args, err := p.argsObject(path, raw)
 		return args, args, err
 	}
-	text := appendUnquoted(make([]byte, 0, len(raw)-2), raw)
+	text := jsonwire.AppendUnquoted(make([]byte, 0, len(raw)-2), raw)
 	inner := bytes.TrimSpace(text)
 	if len(inner) == 0 || string(inner) == "null" {
 		return json.RawMessage("{}"), text, nil
@@ -408,23 +409,23 @@ func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, []byte, er
 		}
 		return nil, nil, err
 	}
-	if k := jKind(inner); k != "an object" {
+	if k := jsonwire.Kind(inner); k != "an object" {
 		return nil, nil, p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
 	}
 	switch {
 	case p.checker == nil:
-		return jCompact(inner), text, nil
-	case p.checker.spaces == 0: // the check counted the space
+		return jsonwire.Compact(inner), text, nil
+	case p.checker.Spaces() == 0: // the check counted the space
 		return inner, text, nil
 	}
-	return jAppendCompact(make([]byte, 0, len(inner)-p.checker.spaces), inner), text, nil
+	return jsonwire.AppendCompact(make([]byte, 0, len(inner)-p.checker.Spaces()), inner), text, nil
 }
 
 // notShape is the error for a reply that lacks what every reply of the
 // provider has: problem names the missing keys and what the reply is not,
 // followed by what it looks like when that can be told.
 func (p replyParser) notShape(path loc, raw []byte, problem string) error {
-	if like := p.ix.looksLike(raw); like != "" {
+	if like := looksLike(p.ix, raw); like != "" {
 		problem += " (it looks like " + like + ")"
 	}
 	return p.fail(path, ErrReplyShape, "%s", problem)
@@ -434,10 +435,10 @@ func (p replyParser) notShape(path loc, raw []byte, problem string) error {
 // the error of a parser it does not fit: "an Ollama /api/chat reply"; ""
 // when it cannot tell. Each home's spec knows its own shapes (spec.looks);
 // the first home in the registry that claims raw names it.
-func (x *jIndex) looksLike(raw []byte) string {
+func looksLike(x *jsonwire.Index, raw []byte) string {
 	if len(raw) > 0 && raw[0] == '[' {
-		if first := x.first(raw); first != nil && first[0] == '{' {
-			if like := x.looksLike(first); like != "" && !strings.Contains(like, " or ") {
+		if first := x.First(raw); first != nil && first[0] == '{' {
+			if like := looksLike(x, first); like != "" && !strings.Contains(like, " or ") {
 				return "an array of " + like[strings.IndexByte(like, ' ')+1:] + "s"
 			}
 		}
@@ -446,7 +447,7 @@ func (x *jIndex) looksLike(raw []byte) string {
 	if len(raw) == 0 || raw[0] != '{' {
 		return ""
 	}
-	member := func(key string) []byte { return x.field(raw, key) }
+	member := func(key string) []byte { return x.Field(raw, key) }
 	for _, h := range shapeHomes {
 		if h.looks != nil {
 			if like := h.looks(member); like != "" {
@@ -457,7 +458,7 @@ func (x *jIndex) looksLike(raw []byte) string {
 	switch {
 	case member("error") != nil:
 		return "an error body"
-	case jSkipSpace(raw, 1) == len(raw)-1:
+	case jsonwire.SkipSpace(raw, 1) == len(raw)-1:
 		return "an empty object"
 	}
 	return ""
@@ -497,10 +498,10 @@ func (p replyParser) errorObject(path loc, raw []byte, keys *[4]string) error {
 		if r == nil {
 			continue
 		}
-		if t, ok := jText(r); ok {
+		if t, ok := jsonwire.Text(r); ok {
 			s[i] = t
 		} else if r[0] != 'n' {
-			s[i] = string(p.ix.compact(r))
+			s[i] = string(p.ix.Compact(r))
 		}
 	}
 	return p.providerError(path, s[0], s[1], s[2], s[3])
@@ -601,16 +602,42 @@ func resultJSON(r define.Result, arrays bool) (json.RawMessage, bool) {
 	if !json.Valid(out) {
 		return nil, false
 	}
-	return jCompact(out), true
+	return jsonwire.Compact(out), true
+}
+
+// textJoin joins text parts, copying nothing when there is one.
+type textJoin struct {
+	first string
+	b     strings.Builder
+	n     int
+}
+
+// WriteString adds a part.
+func (t *textJoin) WriteString(s string) {
+	switch {
+	case s == "":
+		return
+	case t.n == 0:
+		t.first = s
+	case t.n == 1:
+		t.b.WriteString(t.first)
+		t.b.WriteString(s)
+	default:
+		t.b.WriteString(s)
+	}
+	t.n++
+}
+
+// String returns the parts joined.
+func (t *textJoin) String() string {
+	if t.n <= 1 {
+		return t.first
+	}
+	return t.b.String()
 }
 
 // rtQuote quotes s for an error message, cut to 60 bytes.
 func rtQuote(s string) string { return rtQuoteN(s, 60) }
 
 // rtQuoteN quotes s for an error message, cut to n bytes.
-func rtQuoteN(s string, n int) string {
-	if len(s) > n {
-		return strconv.Quote(s[:n]) + "..."
-	}
-	return strconv.Quote(s)
-}
+func rtQuoteN(s string, n int) string { return jsonwire.Quote(s, n) }

@@ -109,10 +109,7 @@ func (e *Errors) Unwrap() []error {
 
 // errorList collects the problems of one call, flattening nested lists and
 // counting those beyond MaxErrors.
-type errorList struct {
-	errs    []*Error
-	omitted int
-}
+type errorList struct{ jsonwire.Capped[*Error] }
 
 // add records err (an *Error, an *Errors or another error) and reports
 // whether there was one.
@@ -125,13 +122,9 @@ func (l *errorList) add(err error) bool {
 		for _, e := range x.Errs {
 			l.add(e)
 		}
-		l.omitted += x.Omitted
+		l.Omitted += x.Omitted
 	case *Error:
-		if len(l.errs) < MaxErrors {
-			l.errs = append(l.errs, x)
-		} else {
-			l.omitted++
-		}
+		l.Add(x)
 	default:
 		l.add(&Error{Func: "adapters", Err: err, Msg: err.Error()})
 	}
@@ -140,10 +133,10 @@ func (l *errorList) add(err error) bool {
 
 // err returns the collected problems as an *Errors, or nil.
 func (l *errorList) err() error {
-	if len(l.errs) == 0 {
+	if len(l.Errs) == 0 {
 		return nil
 	}
-	return &Errors{Errs: l.errs, Omitted: l.omitted}
+	return &Errors{Errs: l.Errs, Omitted: l.Omitted}
 }
 
 // joinErrors returns errs as one *Errors, or nil.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // GeminiFunctionResponses is the user content that answers a Gemini model
@@ -140,7 +141,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	g.turn.Text = g.text.String()
-	g.turn.Replay = []any{json.RawMessage(p.ix.compact(content))}
+	g.turn.Replay = []any{json.RawMessage(p.ix.Compact(content))}
 	return g.turn, nil
 }
 
@@ -178,11 +179,11 @@ func (p replyParser) geminiContent(path loc, content []byte) ([]byte, error) {
 // geminiParts reads the parts of the content at path into g: the text
 // that is not thought, and a call for every functionCall part.
 func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
-	if n := p.ix.count(parts, "functionCall", ""); n > 0 {
+	if n := p.ix.Count(parts, "functionCall", ""); n > 0 {
 		g.turn.Calls = growDouble(g.turn.Calls, n)
 	}
 	list := ptr(path.key("/parts").String()) // once, so that index below makes no path
-	return p.ix.elems(parts, func(i int, raw []byte) error {
+	return p.ix.Elems(parts, func(i int, raw []byte) error {
 		at := list.index(i)
 		var part [4][]byte
 		if err := p.fields(at, raw, geminiPartKeys, part[:]); err != nil {
@@ -232,9 +233,9 @@ func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 // finishReason.
 func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 	if list[0] != '[' {
-		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(list))
+		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(list))
 	}
-	first := p.ix.first(list)
+	first := p.ix.First(list)
 	if first == nil {
 		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "no candidates")
 	}
@@ -251,7 +252,7 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 			return nil, err
 		}
 	}
-	parts := p.ix.field(c[0], "parts")
+	parts := p.ix.Field(c[0], "parts")
 	if err := p.array(ptr("/candidates/0/content/parts"), parts); err != nil {
 		return nil, err
 	}
@@ -264,7 +265,7 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 // geminiNoContent is the error for a candidate at path without parts: it
 // names the finishReason stop and quotes the finishMessage msg, if any.
 func (p replyParser) geminiNoContent(path loc, stop string, msg []byte) error {
-	if m, _ := jText(msg); m != "" {
+	if m, _ := jsonwire.Text(msg); m != "" {
 		return p.fail(path, ErrReplyShape, "no content (finishReason %s: %s)", rtQuote(stop), rtQuoteN(m, 200))
 	}
 	return p.fail(path, ErrReplyShape, "no content (finishReason %s)", rtQuote(stop))
@@ -272,7 +273,7 @@ func (p replyParser) geminiNoContent(path loc, stop string, msg []byte) error {
 
 // geminiNoParts reports whether parts is absent, null or an empty array.
 func geminiNoParts(parts []byte) bool {
-	return parts == nil || parts[0] == 'n' || parts[0] == '[' && jSkipSpace(parts, 1) == len(parts)-1
+	return parts == nil || parts[0] == 'n' || parts[0] == '[' && jsonwire.SkipSpace(parts, 1) == len(parts)-1
 }
 
 // geminiBlocked is the error for a response at at without candidates
@@ -288,7 +289,7 @@ func (p replyParser) geminiBlocked(at loc, feedback []byte) error {
 	if err != nil || reason == "" {
 		return err
 	}
-	if msg, _ := jText(f[1]); msg != "" {
+	if msg, _ := jsonwire.Text(f[1]); msg != "" {
 		return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", rtQuote(reason), rtQuoteN(msg, 200))
 	}
 	return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", rtQuote(reason))
@@ -305,11 +306,11 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 	lists := small[:0] // the parts arrays that are not empty, in order
 	var failed error
 	n := 0
-	err := p.ix.elems(data, func(i int, v []byte) error {
+	err := p.ix.Elems(data, func(i int, v []byte) error {
 		n++
 		if v[0] != '{' {
 			if failed == nil {
-				failed = p.fail(ptr("").index(i), ErrReplyShape, "expected a response, got %s", jKind(v))
+				failed = p.fail(ptr("").index(i), ErrReplyShape, "expected a response, got %s", jsonwire.Kind(v))
 			}
 			return nil
 		}
@@ -383,9 +384,9 @@ func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiS
 	switch {
 	case top[0] != nil && top[0][0] != 'n':
 		if top[0][0] != '[' {
-			return nil, p.fail(at.key("/candidates"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
+			return nil, p.fail(at.key("/candidates"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
 		}
-		first := p.ix.first(top[0])
+		first := p.ix.First(top[0])
 		if first == nil {
 			return nil, nil
 		}
@@ -439,22 +440,22 @@ func growDouble[T any](s []T, n int) []T {
 // geminiJoin returns the model content whose parts are the elements of
 // the checked parts arrays lists, in order, each without insignificant
 // space, in one allocation of the exact size. x is their text's index.
-func geminiJoin(x *jIndex, lists [][]byte) json.RawMessage {
+func geminiJoin(x *jsonwire.Index, lists [][]byte) json.RawMessage {
 	const head, tail = `{"role":"model","parts":[`, `]}`
 	n := len(head) + len(tail) + len(lists) - 1
 	for _, l := range lists {
-		n += len(l) - 2 - x.spaces(l) // the brackets are not space
+		n += len(l) - 2 - x.Spaces(l) // the brackets are not space
 	}
 	b := append(make([]byte, 0, n), head...)
 	for i, l := range lists {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		if x.container(l) == nil {
-			b = x.appendCompact(b, l[1:len(l)-1])
+		if !x.Recorded(l) {
+			b = x.AppendCompact(b, l[1:len(l)-1])
 			continue
 		}
-		c := x.compact(l) // a slice of the compacted reply
+		c := x.Compact(l) // a slice of the compacted reply
 		b = append(b, c[1:len(c)-1]...)
 	}
 	return append(b, tail...)

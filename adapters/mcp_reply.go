@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // MCPCallToolResult is the result of an MCP tools/call request.
@@ -62,10 +63,10 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	var turn Turn
 	switch data[0] {
 	case '[':
-		n := p.ix.count(data, "", "")
+		n := p.ix.Count(data, "", "")
 		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
 		ids := make(callIDs, n)
-		err := p.ix.elems(data, func(i int, raw []byte) error {
+		err := p.ix.Elems(data, func(i int, raw []byte) error {
 			at := ptr("").index(i)
 			c, err := p.mcpRequest(at, raw)
 			if err != nil {
@@ -75,7 +76,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 				return err
 			}
 			turn.Calls = append(turn.Calls, c)
-			turn.Replay = append(turn.Replay, json.RawMessage(p.ix.compact(raw)))
+			turn.Replay = append(turn.Replay, json.RawMessage(p.ix.Compact(raw)))
 			return nil
 		})
 		if err != nil {
@@ -93,7 +94,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 		switch {
 		case r[2] != nil || r[4] != nil:
 			c, err = p.mcpRequest(ptr(""), data)
-		case p.ix.field(data, "name") == nil && p.ix.field(data, "arguments") == nil:
+		case p.ix.Field(data, "name") == nil && p.ix.Field(data, "arguments") == nil:
 			return Turn{}, p.notShape(ptr(""), data, `no "method" and no "name": not a JSON-RPC tools/call request or its params`)
 		default:
 			c, err = p.mcpParams(ptr(""), data)
@@ -102,9 +103,9 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			return Turn{}, err
 		}
 		turn.Calls = []Call{c}
-		turn.Replay = []any{json.RawMessage(p.ix.compact(data))}
+		turn.Replay = []any{json.RawMessage(p.ix.Compact(data))}
 	default:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jKind(data))
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jsonwire.Kind(data))
 	}
 	return turn, nil
 }
@@ -112,7 +113,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 // mcpIDKey is the key under which a JSON-RPC id is unique: a string id by
 // its text (escapes undone), a number by its JSON text.
 func mcpIDKey(id string) string {
-	if s, ok := jText([]byte(id)); ok {
+	if s, ok := jsonwire.Text([]byte(id)); ok {
 		return "s" + s
 	}
 	return "n" + id
@@ -136,7 +137,7 @@ func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
 	if method != "tools/call" {
 		return Call{}, p.fail(path.key("/method"), ErrReplyShape, "method %s is not tools/call", rtQuote(method))
 	}
-	if k := jKind(r[1]); k != "a string" && k != "a number" {
+	if k := jsonwire.Kind(r[1]); k != "a string" && k != "a number" {
 		return Call{}, p.fail(path.key("/id"), ErrReplyShape, "expected a string or number id, got %s", k)
 	}
 	if r[3] == nil {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // OpenAIAssistantMessage is an OpenAI Chat assistant message to replay in
@@ -156,10 +157,10 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	msg, path := data, ptr("")
 	if top[0] != nil {
 		if top[0][0] != '[' {
-			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jKind(top[0]))
+			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
 		}
 		var first []byte
-		_ = p.ix.elems(top[0], func(i int, v []byte) error {
+		_ = p.ix.Elems(top[0], func(i int, v []byte) error {
 			if i == 0 {
 				first = v
 			}
@@ -190,7 +191,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 		switch {
 		case m[0] == nil && m[2] == nil:
 			return Turn{}, p.notShape(ptr(""), data, `no "choices" and no "role": not an OpenAI chat completion or assistant message`)
-		case p.ix.field(data, "type") != nil:
+		case p.ix.Field(data, "type") != nil:
 			return Turn{}, p.notShape(ptr(""), data, `no "choices", and a "type", which an assistant message has not: not an OpenAI chat completion or assistant message`)
 		}
 	}
@@ -209,12 +210,12 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	}
 	replay := OpenAIAssistantMessage{Role: "assistant", Content: json.RawMessage("null")}
 	if m[1] != nil {
-		replay.Content = p.ix.compact(m[1])
+		replay.Content = p.ix.Compact(m[1])
 		if turn.Text, err = openAIText(p, path.key("/content"), m[1]); err != nil {
 			return Turn{}, err
 		}
 	}
-	replay.Extra = p.ix.extra(msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
+	replay.Extra = p.ix.Extra(msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
 	if m[2] != nil && m[2][0] == '[' {
 		if err := p.openAIToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
@@ -225,12 +226,12 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 }
 
 func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {
-	n := p.ix.count(list, "", "")
+	n := p.ix.Count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
 	path = ptr(path.String()) // once, so that index below makes no path
 	ids := make(callIDs, n)
 	missing := false // a call came without an id
-	err := p.ix.elems(list, func(i int, raw []byte) error {
+	err := p.ix.Elems(list, func(i int, raw []byte) error {
 		at := path.index(i)
 		var tc [3][]byte
 		callOthers, err := p.fieldsOthers(at, raw, openAIToolCallKeys, tc[:])
@@ -263,10 +264,10 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
 		tcall := OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: string(text)}}
 		if fnOthers > 0 {
-			tcall.Function.Extra = p.ix.extra(tc[2], functionKeys, nil, nil)
+			tcall.Function.Extra = p.ix.Extra(tc[2], functionKeys, nil, nil)
 		}
 		if callOthers > 0 {
-			tcall.Extra = p.ix.extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil)
+			tcall.Extra = p.ix.Extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil)
 		}
 		replay.ToolCalls = append(replay.ToolCalls, tcall)
 		return nil
@@ -308,39 +309,6 @@ func madeCallID(i int, name string, args []byte) string {
 	return "call_" + strconv.Itoa(i) + "_" + strconv.FormatUint(uint64(h), 16)
 }
 
-// extra returns a JSON object of the members of the checked object obj
-// whose keys are not in known, leaving out the keys in dropped and, when
-// null, in droppedNull; nil when none is left. Each member is copied as
-// sent, without insignificant space.
-func (x *jIndex) extra(obj []byte, known, dropped, droppedNull []string) json.RawMessage {
-	var out []byte
-	_ = x.members(obj, func(m jMember) error {
-		if jKeyIn(m.key, known) || jKeyIn(m.key, dropped) || (m.val[0] == 'n' && jKeyIn(m.key, droppedNull)) {
-			return nil
-		}
-		if out == nil {
-			out = append(out, '{')
-		} else {
-			out = append(out, ',')
-		}
-		out = append(out, x.compact(m.whole)...)
-		return nil
-	})
-	if out == nil {
-		return nil
-	}
-	return append(out, '}')
-}
-
-func jKeyIn(key []byte, names []string) bool {
-	for _, n := range names {
-		if jKeyIs(key, n) {
-			return true
-		}
-	}
-	return false
-}
-
 // openAIText returns the text of a message's content: a string, null, or
 // an array of parts whose text parts are joined.
 func openAIText(p replyParser, path loc, content []byte) (string, error) {
@@ -360,7 +328,7 @@ func joinTextParts(p replyParser, path loc, content []byte, partType string) (st
 	}
 	var b textJoin
 	path = ptr(path.String()) // once, so that index below makes no path
-	err := p.ix.elems(content, func(i int, part []byte) error {
+	err := p.ix.Elems(content, func(i int, part []byte) error {
 		if part[0] != '{' {
 			return nil
 		}
@@ -368,7 +336,7 @@ func joinTextParts(p replyParser, path loc, content []byte, partType string) (st
 		if err := p.fields(path.index(i), part, textPartKeys, v[:]); err != nil {
 			return err
 		}
-		if t, _ := jText(v[0]); t != partType {
+		if t, _ := jsonwire.Text(v[0]); t != partType {
 			return nil
 		}
 		text, err := p.text(path.index(i).key("/text"), v[1])

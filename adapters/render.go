@@ -123,10 +123,10 @@ func buildStrictness[T any](p provider, cfg config, d toolData, pinned bool, bui
 		if err != nil && pinned {
 			var l errorList
 			l.add(err)
-			for i, e := range l.errs {
+			for i, e := range l.Errs {
 				cp := *e
 				cp.Msg += " (the tool is pinned strict with define.WithStrict(true))"
-				l.errs[i] = &cp
+				l.Errs[i] = &cp
 			}
 			return v, l.err()
 		}

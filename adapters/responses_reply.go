@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // ResponsesFunctionCallOutput is the OpenAI Responses input item that
@@ -79,19 +80,19 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 			return Turn{}, p.notShape(ptr(""), data, `no "output": not an OpenAI Responses response or an array of output items`)
 		}
 		if r[1][0] != '[' {
-			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jKind(r[1]))
+			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(r[1]))
 		}
 		if turn.Stop, err = p.text(ptr("/status"), r[0]); err != nil {
 			return Turn{}, err
 		}
 		items, path = r[1], ptr("/output")
 	default:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jKind(data))
+		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
 	}
 	var text textJoin
 	n, all := 0, 0 // the function calls and all items, to size the slices
-	_ = p.ix.elems(items, func(_ int, v []byte) error {
-		if f := p.ix.field(v, "type"); string(f) == `"function_call"` {
+	_ = p.ix.Elems(items, func(_ int, v []byte) error {
+		if f := p.ix.Field(v, "type"); string(f) == `"function_call"` {
 			n++
 		}
 		all++
@@ -99,7 +100,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 	})
 	turn.Calls, turn.Replay = sized[Call](n), sized[any](all)
 	ids := make(callIDs, n)
-	err = p.ix.elems(items, func(i int, raw []byte) error {
+	err = p.ix.Elems(items, func(i int, raw []byte) error {
 		at := path.index(i)
 		var it [7][]byte
 		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
@@ -124,7 +125,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		if err != nil {
 			return err
 		}
-		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.compact(raw)))
+		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.Compact(raw)))
 		switch {
 		case typ == "":
 			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
@@ -156,7 +157,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 			typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
 			id := callID
 			if id == "" {
-				id, _ = jText(it[5])
+				id, _ = jsonwire.Text(it[5])
 			}
 			return p.fail(at, ErrReplyShape, "output item type %s (id %s) asks the client to act, and only function_call is supported",
 				rtQuote(typ), rtQuote(id))

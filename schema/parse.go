@@ -90,19 +90,17 @@ func ParseLimited(data []byte, lim ParseLimits) (*Schema, error) {
 		return nil, fmt.Errorf("schema: Parse: %w: %w: %d bytes, more than %d", ErrParse, ErrTooLarge, len(data), lim.MaxBytes)
 	}
 	data = bytes.TrimSpace(data)
-	if !json.Valid(data) {
-		var probe json.RawMessage
-		err := json.Unmarshal(data, &probe)
-		if err == nil {
-			err = errors.New("invalid JSON")
+	// The check (syntax, depth, duplicate keys) reads strings as
+	// encoding/json does: invalid UTF-8 and lone surrogates are U+FFFD.
+	c := jsonwire.Checker{LenientText: true}
+	if e := c.Check(data, MaxParseDepth, nil); e != nil {
+		if e.Path == "" && !e.Limit {
+			return nil, fmt.Errorf("schema: Parse: %w: %s", ErrParse, e.Problem)
 		}
-		return nil, fmt.Errorf("schema: Parse: %w: %v", ErrParse, err)
+		return nil, fmt.Errorf("schema: Parse: %w: at %q: %s", ErrParse, e.Path, e.Problem)
 	}
-	if len(data) == 0 || data[0] != '{' {
+	if data[0] != '{' {
 		return nil, fmt.Errorf("schema: Parse: %w: the root must be a JSON object", ErrParse)
-	}
-	if depth := nesting(data); depth > MaxParseDepth {
-		return nil, fmt.Errorf("schema: Parse: %w: nested %d levels deep, more than %d", ErrParse, depth, MaxParseDepth)
 	}
 	p := &parser{data: data, maxNodes: lim.MaxNodes}
 	s, err := p.schema()
@@ -120,28 +118,7 @@ func ParseLimited(data []byte, lim ParseLimits) (*Schema, error) {
 // goes. Schemas from other servers (an MCP proxy's) are untrusted.
 const MaxParseDepth = jsonwire.MaxDepth
 
-// nesting returns the deepest nesting of objects and arrays in valid JSON.
-func nesting(data []byte) int {
-	depth, deepest := 0, 0
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			for i++; data[i] != '"'; i++ {
-				if data[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	return deepest
-}
-
-// parser reads a schema document, valid JSON, in one pass: each
+// parser reads a schema document, checked JSON, in one pass: each
 // subschema is parsed where it stands, and every other keyword value is
 // skipped over once and handed to setKeyword, so that the work is linear
 // in the document's size whatever its nesting.
@@ -166,6 +143,7 @@ type parser struct {
 	bools []bool
 	types []string
 	text  []byte     // arena of key strings
+	buf   []byte     // scratch for unquoting a string
 	props []Property // stack of the "properties" being read
 	subs  []*Schema  // stack of the "anyOf" (...) items being read
 }
@@ -257,16 +235,7 @@ func (p *parser) makeString(b []byte) string {
 	return unsafe.String(&p.text[at], len(b))
 }
 
-func (p *parser) ws() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *parser) ws() { p.i = jsonwire.SkipSpace(p.data, p.i) }
 
 // pathTok is a token of a JSON Pointer: an array index when idx >= 0,
 // else an object key (rendered only on error, so that no index is
@@ -297,101 +266,44 @@ func (p *parser) errorf(format string, args ...any) error {
 
 // skip moves past the value at p.i and returns its text.
 func (p *parser) skip() []byte {
-	start, depth := p.i, 0
-	for {
-		switch c := p.data[p.i]; c {
-		case '"':
-			for p.i++; p.data[p.i] != '"'; p.i++ {
-				if p.data[p.i] == '\\' {
-					p.i++
-				}
-			}
-			p.i++
-		case '{', '[':
-			depth++
-			p.i++
-		case '}', ']':
-			depth--
-			p.i++
-		default:
-			for p.i < len(p.data) && !strings.ContainsRune(",:]} \t\r\n", rune(p.data[p.i])) {
-				p.i++
-			}
-		}
-		if depth == 0 {
-			return p.data[start:p.i]
-		}
-		p.ws()
-		if p.data[p.i] == ',' || p.data[p.i] == ':' {
-			p.i++
-			p.ws()
-		}
-	}
+	start := p.i
+	p.i = jsonwire.End(p.data, p.i)
+	return p.data[start:p.i]
 }
 
 // key reads the object key at p.i and the colon after it.
 func (p *parser) key() (string, error) {
 	tok := p.skip()
-	var k string
-	if plain(tok) {
-		k = p.makeString(tok[1 : len(tok)-1])
-	} else if s, err := unquote(tok); err != nil {
-		return "", err
-	} else {
-		k = s
-	}
+	k := p.unquote(tok)
 	p.ws()
 	p.i++ // ':'
 	p.ws()
 	return k, nil
 }
 
-// plain reports whether the JSON string token tok is its text quoted: no
-// escapes, valid UTF-8 (else unquote replaces the bad bytes by U+FFFD, as
-// encoding/json does and as MarshalJSON writes them).
-func plain(tok []byte) bool {
-	return bytes.IndexByte(tok, '\\') < 0 && utf8.Valid(tok)
-}
-
-// unquote decodes a JSON string token holding escapes or invalid UTF-8.
-func unquote(tok []byte) (string, error) {
-	var s string
-	err := json.Unmarshal(tok, &s)
-	return s, err
+// unquote returns the text of the checked JSON string token tok: copied
+// into the parser's arena, with each byte of invalid UTF-8 as U+FFFD, as
+// encoding/json reads it and as MarshalJSON writes it.
+func (p *parser) unquote(tok []byte) string {
+	inner := tok[1 : len(tok)-1]
+	if bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return p.makeString(inner) // nothing to decode
+	}
+	p.buf = jsonwire.AppendUnquotedValid(p.buf[:0], tok)
+	return p.makeString(p.buf)
 }
 
 // members calls f for each member of the object at p.i, with the path
-// extended by its key, f reading the member's value; a key given twice is
-// an error.
+// extended by its key, f reading the member's value (the check rejected
+// a key given twice).
 func (p *parser) members(f func(key string) error) error {
 	p.i++ // '{'
 	p.ws()
-	var (
-		few  [8]string // the keys of a small object, searched in turn
-		n    int
-		seen map[string]bool // the keys of a larger one
-	)
 	for p.data[p.i] != '}' {
 		k, err := p.key()
 		if err != nil {
 			return err
 		}
-		if slices.Contains(few[:min(n, len(few))], k) || seen[k] {
-			return p.errorf("duplicate key %q", k)
-		}
-		switch {
-		case n < len(few):
-			few[n] = k
-		case n == len(few):
-			seen = make(map[string]bool, 2*len(few))
-			for _, f := range few {
-				seen[f] = true
-			}
-			fallthrough
-		default:
-			seen[k] = true
-		}
-		n++
 		p.path = append(p.path, pathTok{key: k, idx: -1})
 		if err := f(k); err != nil {
 			return err
@@ -433,11 +345,7 @@ func (p *parser) schema() (*Schema, error) {
 		if ok, err = p.setKeyword(s, key, raw); err != nil || ok {
 			return err
 		}
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, raw); err != nil {
-			return err
-		}
-		s.Extra = append(s.Extra, Keyword{Name: key, Value: json.RawMessage(buf.Bytes())})
+		s.Extra = append(s.Extra, Keyword{Name: key, Value: jsonwire.AppendCompact(make([]byte, 0, len(raw)), raw)})
 		return nil
 	})
 	if err != nil {
@@ -541,13 +449,8 @@ func (p *parser) setKeyword(s *Schema, key string, raw json.RawMessage) (bool, e
 		if len(raw) < 2 || raw[0] != '"' {
 			return string(raw) == "null" // as json.Unmarshal: null leaves dst as is
 		}
-		if plain(raw) {
-			*dst = p.makeString(raw[1 : len(raw)-1]) // nothing to decode
-			return true
-		}
-		v, err := unquote(raw)
-		*dst = v
-		return err == nil
+		*dst = p.unquote(raw)
+		return true
 	}
 	count := func(dst **int64) bool {
 		n, err := strconv.ParseInt(string(raw), 10, 64)

@@ -3,6 +3,7 @@ package schema_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -201,3 +202,21 @@ func TestClone(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestParseInvalidText: invalid UTF-8 and lone surrogates in strings read
+// as U+FFFD, as encoding/json reads them; keys equal once so read are
+// duplicates.
+func TestParseInvalidText(t *testing.T) {
+	s, err := schema.Parse([]byte("{\"title\":\"a\xffb\",\"description\":\"\\ud800\",\"properties\":{\"k\xfe\":{}}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Title != "a\uFFFDb" || s.Description != "\uFFFD" || s.Properties[0].Name != "k\uFFFD" {
+		t.Errorf("Parse = %q, %q, %q; want U+FFFD in each", s.Title, s.Description, s.Properties[0].Name)
+	}
+	for _, in := range []string{"{\"properties\":{\"\xff\":{},\"\xfe\":{}}}", `{"properties":{"\ud800":{},"\udbff":{}}}`} {
+		if _, err := schema.Parse([]byte(in)); !errors.Is(err, schema.ErrParse) || !strings.Contains(err.Error(), "duplicate key") {
+			t.Errorf("Parse(%q) = %v, want a duplicate key", in, err)
+		}
+	}
+}

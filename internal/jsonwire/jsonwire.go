@@ -1,7 +1,10 @@
 // Package jsonwire holds what every JSON reader of the library shares: the
-// nesting limit, the cap on reported problems, and JSON Pointer (RFC 6901)
+// nesting limit, the cap on reported problems, JSON Pointer (RFC 6901)
 // paths, the notation of every error path the library reports (argument
-// errors, reply errors, schema rendering errors).
+// errors, reply errors, schema rendering errors), the strict check of a
+// JSON text ([Check], [Checker]) and the readers of checked text ([Index],
+// [Members], [Elems], [Text], [Compact], ...), which the reply parsers of
+// package adapters and schema.Parse use.
 //
 //	path := jsonwire.AppendToken([]byte("/properties"), "a/b") // "/properties/a~1b"
 package jsonwire
@@ -51,6 +54,15 @@ func UnescapeToken(tok string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
 }
 
+// Quote quotes s for an error message, cut to n bytes with "..." after
+// the quote when longer.
+func Quote(s string, n int) string {
+	if len(s) > n {
+		return strconv.Quote(s[:n]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
 func appendEscaped(dst []byte, key string) []byte {
 	for i := 0; i < len(key); i++ {
 		switch c := key[i]; c {
@@ -63,4 +75,28 @@ func appendEscaped(dst []byte, key string) []byte {
 		}
 	}
 	return dst
+}
+
+// Capped is a list of problems that keeps MaxErrors of them and counts the
+// rest in Omitted: the argument errors of one decode, the rendering
+// errors of one ToX call. The zero value is empty.
+type Capped[E any] struct {
+	Errs    []E
+	Omitted int
+}
+
+// Full reports whether the list keeps no more problems: a further one is
+// only counted.
+func (c *Capped[E]) Full() bool { return len(c.Errs) >= MaxErrors }
+
+// Room returns how many more problems the list keeps.
+func (c *Capped[E]) Room() int { return max(MaxErrors-len(c.Errs), 0) }
+
+// Add keeps e, or counts it in Omitted when the list is full.
+func (c *Capped[E]) Add(e E) {
+	if c.Full() {
+		c.Omitted++
+		return
+	}
+	c.Errs = append(c.Errs, e)
 }

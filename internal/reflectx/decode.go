@@ -20,21 +20,20 @@ type decoder struct {
 	data    []byte // JSON text being read
 	i       int    // read offset in data
 	depth   int
-	path    []pathElem // reusable path stack: push on descent, cut back after
-	errs    []*ArgError
-	omitted int
-	fatal   bool     // a syntax or depth error: stop everything
-	scratch []byte   // unescaped strings
-	arena   []byte   // backing store of the strings decoded by this call
-	alen    int      // bytes of arena handed out (arena itself changes only for a new one: no write barrier per string)
-	copied  int      // bytes copied into arenas by this call
-	hint    int      // size of the first arena when > 0 (Plan.arenaHint)
-	slots   []string // backing store of the string slices decoded by this call
-	slen    int      // slots handed out or being filled, as alen
-	used    int      // string slots used by this call
-	inKeys  []string // escaped keys from the input read so far (path steps refer to them)
-	lim     Limits   // resolved limits of this decode
-	budget  int      // map input: bytes left under lim.MaxBytes
+	path    []pathElem                 // reusable path stack: push on descent, cut back after
+	errs    jsonwire.Capped[*ArgError] // the problems found
+	fatal   bool                       // a syntax or depth error: stop everything
+	scratch []byte                     // unescaped strings
+	arena   []byte                     // backing store of the strings decoded by this call
+	alen    int                        // bytes of arena handed out (arena itself changes only for a new one: no write barrier per string)
+	copied  int                        // bytes copied into arenas by this call
+	hint    int                        // size of the first arena when > 0 (Plan.arenaHint)
+	slots   []string                   // backing store of the string slices decoded by this call
+	slen    int                        // slots handed out or being filled, as alen
+	used    int                        // string slots used by this call
+	inKeys  []string                   // escaped keys from the input read so far (path steps refer to them)
+	lim     Limits                     // resolved limits of this decode
+	budget  int                        // map input: bytes left under lim.MaxBytes
 }
 
 var decoderPool = sync.Pool{New: func() any { return &decoder{path: make([]pathElem, 0, 16)} }}
@@ -53,10 +52,10 @@ func (d *decoder) finish() error {
 // and makes d ready for another decode, dropping what it handed out.
 func (d *decoder) reset() error {
 	var err error
-	if len(d.errs) > 0 {
-		err = &ArgErrors{Errs: d.errs, Omitted: d.omitted}
+	if len(d.errs.Errs) > 0 {
+		err = &ArgErrors{Errs: d.errs.Errs, Omitted: d.errs.Omitted}
 	}
-	d.errs, d.omitted, d.fatal = nil, 0, false
+	d.errs, d.fatal = jsonwire.Capped[*ArgError]{}, false
 	d.data, d.i, d.depth = nil, 0, 0
 	d.lim, d.budget = Limits{}, 0
 	d.arena, d.alen = nil, 0 // handed-out strings point into it: never reused
@@ -145,11 +144,11 @@ func (d *decoder) fail(sentinel error, want, got string) {
 	if d.fatal {
 		return
 	}
-	if len(d.errs) >= MaxErrors {
-		d.omitted++
+	if d.errs.Full() { // counted only: no path rendered
+		d.errs.Omitted++
 		return
 	}
-	d.errs = append(d.errs, &ArgError{Path: d.pathString(), Want: want, Got: got, Err: sentinel})
+	d.errs.Add(&ArgError{Path: d.pathString(), Want: want, Got: got, Err: sentinel})
 }
 
 // failCause records a problem caused by an error from a user's method.
@@ -167,8 +166,8 @@ func (d *decoder) abort(sentinel error, want, got string) {
 		return
 	}
 	d.fatal = true
-	d.errs = append(d.errs[:0], &ArgError{Want: want, Got: got, Err: sentinel})
-	d.omitted = 0
+	d.errs.Errs = append(d.errs.Errs[:0], &ArgError{Want: want, Got: got, Err: sentinel})
+	d.errs.Omitted = 0
 }
 
 // syntax aborts with ErrSyntax at the current offset.

@@ -9,11 +9,11 @@ import (
 	"reflect"
 	"strconv"
 	"time"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // DecodeJSON decodes JSON text into the zero value of the plan's type at
@@ -210,8 +210,8 @@ func (d *decoder) str() ([]byte, bool) {
 }
 
 const (
-	swarOnes = 0x0101010101010101
-	swarHigh = 0x8080808080808080
+	swarOnes = jsonwire.SWAROnes
+	swarHigh = jsonwire.SWARHigh
 )
 
 // strSlow unescapes a string into d.scratch; data[start:i] has no escapes.
@@ -251,25 +251,13 @@ func (d *decoder) strSlow(start, i int) ([]byte, bool) {
 				buf = append(buf, '\t')
 				i += 2
 			case 'u':
-				r, ok := hex4(data, i+2)
+				r, n, ok := jsonwire.UnescapeU(data, i) // a lone surrogate is U+FFFD, as encoding/json reads it
 				if !ok {
 					d.i = i
 					d.syntax("4 hex digits after \\u")
 					return nil, false
 				}
-				i += 6
-				if utf16.IsSurrogate(r) {
-					r2, ok2 := rune(0), false
-					if i+1 < len(data) && data[i] == '\\' && data[i+1] == 'u' {
-						r2, ok2 = hex4(data, i+2)
-					}
-					if dec := utf16.DecodeRune(r, r2); ok2 && dec != utf8.RuneError {
-						r = dec
-						i += 6
-					} else {
-						r = utf8.RuneError // a lone surrogate, as encoding/json does
-					}
-				}
+				i += n
 				buf = utf8.AppendRune(buf, r)
 			default:
 				d.i = i
@@ -297,27 +285,6 @@ func (d *decoder) strSlow(start, i int) ([]byte, bool) {
 	d.i = len(data)
 	d.syntax("closing '\"'")
 	return nil, false
-}
-
-func hex4(data []byte, i int) (rune, bool) {
-	if i+4 > len(data) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range data[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
 }
 
 // number scans a number literal at d.i and returns it.
@@ -365,12 +332,7 @@ func (d *decoder) number() ([]byte, bool) {
 }
 
 // digits returns the offset after the decimal digits at data[i:].
-func digits(data []byte, i int) int {
-	for i < len(data) && data[i] >= '0' && data[i] <= '9' {
-		i++
-	}
-	return i
-}
+func digits(data []byte, i int) int { return jsonwire.Digits(data, i) }
 
 // skip reads and validates one value of any type.
 func (d *decoder) skip() {
@@ -893,12 +855,12 @@ func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset
 		return 0, false
 	}
 	switch {
-	case !known && len(d.errs) >= MaxErrors:
+	case !known && d.errs.Full():
 		// Past the error cap: counted, not kept.
 		if d.skip(); d.fatal {
 			return 0, false
 		}
-		d.omitted++
+		d.errs.Omitted++
 	case !known:
 		name := string(k)
 		start := d.i
@@ -1132,7 +1094,7 @@ type tail struct {
 
 // tailOf returns the tail of an array (items) or object with constraints c.
 func (d *decoder) tailOf(c *constraints, items bool) tail {
-	t := tail{limit: -1, c: c, items: items, mark: len(d.errs), omitted: d.omitted}
+	t := tail{limit: -1, c: c, items: items, mark: len(d.errs.Errs), omitted: d.errs.Omitted}
 	switch {
 	case c == nil:
 	case items:
@@ -1159,10 +1121,10 @@ func (d *decoder) skipTail(t tail, count int, closing byte) {
 	if t.limit < 0 || count+rest <= t.limit {
 		return
 	}
-	if t.mark < len(d.errs) {
-		d.errs = d.errs[:t.mark]
+	if t.mark < len(d.errs.Errs) {
+		d.errs.Errs = d.errs.Errs[:t.mark]
 	}
-	d.omitted = t.omitted
+	d.errs.Omitted = t.omitted
 	if t.items {
 		d.fail(ErrConstraint, t.c.maxItemsWant, strconv.Itoa(count+rest)+" items")
 	} else {
@@ -1199,7 +1161,7 @@ func (d *decoder) skipRest(closing byte) (int, bool) {
 // arguments are rejected whatever follows, so the rest of an array or
 // object is skipped (its syntax and depth still checked) without
 // decoding or allocating, and Omitted counts the problems found before.
-func (d *decoder) pastCap() bool { return d.omitted > 0 }
+func (d *decoder) pastCap() bool { return d.errs.Omitted > 0 }
 
 // dupKey skips the value of a repeated key and reports it.
 func (d *decoder) dupKey(k string) {

@@ -353,7 +353,7 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 // Only as many as the errors still have room for are kept and sorted;
 // the rest are counted, so that many unknown keys cost no memory.
 func (d *decoder) unknownKeys(sp *structPlan, m map[string]any, n int) {
-	room := max(MaxErrors-len(d.errs), 0)
+	room := d.errs.Room()
 	keep := make([]string, 0, min(n, room))
 	for k := range m {
 		if _, ok := sp.byName[k]; ok {
@@ -381,7 +381,7 @@ func (d *decoder) unknownKeys(sp *structPlan, m map[string]any, n int) {
 		d.fail(ErrUnknownField, sp.allowedWant, gotValue(m[k]))
 		d.pop()
 	}
-	d.omitted += n - len(keep)
+	d.errs.Omitted += n - len(keep)
 }
 
 // mmap decodes a map into the map at p.

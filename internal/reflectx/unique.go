@@ -441,7 +441,7 @@ func (k *keyer) jsonText(b []byte) {
 	d := &decoder{data: b}
 	d.ws()
 	v := d.anyValue()
-	if d.ws(); d.fatal || len(d.errs) > 0 || d.i != len(b) {
+	if d.ws(); d.fatal || len(d.errs.Errs) > 0 || d.i != len(b) {
 		k.opaque = true
 		return
 	}

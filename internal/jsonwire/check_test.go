@@ -1,9 +1,8 @@
-package adapters
+package jsonwire
 
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,19 +44,19 @@ func TestCheckJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			e := checkJSON([]byte(tt.in), 2+boolInt(tt.problem == "" || !tt.limit)*10)
+			e := Check([]byte(tt.in), 2+boolInt(tt.problem == "" || !tt.limit)*10)
 			if tt.problem == "" {
 				if e != nil {
-					t.Fatalf("checkJSON = %+v, want nil", e)
+					t.Fatalf("Check = %+v, want nil", e)
 				}
 				return
 			}
 			if e == nil {
-				t.Fatalf("checkJSON = nil, want %q", tt.problem)
+				t.Fatalf("Check = nil, want %q", tt.problem)
 			}
-			want := jsonError{path: tt.path, problem: tt.problem, syntax: tt.syntax, limit: tt.limit}
-			if diff := cmp.Diff(want, *e, cmp.AllowUnexported(jsonError{})); diff != "" {
-				t.Errorf("checkJSON mismatch (-want +got):\n%s", diff)
+			want := Error{Path: tt.path, Problem: tt.problem, Syntax: tt.syntax, Limit: tt.limit}
+			if diff := cmp.Diff(want, *e); diff != "" {
+				t.Errorf("Check mismatch (-want +got):\n%s", diff)
 			}
 		})
 	}
@@ -80,11 +79,11 @@ func TestCheckJSONManyKeys(t *testing.T) {
 		b.WriteString(`"k` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + `":1`)
 	}
 	b.WriteString("}")
-	if e := checkJSON([]byte(b.String()), 10); e != nil {
+	if e := Check([]byte(b.String()), 10); e != nil {
 		t.Fatalf("1000 distinct keys: %+v", e)
 	}
 	dup := b.String()[:b.Len()-1] + `,"kaa":2}`
-	if e := checkJSON([]byte(dup), 10); e == nil || e.problem != `duplicate key "kaa"` {
+	if e := Check([]byte(dup), 10); e == nil || e.Problem != `duplicate key "kaa"` {
 		t.Fatalf("1001 keys with one repeated: %+v, want duplicate key \"kaa\"", e)
 	}
 }
@@ -98,13 +97,13 @@ func FuzzCheckJSON(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e := checkJSON(data, 64)
+		e := Check(data, 64)
 		valid := json.Valid(data)
 		if e == nil && !valid {
 			t.Fatalf("check accepts %q, encoding/json does not", data)
 		}
-		if e != nil && e.syntax && valid && utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) {
-			t.Fatalf("check rejects %q as not JSON (%s), encoding/json accepts it", data, e.problem)
+		if e != nil && e.Syntax && valid && utf8.Valid(data) && !bytes.Contains(data, []byte(`\u`)) {
+			t.Fatalf("check rejects %q as not JSON (%s), encoding/json accepts it", data, e.Problem)
 		}
 		if e != nil {
 			return
@@ -118,8 +117,8 @@ func FuzzCheckJSON(f *testing.F) {
 		if diff := cmp.Diff(want, readBack(bytes.TrimSpace(data))); diff != "" {
 			t.Fatalf("readers disagree with encoding/json on %q (-want +got):\n%s", data, diff)
 		}
-		if !json.Valid(jCompact(bytes.TrimSpace(data))) {
-			t.Fatalf("jCompact(%q) is not JSON", data)
+		if !json.Valid(Compact(bytes.TrimSpace(data))) {
+			t.Fatalf("Compact(%q) is not JSON", data)
 		}
 	})
 }
@@ -129,21 +128,21 @@ func readBack(raw []byte) any {
 	switch raw[0] {
 	case '{':
 		m := map[string]any{}
-		_ = jMembers(raw, func(mb jMember) error {
-			k, _ := jText(mb.key)
-			m[k] = readBack(mb.val)
+		_ = Members(raw, func(mb Member) error {
+			k, _ := Text(mb.Key)
+			m[k] = readBack(mb.Val)
 			return nil
 		})
 		return m
 	case '[':
 		l := []any{}
-		_ = jElems(raw, func(_ int, v []byte) error {
+		_ = Elems(raw, func(_ int, v []byte) error {
 			l = append(l, readBack(v))
 			return nil
 		})
 		return l
 	case '"':
-		s, _ := jText(raw)
+		s, _ := Text(raw)
 		return s
 	}
 	switch raw[0] {
@@ -158,7 +157,7 @@ func readBack(raw []byte) any {
 // indexTexts are checked texts for the index tests: every reply fixture,
 // and texts heavy in nesting, escaped quotes and space.
 func indexTexts(t testing.TB) [][]byte {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "golden", "calls", "*", "replies", "*.json"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "calls", "*", "replies", "*.json"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no reply fixtures: %v", err)
 	}
@@ -180,13 +179,13 @@ func indexTexts(t testing.TB) [][]byte {
 
 // checkIndex checks what the check recorded of text against what
 // scanning finds: every span is a value, with the space it holds, and a
-// recorded container compacts as jCompact does.
+// recorded container compacts as Compact does.
 func checkIndex(t testing.TB, text []byte) {
-	var ix jIndex
-	if e := new(jsonChecker).check(text, 1000, &ix); e != nil {
+	var ix Index
+	if e := new(Checker).Check(text, 1000, &ix); e != nil {
 		return
 	}
-	var scan *jIndex
+	var scan *Index
 	prev := -1
 	for _, sp := range ix.spans {
 		start, end := int(sp.start), int(sp.end)
@@ -199,21 +198,21 @@ func checkIndex(t testing.TB, text []byte) {
 		}
 		raw := text[start:end]
 		if text[start] == '"' {
-			if end-start < jIndexMinString || !bytes.Contains(raw, []byte(`\"`)) {
-				t.Fatalf("%.40q: string %d-%d is shorter than %d or holds no escaped quote", text, start, end, jIndexMinString)
+			if end-start < indexMinString || !bytes.Contains(raw, []byte(`\"`)) {
+				t.Fatalf("%.40q: string %d-%d is shorter than %d or holds no escaped quote", text, start, end, indexMinString)
 			}
 			continue
 		}
-		if end-start < jIndexMin {
-			t.Fatalf("%.40q: span %d-%d is shorter than %d", text, start, end, jIndexMin)
+		if end-start < indexMin {
+			t.Fatalf("%.40q: span %d-%d is shorter than %d", text, start, end, indexMin)
 		}
-		if n := scan.spaces(raw); n != int(sp.spaces) {
+		if n := scan.Spaces(raw); n != int(sp.spaces) {
 			t.Fatalf("%.40q: span %d-%d holds %d bytes of space, recorded %d", text, start, end, n, sp.spaces)
 		}
-		if n := scan.spaces(text[:start]); n != int(sp.before) {
+		if n := scan.Spaces(text[:start]); n != int(sp.before) {
 			t.Fatalf("%.40q: span %d-%d follows %d bytes of space, recorded %d", text, start, end, n, sp.before)
 		}
-		if got, want := ix.compact(raw), jCompact(raw); !bytes.Equal(got, want) {
+		if got, want := ix.Compact(raw), Compact(raw); !bytes.Equal(got, want) {
 			t.Fatalf("%.40q: span %d-%d compacts to %q, want %q", text, start, end, got, want)
 		}
 	}
@@ -233,61 +232,47 @@ func FuzzJSONIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkIndex(t, data) })
 }
 
-// TestReadersLinear parses replies whose calls' arguments nest deep, at
-// sizes 1x to 64x, and counts the bytes the readers scan to skip values
-// (the index makes most skips lookups): about the reply's size, at every
-// depth and size, where re-skipping at every level was several times it.
-func TestReadersLinear(t *testing.T) {
-	var last *jIndex
-	indexHook = func(x *jIndex) { last = x }
-	defer func() { indexHook = nil }()
-	parsers := map[string]func([]byte) (Turn, error){
-		"openai":    ParseOpenAIReply,
-		"responses": ParseResponsesReply,
-		"anthropic": ParseAnthropicReply,
-		"gemini":    ParseGeminiReply,
-		"bedrock":   ParseBedrockReply,
-		"mcp":       ParseMCPReply,
-	}
-	for _, depth := range []int{1, 8, 64, 200} {
-		args := strings.Repeat(`{"a": [1, "x \"y\"", `, depth) + `{}` + strings.Repeat(`]}`, depth)
-		quoted, _ := json.Marshal(args)
-		calls := map[string]string{
-			"openai":    `{"id": "c%d", "type": "function", "function": {"name": "f", "arguments": ` + string(quoted) + `}}`,
-			"responses": `{"type": "function_call", "call_id": "c%d", "name": "f", "arguments": ` + string(quoted) + `}`,
-			"anthropic": `{"type": "tool_use", "id": "c%d", "name": "f", "input": ` + args + `}`,
-			"gemini":    `{"functionCall": {"id": "c%d", "name": "f", "args": ` + args + `}}`,
-			"bedrock":   `{"toolUse": {"toolUseId": "c%d", "name": "f", "input": ` + args + `}}`,
-			"mcp":       `{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "f", "arguments": ` + args + `}}`,
-		}
-		wrap := map[string][2]string{
-			"openai":    {`{"choices": [{"message": {"role": "assistant", "tool_calls": [`, `]}, "finish_reason": "tool_calls"}]}`},
-			"responses": {`{"status": "completed", "output": [`, `]}`},
-			"anthropic": {`{"type": "message", "role": "assistant", "content": [`, `]}`},
-			"gemini":    {`[{"candidates": [{"content": {"role": "model", "parts": [`, `]}}]}]`},
-			"bedrock":   {`{"output": {"message": {"role": "assistant", "content": [`, `]}}}`},
-			"mcp":       {`[`, `]`},
-		}
-		for name, parse := range parsers {
-			for _, n := range []int{1, 8, 64} {
-				var b strings.Builder
-				b.WriteString(wrap[name][0])
-				for i := range n {
-					if i > 0 {
-						b.WriteString(", ")
-					}
-					fmt.Fprintf(&b, calls[name], i)
-				}
-				b.WriteString(wrap[name][1])
-				reply := []byte(b.String())
-				if _, err := parse(reply); err != nil {
-					t.Fatalf("%s depth %d: %v", name, depth, err)
-				}
-				scanned := last.scanned
-				if per := float64(scanned) / float64(len(reply)); per > 5 {
-					t.Errorf("%s, arguments %d deep, %d calls: the readers scanned %d bytes to skip values in %d (%.2f a byte)", name, depth, n, scanned, len(reply), per)
-				}
-			}
+// TestCheckLenientText: with LenientText, strings may hold invalid UTF-8
+// and lone surrogates, read as U+FFFD as encoding/json reads them, and
+// keys equal once so read are duplicates.
+func TestCheckLenientText(t *testing.T) {
+	for _, tt := range []struct{ in, problem string }{
+		{in: "\"a\xffb\""},
+		{in: `"\ud800"`},
+		{in: `"\udc00\ud800x"`},
+		{in: "{\"\xff\":1,\"\xfe\":2}", problem: "duplicate key \"\uFFFD\""},
+		{in: `{"\ud800":1,"\udbff":2}`, problem: "duplicate key \"\uFFFD\""},
+		{in: "{\"a\xff\":1,\"a\\ufffd\":2}", problem: "duplicate key \"a\uFFFD\""},
+		{in: "\"a\nb\"", problem: "control character in a string at byte 2"},
+	} {
+		c := Checker{LenientText: true}
+		e := c.Check([]byte(tt.in), 10, nil)
+		switch {
+		case tt.problem == "" && e != nil:
+			t.Errorf("%q: %v, want nil", tt.in, e)
+		case tt.problem != "" && (e == nil || e.Problem != tt.problem):
+			t.Errorf("%q: %v, want %s", tt.in, e, tt.problem)
 		}
 	}
+}
+
+// FuzzUnquoteValid compares AppendUnquotedValid with encoding/json on
+// every string LenientText accepts.
+func FuzzUnquoteValid(f *testing.F) {
+	for _, s := range []string{`"a\u00e9b"`, `"\ud83d\ude00"`, `"\ud800\u0041"`, `"\udc00\ud800"`, "\"\xff\xfe\xc3\"", "\"\xe2\x82\\u00ac\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := Checker{LenientText: true}
+		if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' || c.Check(data, 1, nil) != nil {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("check accepts %q, encoding/json does not: %v", data, err)
+		}
+		if got := string(AppendUnquotedValid(nil, data)); got != want {
+			t.Fatalf("AppendUnquotedValid(%q) = %q, encoding/json reads %q", data, got, want)
+		}
+	})
 }

@@ -1,0 +1,522 @@
+package jsonwire
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// The readers work on checked JSON only (see Check): values are byte slices of
+// the checked text, without surrounding space. Each reader is a method of
+// the text's Index, which lets it skip a large value without scanning it;
+// a nil *Index reads any checked text, scanning.
+
+// Index is what the check records of a text for its readers: where each
+// container of at least indexMin bytes, and each string of at least
+// indexMinString bytes holding an escaped quote, ends, and how many bytes of
+// insignificant space a container holds, for the values nested at most
+// indexDepth levels deep. The readers skip values by looking their ends
+// up, so that a value is not scanned again at every level above it, and
+// compact a container as a slice of the text compacted once. Sixteen
+// bytes a recorded value.
+type Index struct {
+	text      []byte // the text as checked
+	spans     []span // the recorded values, in the order they open (by start)
+	space     int    // the bytes of insignificant space in text
+	compacted []byte // text without insignificant space: by the check when eager, else when first needed
+	Eager     bool   // whether the check makes compacted as it goes (set before it)
+	scanned   int    // the bytes the readers scanned to skip values, for tests
+}
+
+// span is a recorded value, text[start:end], holding spaces bytes of
+// insignificant space, with before bytes of it in the text before it.
+type span struct{ start, end, spaces, before uint32 }
+
+// indexMin is the size from which a container is recorded: skipping a
+// smaller one by scanning costs no more than a lookup, and a
+// byte is then scanned at most about indexMin/2 times however deep it
+// sits, since every container scanned to skip it is smaller than
+// indexMin.
+const indexMin = 64
+
+// indexMinString is the size from which a string holding an escaped
+// quote is recorded: skipping one by scanning stops at every escaped
+// quote. (One in a container shorter than indexMin is dropped with it.)
+const indexMinString = 16
+
+// indexDepth is the deepest level recorded. The readers walk a provider's
+// reply structure, never deeper than about ten levels (a Gemini stream's
+// args objects are at level 9), and skip or compact what is below in one
+// pass: recording deeper levels would only cost memory (sixteen bytes a
+// level of a deeply nested argument).
+const indexDepth = 16
+
+// offset returns the offset of data, a slice of the checked text, in the
+// text; -1 when x is nil or data is not a slice of it.
+func (x *Index) offset(data []byte) int {
+	if x == nil || len(data) == 0 {
+		return -1
+	}
+	o := cap(x.text) - cap(data)
+	if o < 0 || o >= len(x.text) || &x.text[o] != &data[0] {
+		return -1
+	}
+	return o
+}
+
+// lookup returns the recorded value that starts at offset o of the text,
+// nil when none is recorded there.
+func (x *Index) lookup(o int) *span {
+	s := x.spans
+	lo, hi := 0, len(s)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if int(s[m].start) < o {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(s) && int(s[lo].start) == o {
+		return &s[lo]
+	}
+	return nil
+}
+
+// container returns the recorded container that is raw, nil when raw is
+// not one.
+func (x *Index) container(raw []byte) *span {
+	base := x.offset(raw)
+	if base < 0 || raw[0] != '{' && raw[0] != '[' {
+		return nil
+	}
+	if sp := x.lookup(base); sp != nil && int(sp.end)-base == len(raw) {
+		return sp
+	}
+	return nil
+}
+
+// SkipSpace returns the offset of the first non-space byte at or after i.
+func SkipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// end returns the end of the checked value that starts at data[i]; base
+// is data's offset in the text (-1: unknown, scan).
+func (x *Index) end(data []byte, base, i int) int {
+	switch data[i] {
+	case '"':
+		return x.stringEnd(data, base, i)
+	case '{', '[':
+		if base >= 0 {
+			if sp := x.lookup(base + i); sp != nil {
+				return int(sp.end) - base
+			}
+		}
+		start, depth := i, 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = x.stringEnd(data, base, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					x.scan(i + 1 - start)
+					return i + 1
+				}
+			}
+		}
+		return i
+	default:
+		for i < len(data) {
+			switch data[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return i
+			}
+			i++
+		}
+		return i
+	}
+}
+
+// End returns the end of the checked value that starts at data[i],
+// scanning it.
+func End(data []byte, i int) int { return (*Index)(nil).end(data, -1, i) }
+
+// scan counts n bytes scanned to skip a value.
+func (x *Index) scan(n int) {
+	if x != nil {
+		x.scanned += n
+	}
+}
+
+// stringEnd returns the end of the checked string that starts at data[i]:
+// past the first quote that is not part of an escape. At the first escaped
+// quote it looks the string up (base is data's offset in the text, -1 for
+// none).
+func (x *Index) stringEnd(data []byte, base, i int) int {
+	for j := i + 1; ; {
+		j = quoteOrBackslash(data, j)
+		switch {
+		case j >= len(data):
+			return len(data)
+		case data[j] == '"':
+			x.scan(j + 1 - i)
+			return j + 1
+		case base >= 0 && data[j+1] == '"':
+			if sp := x.lookup(base + i); sp != nil {
+				return int(sp.end) - base
+			}
+			base = -1 // not recorded: a short string
+		}
+		j += 2 // an escape: its first two bytes; the rest of \uXXXX is hex
+	}
+}
+
+// Member is one member of a checked object: its key (quotes included, as
+// sent), its value, and the whole member text from the key's quote to the
+// value's end.
+type Member struct {
+	Key, Val, Whole []byte
+}
+
+// Members calls fn for each member of the checked object obj, in order,
+// stopping at the first error.
+func Members(obj []byte, fn func(m Member) error) error {
+	return (*Index)(nil).Members(obj, fn)
+}
+
+// members is Members for a slice of x's text.
+func (x *Index) Members(obj []byte, fn func(m Member) error) error {
+	base := x.offset(obj)
+	i := SkipSpace(obj, 1)
+	for i < len(obj) && obj[i] == '"' {
+		ke := x.stringEnd(obj, -1, i) // keys are not recorded
+		vs := SkipSpace(obj, SkipSpace(obj, ke)+1)
+		ve := x.end(obj, base, vs)
+		if err := fn(Member{Key: obj[i:ke], Val: obj[vs:ve], Whole: obj[i:ve]}); err != nil {
+			return err
+		}
+		i = SkipSpace(obj, ve)
+		if i < len(obj) && obj[i] == ',' {
+			i = SkipSpace(obj, i+1)
+		}
+	}
+	return nil
+}
+
+// Elems calls fn for each element of the checked array arr, in order,
+// stopping at the first error.
+func Elems(arr []byte, fn func(i int, v []byte) error) error {
+	return (*Index)(nil).Elems(arr, fn)
+}
+
+// elems is Elems for a slice of x's text.
+func (x *Index) Elems(arr []byte, fn func(i int, v []byte) error) error {
+	base := x.offset(arr)
+	i := SkipSpace(arr, 1)
+	for n := 0; i < len(arr) && arr[i] != ']'; n++ {
+		e := x.end(arr, base, i)
+		if err := fn(n, arr[i:e]); err != nil {
+			return err
+		}
+		i = SkipSpace(arr, e)
+		if i < len(arr) && arr[i] == ',' {
+			i = SkipSpace(arr, i+1)
+		}
+	}
+	return nil
+}
+
+// first returns the first element of the checked array list, nil when it
+// is empty.
+func (x *Index) First(list []byte) []byte {
+	i := SkipSpace(list, 1)
+	if list[i] == ']' {
+		return nil
+	}
+	return list[i:x.end(list, x.offset(list), i)]
+}
+
+// KeyIs reports whether the quoted key equals name exactly (after
+// unescaping).
+func KeyIs(key []byte, name string) bool {
+	inner := key[1 : len(key)-1]
+	for _, b := range inner {
+		if b == '\\' {
+			return string(AppendUnquoted(nil, key)) == name
+		}
+	}
+	return string(inner) == name
+}
+
+// fields returns the values of the keys names in the checked object obj
+// (nil for an absent key) in vals, which must be as long as names. Keys
+// match exactly; the check already rejected duplicates. It also returns
+// the first key that is not one of names but equals one of them in
+// another case ("NAME" for "name"), as encoding/json would match it; nil
+// when there is none.
+func (x *Index) Fields(obj []byte, names []string, vals [][]byte) (caseVariant []byte) {
+	caseVariant, _ = x.FieldsCount(obj, names, vals)
+	return caseVariant
+}
+
+// fieldsCount is fields, counting the members whose keys are not in names
+// too.
+func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVariant []byte, others int) {
+	clear(vals)
+	_ = x.Members(obj, func(m Member) error {
+		key := m.Key[1 : len(m.Key)-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			key = AppendUnquoted(nil, m.Key)
+		}
+		for i, n := range names {
+			if n != "" && string(key) == n {
+				vals[i] = m.Val
+				return nil
+			}
+		}
+		others++
+		if caseVariant != nil {
+			return nil
+		}
+		ascii := isASCII(key)
+		for _, n := range names {
+			// An ASCII key folds only to a name as long; the names are ASCII.
+			if n != "" && (len(key) == len(n) || !ascii) && bytes.EqualFold(key, []byte(n)) {
+				caseVariant = key
+				break
+			}
+		}
+		return nil
+	})
+	return caseVariant, others
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// errFound stops a walk over members once it found what it looked for.
+var errFound = errors.New("found")
+
+// field returns the value of key name in raw when raw is a checked
+// object, else nil.
+func (x *Index) Field(raw []byte, name string) []byte {
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	var v []byte
+	_ = x.Members(raw, func(m Member) error {
+		if KeyIs(m.Key, name) {
+			v = m.Val
+			return errFound
+		}
+		return nil
+	})
+	return v
+}
+
+// Text returns the text of a checked JSON string value.
+func Text(raw []byte) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		return string(AppendUnquoted(make([]byte, 0, len(inner)), raw)), true
+	}
+	return string(inner), true
+}
+
+// count counts the elements of the checked array arr that are objects
+// with the key key; when want is not "", its value must be the string want
+// as sent (without escapes). It sizes slices before they are filled.
+func (x *Index) Count(arr []byte, key, want string) int {
+	n := 0
+	_ = x.Elems(arr, func(_ int, v []byte) error {
+		if key == "" {
+			n++
+			return nil
+		}
+		f := x.Field(v, key)
+		if f != nil && f[0] != 'n' && (want == "" || len(f) == len(want)+2 && string(f[1:len(f)-1]) == want) {
+			n++
+		}
+		return nil
+	})
+	return n
+}
+
+// Compact returns the checked value raw without insignificant space,
+// reusing raw when it has none.
+func Compact(raw []byte) []byte { return (*Index)(nil).Compact(raw) }
+
+// AppendCompact appends the checked JSON raw to dst without
+// insignificant space.
+func AppendCompact(dst, raw []byte) []byte { return (*Index)(nil).AppendCompact(dst, raw) }
+
+// compact is Compact for a slice of x's text. A recorded container is a
+// slice of the whole text compacted (once: by the check, when x is eager,
+// or when first needed), so that
+// compacting values nested in one another (a call's arguments, then the
+// content that holds them) copies each byte once.
+func (x *Index) Compact(raw []byte) []byte {
+	if sp := x.container(raw); sp != nil {
+		if sp.spaces == 0 {
+			return raw
+		}
+		if x.compacted == nil {
+			x.compacted = x.AppendCompact(make([]byte, 0, len(x.text)-x.space), x.text)
+		}
+		from := int(sp.start - sp.before)
+		to := from + len(raw) - int(sp.spaces)
+		return x.compacted[from:to:to]
+	}
+	n := x.Spaces(raw)
+	if n == 0 {
+		return raw
+	}
+	return x.AppendCompact(make([]byte, 0, len(raw)-n), raw)
+}
+
+// spaces counts the bytes of insignificant space in raw, a run of checked
+// JSON that starts outside a string: what appendCompact leaves out. For a
+// recorded container, the check counted them.
+func (x *Index) Spaces(raw []byte) int {
+	if sp := x.container(raw); sp != nil {
+		return int(sp.spaces)
+	}
+	base, n := x.offset(raw), 0
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '"':
+			i = x.stringEnd(raw, base, i) - 1
+		case ' ', '\t', '\n', '\r':
+			n++
+		}
+	}
+	return n
+}
+
+// appendCompact appends raw, a run of checked JSON that starts outside a
+// string, to dst without insignificant space.
+func (x *Index) AppendCompact(dst, raw []byte) []byte {
+	// Runs of bytes between spaces, strings included, are copied whole.
+	base, run := x.offset(raw), 0
+	for i := 0; ; {
+		i = quoteOrSpace(raw, i)
+		switch {
+		case i >= len(raw):
+			return append(dst, raw[run:]...)
+		case raw[i] == '"':
+			i = x.stringEnd(raw, base, i)
+			continue
+		}
+		dst = append(dst, raw[run:i]...)
+		for i++; i+8 <= len(raw) && binary.LittleEndian.Uint64(raw[i:]) == ' '*swarOnes; i += 8 {
+		}
+		for i < len(raw) && raw[i] <= ' ' {
+			i++
+		}
+		run = i
+	}
+}
+
+// quoteOrSpace returns the offset of the first quote or byte at or below
+// ' ' in data[i:], len(data) when there is none: outside strings, the
+// bytes of checked JSON at or below ' ' are space.
+func quoteOrSpace(data []byte, i int) int {
+	for ; i+8 <= len(data); i += 8 {
+		w := binary.LittleEndian.Uint64(data[i:])
+		if m := swarZero(w^swarQuote) | (w-0x21*swarOnes)&^w&swarHigh; m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for ; i < len(data); i++ {
+		if data[i] == '"' || data[i] <= ' ' {
+			return i
+		}
+	}
+	return len(data)
+}
+
+// Kind names the kind of a checked value, for messages.
+func Kind(raw []byte) string {
+	if len(raw) == 0 {
+		return "nothing"
+	}
+	switch raw[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// Scanned returns how many bytes the readers scanned to skip values of
+// x's text so far (the index makes most skips lookups), for tests.
+func (x *Index) Scanned() int { return x.scanned }
+
+// Recorded reports whether raw is a container the check recorded in x:
+// Compact then returns a slice of the text compacted once.
+func (x *Index) Recorded(raw []byte) bool { return x.container(raw) != nil }
+
+// Extra returns a JSON object of the members of the checked object obj
+// whose keys are not in known, leaving out the keys in dropped and, when
+// null, in droppedNull; nil when none is left. Each member is copied as
+// sent, without insignificant space.
+func (x *Index) Extra(obj []byte, known, dropped, droppedNull []string) []byte {
+	var out []byte
+	_ = x.Members(obj, func(m Member) error {
+		if KeyIn(m.Key, known) || KeyIn(m.Key, dropped) || (m.Val[0] == 'n' && KeyIn(m.Key, droppedNull)) {
+			return nil
+		}
+		if out == nil {
+			out = append(out, '{')
+		} else {
+			out = append(out, ',')
+		}
+		out = append(out, x.Compact(m.Whole)...)
+		return nil
+	})
+	if out == nil {
+		return nil
+	}
+	return append(out, '}')
+}
+
+// KeyIn reports whether the quoted key equals one of names exactly.
+func KeyIn(key []byte, names []string) bool {
+	for _, n := range names {
+		if KeyIs(key, n) {
+			return true
+		}
+	}
+	return false
+}
