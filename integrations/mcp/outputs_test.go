@@ -31,8 +31,10 @@ type outOrder struct {
 }
 
 // outSearch has every shape the issue names: nil slices and maps, a zero
-// array of structs holding nil slices, nested structs, times, pointers.
+// array of structs holding nil slices, nested structs, times, pointers,
+// an embedded pointer (nil in the "empty" case).
 type outSearch struct {
+	*OutPage
 	Orders  []outOrder        `json:"orders"`
 	Pinned  [2]outOrder       `json:"pinned"`
 	Facets  map[string][]int  `json:"facets"`
@@ -45,6 +47,13 @@ type outSearch struct {
 	Score   float64           `json:"score"`
 	Email   string            `json:"email" format:"email"`
 	Note    string            `json:"note,omitempty"`
+}
+
+// OutPage is embedded by pointer: nil, its fields are the zero struct's
+// (the schema requires them).
+type OutPage struct {
+	Page  int      `json:"page"`
+	Links []string `json:"links"`
 }
 
 type outQuery struct {
@@ -60,7 +69,7 @@ func fullSearch() outSearch {
 		Orders: []outOrder{o, {ID: "o2"}}, Pinned: [2]outOrder{o}, Facets: map[string][]int{"size": {1, 2}, "none": nil},
 		ByID: map[int]*outOrder{1: &o, 2: nil}, Blob: []byte("hi"), Updated: placed, Next: &next,
 		Raw: json.RawMessage("{\"bad\": \"\xff\xfe\"}"), Extra: map[string]any{"list": []int(nil)},
-		Score: 1e-7, Email: "a@example.com", Note: "n",
+		Score: 1e-7, Email: "a@example.com", Note: "n", OutPage: &OutPage{Page: 2},
 	}
 }
 

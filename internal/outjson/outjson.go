@@ -6,6 +6,8 @@
 //   - a nil slice is [] and a nil map is {} (a nil []byte is ""), so that a
 //     value matches the "type": "array" or "object" its schema advertises;
 //     nil pointers and interfaces stay null (their schemas allow it);
+//     the fields of a nil embedded pointer are those of the zero struct
+//     (encoding/json leaves them out, where the schema requires them);
 //
 //   - the encoding stops as soon as it passes Limits.MaxBytes, without
 //     building the rest;
@@ -557,7 +559,7 @@ func validNumber(s string) bool {
 type field struct {
 	key       []byte // `"name":`, escaped
 	index     []int
-	embeds    bool // a pointer lies on the way: nil means absent
+	embeds    bool // a pointer lies on the way: nil reads as the zero struct
 	typ       reflect.Type
 	enc       encFunc
 	omitEmpty bool
@@ -594,8 +596,8 @@ func newStructEncoder(t reflect.Type) encFunc {
 		first := true
 		for i := range fs {
 			f := &fs[i]
-			fv, ok := fieldOf(v, f)
-			if !ok || f.omitEmpty && empty(fv) || f.omitZero && zero(fv) {
+			fv := fieldOf(v, f)
+			if f.omitEmpty && empty(fv) || f.omitZero && zero(fv) {
 				continue
 			}
 			if !first {
@@ -622,23 +624,26 @@ func newStructEncoder(t reflect.Type) encFunc {
 	}
 }
 
-func fieldOf(v reflect.Value, f *field) (reflect.Value, bool) {
+func fieldOf(v reflect.Value, f *field) reflect.Value {
 	if !f.embeds {
 		if len(f.index) == 1 {
-			return v.Field(f.index[0]), true
+			return v.Field(f.index[0])
 		}
-		return v.FieldByIndex(f.index), true
+		return v.FieldByIndex(f.index)
 	}
 	for _, i := range f.index {
 		if v.Kind() == reflect.Pointer {
 			if v.IsNil() {
-				return reflect.Value{}, false
+				// encoding/json leaves the fields out; the schema
+				// requires them, so they are the zero struct's.
+				v = reflect.Zero(v.Type().Elem())
+			} else {
+				v = v.Elem()
 			}
-			v = v.Elem()
 		}
 		v = v.Field(i)
 	}
-	return v, true
+	return v
 }
 
 // quotable reports whether the ",string" option applies to t, as

@@ -82,9 +82,10 @@ func TestNilsAndErrors(t *testing.T) {
 		B []byte         `json:"b"`
 		P *int           `json:"p"`
 		R json.RawMessage
+		*Other
 	}
 	got, err := Append(nil, nils{}, Limits{MaxBytes: -1})
-	if want := `{"s":[],"m":{},"b":"","p":null,"R":null}`; err != nil || string(got) != want {
+	if want := `{"s":[],"m":{},"b":"","p":null,"R":null,"O":""}`; err != nil || string(got) != want {
 		t.Errorf("nils = %s, %v; want %s", got, err, want)
 	}
 	for _, c := range []struct {
