@@ -40,7 +40,10 @@ import (
 // Then every call through [Tool.Execute] or [Tool.ExecuteJSON] decodes and
 // validates the arguments, calls fn, and renders Out: a string kind as is, a
 // [Result] passed through, anything else as compact JSON (also kept in
-// [Result.Value]). A mistake in In (an unsupported field type, a malformed
+// [Result.Value]): encoding/json's encoding, except that nil slices and
+// maps are [] and {} as the output schema says, bytes that are not UTF-8
+// become \ufffd, and the encoding stops at [WithMaxOutputBytes] and
+// [MaxOutputDepth] with an error result. A mistake in In (an unsupported field type, a malformed
 // tag) is an error here, naming the type, the field and the problem.
 //
 // For a tool whose schema is written by hand, see [NewTool].

@@ -27,7 +27,9 @@ type Result struct {
 
 	// Value is the handler's typed output when it was neither a string nor a
 	// Result, for structured outputs (MCP structuredContent). It is nil for
-	// errors and for string outputs.
+	// errors and for string outputs. Output is then its JSON, with nil
+	// slices and maps as [] and {} (as the output schema has them), valid
+	// UTF-8, within [WithMaxOutputBytes] and [MaxOutputDepth].
 	Value any
 
 	// Err is the Go error behind IsError, for the program (not the model):
