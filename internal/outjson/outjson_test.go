@@ -121,3 +121,31 @@ func TestNilsAndErrors(t *testing.T) {
 		t.Errorf("AppendValid = %s", got)
 	}
 }
+
+type tree struct {
+	Name string  `json:"name"`
+	Kids []*tree `json:"kids"`
+}
+
+// TestConcurrentFirstUse: the encoders of a recursive type are built once
+// under concurrent first uses (run with -race).
+func TestConcurrentFirstUse(t *testing.T) {
+	v := &tree{Name: "a", Kids: []*tree{{Name: "b"}, nil}}
+	want := `{"name":"a","kids":[{"name":"b","kids":[]},null]}`
+	done := make(chan string)
+	for range 8 {
+		go func() {
+			got, err := Append(nil, v, Limits{MaxBytes: -1})
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- string(got)
+		}()
+	}
+	for range 8 {
+		if got := <-done; got != want {
+			t.Errorf("got %s, want %s", got, want)
+		}
+	}
+}
