@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
+	"github.com/toolnexus/toolnexus/internal/outjson"
 )
 
 // Call is one tool call the model asked for, the same for every provider.
@@ -601,6 +603,11 @@ func resultJSON(r define.Result, arrays bool) (json.RawMessage, bool) {
 	}
 	if !json.Valid(out) {
 		return nil, false
+	}
+	if !utf8.Valid(out) {
+		// json.Valid lets bytes that are not UTF-8 through in strings;
+		// they become \ufffd, as encoding/json makes them in strings.
+		return outjson.AppendValid(nil, out), true
 	}
 	return jsonwire.Compact(out), true
 }

@@ -5,6 +5,8 @@ import (
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
+	"github.com/toolnexus/toolnexus/internal/outjson"
+	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // MCPCallToolResult is the result of an MCP tools/call request.
@@ -216,10 +218,27 @@ func MCPResult(r define.Result) MCPCallToolResult {
 		return MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: resultErrorText(r)}}, IsError: true}
 	}
 	res := MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: r.Output}}}
-	if r.Value != nil {
-		if v, err := json.Marshal(r.Value); err == nil && len(v) > 0 && v[0] == '{' {
-			res.StructuredContent = v
-		}
+	if v := structuredValue(&r); len(v) > 0 && v[0] == '{' {
+		res.StructuredContent = v
 	}
 	return res
+}
+
+// structuredValue is r.Value as JSON: as the call encoded it (within the
+// tool's output limits), or, for a Result made by hand, encoded here as
+// define encodes outputs (nil slices and maps as [] and {}, valid UTF-8)
+// within define.DefaultMaxOutputBytes. nil when there is no value or it
+// cannot be encoded so.
+func structuredValue(r *define.Result) json.RawMessage {
+	if r.Value == nil {
+		return nil
+	}
+	if s, ok := toolhook.ValueJSON(r); ok {
+		return json.RawMessage(s)
+	}
+	v, err := outjson.Append(nil, r.Value, outjson.Limits{MaxBytes: define.DefaultMaxOutputBytes, MaxDepth: define.MaxOutputDepth})
+	if err != nil {
+		return nil
+	}
+	return v
 }

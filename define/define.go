@@ -40,7 +40,10 @@ import (
 // Then every call through [Tool.Execute] or [Tool.ExecuteJSON] decodes and
 // validates the arguments, calls fn, and renders Out: a string kind as is, a
 // [Result] passed through, anything else as compact JSON (also kept in
-// [Result.Value]). A mistake in In (an unsupported field type, a malformed
+// [Result.Value]): encoding/json's encoding, except that nil slices and
+// maps are [] and {} as the output schema says, bytes that are not UTF-8
+// become \ufffd, and the encoding stops at [WithMaxOutputBytes] and
+// [MaxOutputDepth] with an error result. A mistake in In (an unsupported field type, a malformed
 // tag) is an error here, naming the type, the field and the problem.
 //
 // For a tool whose schema is written by hand, see [NewTool].
@@ -269,7 +272,7 @@ type typedHandler[In, Out any] struct {
 	fn     func(context.Context, In) (Out, error)
 	name   string
 	plan   *lazyPlan
-	render func(Out) Result
+	render func(Out, int) Result
 	isPtr  bool // In is a pointer type; the plan decodes its pointee
 	// pool holds *pooledInput[In, Out] to decode into when In is not a pointer;
 	// it is used only when the plan calls no user method
@@ -422,7 +425,7 @@ func (h *typedHandler[In, Out]) finish(ctx context.Context, in In, res *Result) 
 		*res = limitOutput(handlerErrorResult(err), h.maxOutput)
 		return
 	}
-	*res = limitOutput(h.render(out), h.maxOutput)
+	*res = limitOutput(h.render(out, h.maxOutput), h.maxOutput)
 }
 
 // pooledInput is what a typedHandler's pool holds: a value to decode into
@@ -539,7 +542,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		if err != nil {
 			return limitOutput(handlerErrorResult(err), maxOutput)
 		}
-		return limitOutput(renderAny(out), maxOutput)
+		return limitOutput(renderAny(out, maxOutput), maxOutput)
 	}
 	s.execMap = func(ctx context.Context, args map[string]any) Result {
 		if args == nil {

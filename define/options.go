@@ -92,9 +92,11 @@ func WithMaxPatternBytes(n int) Option {
 }
 
 // WithMaxOutputBytes bounds the length of a call's rendered output
-// ([Result].Output), what the model would be sent: a longer one becomes an
-// error result wrapping [ErrOutputTooLarge]. n = 0 means
-// [DefaultMaxOutputBytes]; n < 0 means no bound.
+// ([Result].Output), what the model would be sent, and of a returned
+// Result's Value as JSON (a structured output): a longer one becomes an
+// error result wrapping [ErrOutputTooLarge]. A value's encoding stops as
+// soon as it passes the bound, so refusing a huge output costs about n
+// bytes. n = 0 means [DefaultMaxOutputBytes]; n < 0 means no bound.
 func WithMaxOutputBytes(n int) Option {
 	return optionFunc{func(c *config) { c.maxOutput = n }, fmt.Sprintf("WithMaxOutputBytes(%d)", n)}
 }

@@ -2,14 +2,16 @@ package define
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
+	"github.com/toolnexus/toolnexus/internal/outjson"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
 )
 
@@ -25,13 +27,19 @@ type Result struct {
 
 	// Value is the handler's typed output when it was neither a string nor a
 	// Result, for structured outputs (MCP structuredContent). It is nil for
-	// errors and for string outputs.
+	// errors and for string outputs. Output is then its JSON, with nil
+	// slices and maps as [] and {} (as the output schema has them), valid
+	// UTF-8, within [WithMaxOutputBytes] and [MaxOutputDepth].
 	Value any
 
 	// Err is the Go error behind IsError, for the program (not the model):
 	// an *ArgErrors, the handler's own error, a *PanicError, or the
 	// context's error. errors.Is and errors.As work on it.
 	Err error
+
+	// valueJSON is Value as JSON, as the call encoded it within its
+	// limits (for the adapters' structured outputs); "" when not encoded.
+	valueJSON string
 }
 
 // Errors callers can test for with errors.Is on [Result.Err] or on an
@@ -113,50 +121,109 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// MaxOutputDepth is how deeply a tool's output may nest (arrays and
+// objects, and chains of pointers or interfaces): deeper is an error
+// result wrapping [ErrOutputTooDeep].
+const MaxOutputDepth = jsonwire.MaxDepth
+
 // outputRenderer returns, once per output type, the function that turns a
-// handler's output into a Result.
-func outputRenderer[Out any]() func(Out) Result {
+// handler's output into a Result, its encoding bounded by max bytes
+// (max < 0: no bound).
+func outputRenderer[Out any]() func(o Out, max int) Result {
 	t := reflect.TypeFor[Out]()
 	switch {
 	case t == reflect.TypeFor[Result]():
-		return func(o Out) Result { return *(*Result)(unsafe.Pointer(&o)) }
+		return func(o Out, max int) Result { return passResult(*(*Result)(unsafe.Pointer(&o)), max) }
 	case t.Kind() == reflect.String:
 		// Any string kind has the layout of string.
-		return func(o Out) Result { return Result{Output: *(*string)(unsafe.Pointer(&o))} }
+		return func(o Out, _ int) Result { return Result{Output: *(*string)(unsafe.Pointer(&o))} }
 	case t.Kind() == reflect.Interface:
-		return func(o Out) Result { return renderAny(any(o)) }
+		return func(o Out, max int) Result { return renderAny(any(o), max) }
 	default:
-		return func(o Out) Result { return renderJSON(o) }
+		return func(o Out, max int) Result { return renderJSON(o, max) }
 	}
 }
 
 // renderAny renders a dynamically typed output.
-func renderAny(v any) Result {
+func renderAny(v any, max int) Result {
 	switch o := v.(type) {
 	case string:
 		return Result{Output: o}
 	case Result:
-		return o
+		return passResult(o, max)
 	case *Result:
 		if o != nil {
-			return *o
+			return passResult(*o, max)
 		}
 	}
-	return renderJSON(v)
+	return renderJSON(v, max)
 }
 
-func renderJSON(v any) Result {
-	data, err := json.Marshal(v)
-	if err != nil {
-		err = fmt.Errorf("define: rendering output: %w", err)
-		return Result{Output: "the tool's output could not be encoded as JSON: " + oneLine(err.Error()), IsError: true, Err: err}
+// passResult is a Result a handler returned: its Value, if any, is
+// encoded now, within the output limits, for the structured outputs.
+func passResult(r Result, max int) Result {
+	r.valueJSON = ""
+	if r.IsError || r.Value == nil {
+		return r
 	}
-	return Result{Output: string(data), Value: v}
+	data, err := encodeOutput(r.Value, max)
+	if err != nil {
+		return outputError(err, max)
+	}
+	r.valueJSON = data
+	return r
+}
+
+func renderJSON(v any, max int) Result {
+	data, err := encodeOutput(v, max)
+	if err != nil {
+		return outputError(err, max)
+	}
+	return Result{Output: data, Value: v, valueJSON: data}
+}
+
+// outBufs holds encoding buffers, so that a call's output costs its
+// string, not a growing buffer too.
+var outBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// encodeOutput encodes v with outjson: nil slices and maps as [] and {},
+// valid UTF-8, stopping past max bytes (then ErrTooLarge) or
+// MaxOutputDepth levels.
+func encodeOutput(v any, max int) (string, error) {
+	bp := outBufs.Get().(*[]byte)
+	buf, err := outjson.Append((*bp)[:0], v, outjson.Limits{MaxBytes: max, MaxDepth: MaxOutputDepth})
+	var s string
+	if err == nil {
+		s = string(buf)
+	}
+	if cap(buf) <= 4<<20 { // a buffer of a rare huge output is left to the GC
+		*bp = buf[:0]
+		outBufs.Put(bp)
+	}
+	return s, err
+}
+
+// outputError is the error result of an output that could not be encoded.
+func outputError(err error, max int) Result {
+	switch {
+	case errors.Is(err, outjson.ErrTooLarge):
+		err = fmt.Errorf("%w: more than %d bytes as JSON", ErrOutputTooLarge, max)
+		return Result{Output: fmt.Sprintf("the tool's output was more than the limit of %d bytes", max), IsError: true, Err: err}
+	case errors.Is(err, outjson.ErrTooDeep):
+		err = fmt.Errorf("%w: more than %d levels", ErrOutputTooDeep, MaxOutputDepth)
+		return Result{Output: fmt.Sprintf("the tool's output was nested deeper than the limit of %d levels", MaxOutputDepth), IsError: true, Err: err}
+	}
+	err = fmt.Errorf("define: rendering output: %w", err)
+	return Result{Output: "the tool's output could not be encoded as JSON: " + oneLine(err.Error()), IsError: true, Err: err}
 }
 
 // ErrOutputTooLarge is wrapped by the Err of the result of a call whose
 // output is longer than [WithMaxOutputBytes] allows.
 var ErrOutputTooLarge = errors.New("define: tool output too large")
+
+// ErrOutputTooDeep is wrapped by the Err of the result of a call whose
+// output nests deeper than [MaxOutputDepth] levels (a cyclic value does).
+var ErrOutputTooDeep = errors.New("define: tool output nested too deeply")
 
 // limitOutput replaces a result whose Output is longer than max bytes
 // (max < 0: no bound) by an error result saying so.

@@ -148,6 +148,10 @@ func init() {
 		}
 		return nil, false
 	}
+	toolhook.ValueJSON = func(res any) (string, bool) {
+		r := res.(*Result)
+		return r.valueJSON, r.valueJSON != ""
+	}
 	toolhook.PrepareJSON = func(tool any, ctx context.Context, args []byte, res any) (toolhook.Call, bool) {
 		s := tool.(Tool).s
 		if s == nil || s.prepJSON == nil {

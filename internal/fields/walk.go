@@ -21,6 +21,11 @@ type Field struct {
 	Required bool         // a call must give the property
 	Rules    *Rules       // the field's tags, read for Deref(Type)
 
+	// The json tag's options, for encoders ([Walk]'s fields).
+	OmitEmpty bool // ",omitempty"
+	OmitZero  bool // ",omitzero"
+	Quoted    bool // ",string"
+
 	tag     reflect.StructTag
 	tagged  bool // the name came from the json tag
 	depth   int
@@ -60,6 +65,22 @@ func Describe(t reflect.Type) ([]Field, error) {
 	}
 	d, _ := cache.LoadOrStore(t, &described{fields: fs, err: err})
 	return d.(*described).fields, d.(*described).err
+}
+
+// walked caches Walk's answers.
+var walked sync.Map
+
+// Walk returns the JSON properties of struct type t as encoding/json
+// selects them, in Go field order, without reading or checking any tag
+// but json's: what an encoder needs (Name, Index, Type, Embeds and the
+// json options), for any struct type, including those [Describe] refuses.
+// The result is cached and shared: callers must not modify it.
+func Walk(t reflect.Type) []Field {
+	if fs, ok := walked.Load(t); ok {
+		return fs.([]Field)
+	}
+	fs, _ := walked.LoadOrStore(t, walk(t))
+	return fs.([]Field)
 }
 
 func describe(t reflect.Type) ([]Field, error) {
@@ -194,10 +215,12 @@ func walk(t reflect.Type) []Field {
 					var o string
 					o, opts, _ = strings.Cut(opts, ",")
 					switch o {
-					case "omitempty", "omitzero":
-						f.omit = true
+					case "omitempty":
+						f.omit, f.OmitEmpty = true, true
+					case "omitzero":
+						f.omit, f.OmitZero = true, true
 					case "string":
-						f.quoted = true
+						f.quoted, f.Quoted = true, true
 					}
 				}
 				out = append(out, f)

@@ -53,6 +53,11 @@ var (
 	// call.Finish writes the result to *res.
 	PrepareJSON func(tool any, ctx context.Context, args []byte, res any) (call Call, ok bool)
 
+	// ValueJSON returns a *define.Result's Value as the JSON its call
+	// encoded (within the tool's output limits), if the call did: a
+	// Result made by hand has none.
+	ValueJSON func(res any) (data string, ok bool)
+
 	// PrepareMap is PrepareJSON for a define.Tool's Execute, on arguments
 	// already parsed into a map.
 	PrepareMap func(tool any, ctx context.Context, args map[string]any, res any) (call Call, ok bool)
