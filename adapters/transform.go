@@ -28,10 +28,11 @@ type conv struct {
 	tool  string
 	extra bool // keep unknown keywords (MCP)
 
-	root  *schema.Schema            // the original root, for "#"
-	defs  map[string]*schema.Schema // the original root's $defs
-	stack []string                  // definitions being inlined
-	errs  errorList                 // problems found so far; the walk goes on to find them all
+	root   *schema.Schema            // the original root, for "#"
+	defs   map[string]*schema.Schema // the original root's $defs
+	stack  []string                  // definitions being inlined
+	budget inlineBudget              // of an inlining conv (inline_budget.go)
+	errs   errorList                 // problems found so far; the walk goes on to find them all
 }
 
 // fail records err, if any, and reports whether there was one. Containers
@@ -49,6 +50,9 @@ func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
 	c := &conv{p: p, cfg: cfg, tool: tool, root: root}
 	c.d = p.dialect(cfg)
 	c.extra = p.keepExtra
+	if c.inlines() {
+		c.budget = newInlineBudget(root)
+	}
 	if root != nil && len(root.Defs) > 0 {
 		c.defs = make(map[string]*schema.Schema, len(root.Defs))
 		for _, d := range root.Defs {
@@ -83,6 +87,11 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 			return nil, false, c.untyped(path)
 		}
 		return nil, false, nil
+	}
+	if c.inlines() {
+		if err := c.spend(s, path); err != nil {
+			return nil, false, err
+		}
 	}
 	if s.Bool != nil {
 		if *s.Bool && c.d.typed {

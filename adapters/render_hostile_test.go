@@ -1,0 +1,126 @@
+package adapters_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+// The hostile-schema tests: hand-written schemas (define.NewTool, which an
+// MCP proxy fills with other servers' schemas) whose rendering cost more
+// than linear work before the budgets of docs/limits.md.
+
+// doublingSchema is a tool schema whose $defs d0..d(n-1) each refer to the
+// next one twice, the last being a string with a description of pad
+// bytes: inlined, it holds 2^n copies of the last.
+func doublingSchema(n, pad int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":{`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `"d%d":{"type":"object","properties":{"a":{"$ref":"#/$defs/d%d"},"b":{"$ref":"#/$defs/d%d"}}},`, i, i+1, i+1)
+	}
+	fmt.Fprintf(&b, `"d%d":{"type":"string","description":"%s"}}}`, n, strings.Repeat("x", pad))
+	return []byte(b.String())
+}
+
+// allocated is the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+func hostileTool(t testing.TB, name string, schema []byte) define.Tool {
+	t.Helper()
+	tool, err := define.NewTool(name, json.RawMessage(schema), dummy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tool
+}
+
+// wantInlineLimit checks that err is one *adapters.Error wrapping ErrLimit
+// that names the tool.
+func wantInlineLimit(t *testing.T, what string, err error, tool string) {
+	t.Helper()
+	var e *adapters.Errors
+	if !errors.As(err, &e) || !errors.Is(err, adapters.ErrLimit) {
+		t.Fatalf("%s: err = %.300v, want *adapters.Errors wrapping ErrLimit", what, err)
+	}
+	if len(e.Errs) != 1 || e.Errs[0].Tool != tool || !strings.Contains(e.Errs[0].Msg, "inlining") {
+		t.Errorf("%s: err = %.300v, want one inlining error naming tool %q", what, err, tool)
+	}
+}
+
+// TestInlineBudget: inlining a $defs graph that doubles at every
+// definition stops at the budget, in memory bounded by it: Gemini's
+// default mode sends that declaration as parametersJsonSchema (with its
+// $refs), the modes that must inline are an ErrLimit naming the tool.
+func TestInlineBudget(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	const limit = 32 << 20 // the budget's floor is 4,096 schemas; 2^16 copies took about 650 MB
+	data := doublingSchema(16, 8)
+	tool := hostileTool(t, "doubling", data)
+	var got []adapters.GeminiTool
+	var err error
+	if n := allocated(func() { got, err = adapters.ToGemini([]define.Tool{tool}) }); n > limit {
+		t.Errorf("ToGemini allocated %d bytes for a %d-byte schema, want at most %d", n, len(data), limit)
+	}
+	if err != nil {
+		t.Fatalf("ToGemini: %v", err)
+	}
+	d := got[0].FunctionDeclarations[0]
+	if d.Parameters != nil || !strings.Contains(string(d.ParametersJSONSchema), `"$ref":"#/$defs/d15"`) {
+		t.Errorf("ToGemini: parameters %.100s, parametersJsonSchema %.100s; want parametersJsonSchema keeping $ref", d.Parameters, d.ParametersJSONSchema)
+	}
+	for _, tc := range []struct {
+		name   string
+		render func() error
+	}{
+		{"ToGemini(GeminiParameters())", func() error {
+			_, err := adapters.ToGemini([]define.Tool{tool}, adapters.GeminiParameters())
+			return err
+		}},
+		{"ToAnthropic(Strict(true))", func() error {
+			_, err := adapters.ToAnthropic([]define.Tool{tool}, adapters.Strict(true))
+			return err
+		}},
+		{"ToOllama", func() error { _, err := adapters.ToOllama([]define.Tool{tool}); return err }},
+	} {
+		var err error
+		if n := allocated(func() { err = tc.render() }); n > limit {
+			t.Errorf("%s allocated %d bytes for a %d-byte schema, want at most %d", tc.name, n, len(data), limit)
+		}
+		wantInlineLimit(t, tc.name, err, "doubling")
+	}
+	// StrictWherePossible sends it non-strict, with its $refs.
+	at, err := adapters.ToAnthropic([]define.Tool{tool}, adapters.StrictWherePossible())
+	if err != nil || at[0].Strict {
+		t.Errorf("ToAnthropic(StrictWherePossible()): strict %v, err %v; want non-strict", err == nil && at[0].Strict, err)
+	}
+}
+
+// TestInlineBudgetText: a definition with a long description, referred to
+// many times, is bounded by the text budget even though its schemas are
+// few.
+func TestInlineBudgetText(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&b, `"p%d":{"$ref":"#/$defs/big"},`, i)
+	}
+	fmt.Fprintf(&b, `"z":{"type":"integer"}},"$defs":{"big":{"type":"string","description":"%s"}}}`, strings.Repeat("y", 100<<10))
+	tool := hostileTool(t, "shared", []byte(b.String()))
+	_, err := adapters.ToOllama([]define.Tool{tool})
+	wantInlineLimit(t, "ToOllama", err, "shared")
+}
