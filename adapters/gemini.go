@@ -193,7 +193,7 @@ func renderGemini(p provider, cfg config, tool string, s *schema.Schema) (json.R
 	if err != nil {
 		return nil, c.done(err)
 	}
-	out, _, err := c.js(root, "")
+	out, _, err := c.js(root, nil)
 	if err := c.done(err); err != nil {
 		return nil, err
 	}

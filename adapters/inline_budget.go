@@ -98,7 +98,7 @@ func nodeText(s *schema.Schema) int {
 // spend counts one node the inlining walk is about to render, and reports
 // the budget's end: the first time as an *Error wrapping ErrLimit naming
 // the tool, afterwards as errSpent.
-func (c *conv) spend(s *schema.Schema, path string) error {
+func (c *conv) spend(s *schema.Schema, path *spath) error {
 	b := &c.budget
 	if b.spent {
 		return errSpent

@@ -124,3 +124,63 @@ func TestInlineBudgetText(t *testing.T) {
 	_, err := adapters.ToOllama([]define.Tool{tool})
 	wantInlineLimit(t, "ToOllama", err, "shared")
 }
+
+// deepNamesSchema nests objects levels deep under property names of
+// nameLen bytes.
+func deepNamesSchema(levels, nameLen int) []byte {
+	var b strings.Builder
+	for i := 0; i < levels; i++ {
+		fmt.Fprintf(&b, `{"type":"object","properties":{"%s%d":`, strings.Repeat("n", nameLen), i)
+	}
+	b.WriteString(`{"type":"string"}`)
+	b.WriteString(strings.Repeat("}}", levels))
+	return []byte(b.String())
+}
+
+// exclusiveBoundsSchema has props integer properties, each with an
+// exclusiveMinimum of 1e followed by digits nines.
+func exclusiveBoundsSchema(props, digits int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := 0; i < props; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"integer","exclusiveMinimum":1e%s}`, i, strings.Repeat("9", digits))
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// TestDeepPathsLinear: error paths are built when an error needs one, not
+// for every node of the walk: rendering 240 levels of 2 KB property names
+// allocated 606 bytes per input byte in OpenAI strict.
+func TestDeepPathsLinear(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	data := deepNamesSchema(240, 2048)
+	tool := hostileTool(t, "deep", data)
+	var err error
+	n := allocated(func() { _, err = adapters.ToOpenAI([]define.Tool{tool}, adapters.Strict(true)) })
+	if !errors.Is(err, adapters.ErrLimit) {
+		t.Fatalf("err = %.200v, want the nesting limit", err)
+	}
+	if perByte := float64(n) / float64(len(data)); perByte > 30 {
+		t.Errorf("OpenAI strict allocated %.0f bytes per input byte, want at most 30", perByte)
+	}
+}
+
+// TestHugeExclusiveBounds: 1e999999 as an exclusive integer bound stays
+// text (in the description) instead of a million-digit Gemini minimum.
+func TestHugeExclusiveBounds(t *testing.T) {
+	data := exclusiveBoundsSchema(10, 99999)
+	tool := hostileTool(t, "bounds", data)
+	got, err := adapters.ToGemini([]define.Tool{tool}, adapters.GeminiParameters())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := got[0].FunctionDeclarations[0].Parameters; len(p) > 2*len(data) || strings.Contains(string(p), `"minimum"`) {
+		t.Errorf("parameters of %d bytes for a %d-byte schema (minimum kept: %v)", len(p), len(data), strings.Contains(string(p), `"minimum"`))
+	}
+}

@@ -62,14 +62,14 @@ func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
 	return c
 }
 
-func (c *conv) errf(path string, sentinel error, format string, args ...any) *Error {
-	return &Error{Func: c.p.fn(), Tool: c.tool, Path: path, Err: sentinel, Msg: fmt.Sprintf(format, args...)}
+func (c *conv) errf(path *spath, sentinel error, format string, args ...any) *Error {
+	return &Error{Func: c.p.fn(), Tool: c.tool, Path: path.String(), Err: sentinel, Msg: fmt.Sprintf(format, args...)}
 }
 
 // errRequiredCut reports a required property that recursion inlining would
 // have to leave out: no call could then supply it, and the decoder would
 // reject every call that follows the rendered schema.
-func (c *conv) errRequiredCut(path, prop string) *Error {
+func (c *conv) errRequiredCut(path *spath, prop string) *Error {
 	return c.errf(path, ErrUnsupported,
 		"required property %q recurses beyond the inlining depth limit %d, so no call could supply it (consider making it optional with omitempty or a pointer, raising MaxInlineDepth, or a provider mode that keeps $ref)",
 		prop, c.cfg.depth)
@@ -81,7 +81,7 @@ func (c *conv) inlines() bool { return c.p.inlines(c.cfg) }
 // js converts one node into the conv's dialect. cut reports that the node
 // is a recursive reference beyond the inlining depth: the caller leaves out
 // the property (or branch) holding it.
-func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, err error) {
+func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, err error) {
 	if s == nil {
 		if c.d.openAPI {
 			return nil, false, c.untyped(path)
@@ -202,7 +202,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 
 	// arrays
 	if s.Items != nil {
-		items, icut, err := c.js(s.Items, path+"/items")
+		items, icut, err := c.js(s.Items, path.key("/items"))
 		switch {
 		case c.fail(err):
 		case icut:
@@ -253,7 +253,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 		// Kept where accepted (OpenAI and Anthropic non-strict, Bedrock,
 		// MCP); elsewhere told in the description (docs/providers.md).
 		if c.d.annotations {
-			pn, _, err := c.js(s.PropertyNames, path+"/propertyNames")
+			pn, _, err := c.js(s.PropertyNames, path.key("/propertyNames"))
 			c.fail(err)
 			out.PropertyNames = pn
 		} else {
@@ -281,7 +281,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 
 	// composition
 	if s.AnyOf != nil {
-		bs, bcut := c.jsBranches(s.AnyOf, path+"/anyOf")
+		bs, bcut := c.jsBranches(s.AnyOf, path.key("/anyOf"))
 		if bcut {
 			return nil, true, nil
 		}
@@ -289,10 +289,10 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	}
 	if !c.d.strict {
 		if s.OneOf != nil {
-			out.OneOf, _ = c.jsBranches(s.OneOf, path+"/oneOf")
+			out.OneOf, _ = c.jsBranches(s.OneOf, path.key("/oneOf"))
 		}
 		if s.AllOf != nil {
-			out.AllOf, _ = c.jsBranches(s.AllOf, path+"/allOf")
+			out.AllOf, _ = c.jsBranches(s.AllOf, path.key("/allOf"))
 		}
 	}
 
@@ -324,7 +324,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	}
 	if len(s.Defs) > 0 && !c.inlines() {
 		for _, d := range s.Defs {
-			ds, _, err := c.js(d.Schema, path+"/$defs/"+pointerEscape(d.Name))
+			ds, _, err := c.js(d.Schema, path.name("/$defs/", d.Name))
 			if c.fail(err) {
 				continue
 			}
@@ -357,7 +357,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 // express.
 const strictHint = " (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)"
 
-func (c *conv) untyped(path string) error {
+func (c *conv) untyped(path *spath) error {
 	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in %s, which needs a type on every schema%s", c.d.name, c.d.hint)
 }
 
@@ -368,7 +368,7 @@ func typed(s *schema.Schema) bool {
 
 // jsCombine handles oneOf and allOf in the strict and Gemini dialects:
 // oneOf becomes anyOf; an allOf of one schema is that schema.
-func (c *conv) jsCombine(s *schema.Schema, path string) (*schema.Schema, bool, error) {
+func (c *conv) jsCombine(s *schema.Schema, path *spath) (*schema.Schema, bool, error) {
 	cp := *s
 	if s.AllOf != nil {
 		if len(s.AllOf) != 1 || s.AllOf[0] == nil || s.AllOf[0].Bool != nil {
@@ -439,11 +439,11 @@ func (c *conv) dialect() string {
 
 // jsBranches converts the branches of a union; a branch that fails is
 // recorded (c.fail) and left out. cut reports that every branch was cut.
-func (c *conv) jsBranches(bs []*schema.Schema, path string) ([]*schema.Schema, bool) {
+func (c *conv) jsBranches(bs []*schema.Schema, path *spath) ([]*schema.Schema, bool) {
 	out := make([]*schema.Schema, 0, len(bs))
 	kept := 0
 	for i, b := range bs {
-		n, cut, err := c.js(b, fmt.Sprintf("%s/%d", path, i))
+		n, cut, err := c.js(b, path.index(i))
 		if c.fail(err) {
 			kept++ // not a cut: the problem is reported
 			continue
@@ -469,7 +469,7 @@ func (c *conv) jsBranches(bs []*schema.Schema, path string) ([]*schema.Schema, b
 // cut properties, and (OpenAI strict) making every property required and the
 // optional ones nullable. Problems are recorded (c.fail), so that every
 // property is checked.
-func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
+func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 	rule := c.p.keyRule()
 	required := make(map[string]bool, len(s.Required))
 	for _, r := range s.Required {
@@ -481,7 +481,7 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
 			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match %s's %s", p.Name, c.p.label(), rule.text))
 			continue
 		}
-		ps, cut, err := c.js(p.Schema, path+"/properties/"+pointerEscape(p.Name))
+		ps, cut, err := c.js(p.Schema, path.name("/properties/", p.Name))
 		if c.fail(err) {
 			continue
 		}
@@ -519,7 +519,7 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
 	}
 }
 
-func (c *conv) jsAdditional(s, out *schema.Schema, path string) (*schema.Schema, bool, error) {
+func (c *conv) jsAdditional(s, out *schema.Schema, path *spath) (*schema.Schema, bool, error) {
 	ap := s.AdditionalProperties
 	if ap.IsFalse() {
 		return schema.False(), false, nil
@@ -530,5 +530,5 @@ func (c *conv) jsAdditional(s, out *schema.Schema, path string) (*schema.Schema,
 	case c.d.closeObjects == closeWithProps && len(out.Properties) > 0:
 		return schema.False(), false, nil // strict closes objects with properties
 	}
-	return c.js(ap, path+"/additionalProperties")
+	return c.js(ap, path.key("/additionalProperties"))
 }

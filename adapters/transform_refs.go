@@ -13,7 +13,7 @@ import (
 // schema.
 
 // resolve finds the definition a $ref names.
-func (c *conv) resolve(ref, path string) (string, *schema.Schema, error) {
+func (c *conv) resolve(ref string, path *spath) (string, *schema.Schema, error) {
 	if ref == "#" {
 		return "#", c.root, nil
 	}
@@ -50,13 +50,13 @@ func (c *conv) leave() { c.stack = c.stack[:len(c.stack)-1] }
 // a shallow copy: its sub-schemas are still shared and must not be modified.
 func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 	if s == nil || s.Bool != nil {
-		return nil, c.errf("", ErrUnsupported, "the %s schema must be an object schema, got %s", what, boolText(s))
+		return nil, c.errf(nil, ErrUnsupported, "the %s schema must be an object schema, got %s", what, boolText(s))
 	}
 	r := *s
 	for i := 0; i < 8; i++ {
 		switch {
 		case r.Ref != "":
-			name, d, err := c.resolve(r.Ref, "")
+			name, d, err := c.resolve(r.Ref, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -106,11 +106,11 @@ func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 		r.Types = []string{"object"}
 	}
 	if len(r.Types) != 1 || r.Types[0] != "object" {
-		return nil, c.errf("", ErrUnsupported, "the %s schema's root must have \"type\": \"object\" (every provider requires it), got type %v", what, r.Types)
+		return nil, c.errf(nil, ErrUnsupported, "the %s schema's root must have \"type\": \"object\" (every provider requires it), got type %v", what, r.Types)
 	}
 	if !c.p.rootUnions || c.d.strict {
 		if r.AnyOf != nil || r.OneOf != nil || r.AllOf != nil {
-			return nil, c.errf("", ErrUnsupported, "%s does not accept anyOf, oneOf or allOf at the root of a tool's schema (consider moving the alternatives into a property)", c.p.label())
+			return nil, c.errf(nil, ErrUnsupported, "%s does not accept anyOf, oneOf or allOf at the root of a tool's schema (consider moving the alternatives into a property)", c.p.label())
 		}
 	}
 	return &r, nil
@@ -167,7 +167,7 @@ func boolText(s *schema.Schema) string {
 // jsRef converts a $ref node: inlined (bounded) where references are not
 // accepted, else kept, with its sibling keywords moved onto an anyOf wrapper
 // where the dialect forbids siblings.
-func (c *conv) jsRef(s *schema.Schema, path string) (*schema.Schema, bool, error) {
+func (c *conv) jsRef(s *schema.Schema, path *spath) (*schema.Schema, bool, error) {
 	name, def, err := c.resolve(s.Ref, path)
 	if err != nil && (c.inlines() || c.d.strict) {
 		return nil, false, err
