@@ -28,6 +28,10 @@ const (
 	// InlineTextPerByte for every byte of such text in the tool's input.
 	InlineTextBase    = 64 << 10
 	InlineTextPerByte = 4
+	// MaxInlineNesting bounds how many definitions one inlined path
+	// nests (a chain of definitions each referring to the next), as
+	// schema.MaxParseDepth bounds the nesting of a schema's text.
+	MaxInlineNesting = 512
 )
 
 // errSpent is what js returns once the inlining budget is spent: the
@@ -114,4 +118,15 @@ func (c *conv) spend(s *schema.Schema, path *spath) error {
 		what = fmt.Sprintf("more than %d bytes of descriptions, names and patterns (%d plus %d per byte of the tool's own)", b.maxText, InlineTextBase, InlineTextPerByte)
 	}
 	return c.errf(path, ErrLimit, "inlining the $defs for %s would render %s: the definitions refer to each other too often (consider a provider mode that keeps $ref)", c.dialect(), what)
+}
+
+// spendNesting ends the budget when inlining would nest more than
+// MaxInlineNesting definitions.
+func (c *conv) spendNesting(path *spath) error {
+	b := &c.budget
+	if b.spent {
+		return errSpent
+	}
+	b.spent = true
+	return c.errf(path, ErrLimit, "inlining the $defs for %s would nest more than %d definitions (consider a provider mode that keeps $ref)", c.dialect(), MaxInlineNesting)
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -183,4 +184,86 @@ func TestHugeExclusiveBounds(t *testing.T) {
 	if p := got[0].FunctionDeclarations[0].Parameters; len(p) > 2*len(data) || strings.Contains(string(p), `"minimum"`) {
 		t.Errorf("parameters of %d bytes for a %d-byte schema (minimum kept: %v)", len(p), len(data), strings.Contains(string(p), `"minimum"`))
 	}
+}
+
+// BenchmarkRenderHostile renders the hostile schemas above at about 0.1,
+// 1 and 10 MB, a fresh tool each time (the rendering cache would
+// otherwise answer), and reports the bytes allocated and the nanoseconds
+// spent per input byte by the rendering alone (B/inbyte, ns/inbyte).
+func BenchmarkRenderHostile(b *testing.B) {
+	cases := []struct {
+		name   string
+		schema func(size int) []byte
+		render func(define.Tool) error
+	}{
+		{"doubling/gemini", func(n int) []byte { return doublingSchema(n/95, 8) }, func(t define.Tool) error {
+			_, err := adapters.ToGemini([]define.Tool{t})
+			return err
+		}},
+		{"doubling/anthropic-strict", func(n int) []byte { return doublingSchema(n/95, 8) }, func(t define.Tool) error {
+			_, err := adapters.ToAnthropic([]define.Tool{t}, adapters.StrictWherePossible())
+			return err
+		}},
+		{"doubling/ollama", func(n int) []byte { return doublingSchema(n/95, 8) }, func(t define.Tool) error {
+			if _, err := adapters.ToOllama([]define.Tool{t}); !errors.Is(err, adapters.ErrLimit) {
+				return fmt.Errorf("want the budget's ErrLimit, got %v", err)
+			}
+			return nil
+		}},
+		{"bounds/gemini", func(n int) []byte { return exclusiveBoundsSchema(100, n/100) }, func(t define.Tool) error {
+			_, err := adapters.ToGemini([]define.Tool{t})
+			return err
+		}},
+		{"deep/openai-strict", func(n int) []byte { return deepNamesSchema(240, n/240) }, func(t define.Tool) error {
+			_, err := adapters.ToOpenAI([]define.Tool{t}, adapters.StrictWherePossible())
+			return err
+		}},
+	}
+	for _, tc := range cases {
+		for _, size := range []struct {
+			name string
+			n    int
+		}{{"100KB", 100 << 10}, {"1MB", 1 << 20}, {"10MB", 10 << 20}} {
+			b.Run(tc.name+"/"+size.name, func(b *testing.B) {
+				data := tc.schema(size.n)
+				var alloc, ns float64
+				for i := 0; i < b.N; i++ {
+					b.StopTimer()
+					tool, err := define.NewTool("hostile", json.RawMessage(data), dummy,
+						define.WithMaxSchemaBytes(-1), define.WithMaxSchemaNodes(-1))
+					if err != nil {
+						b.Fatal(err)
+					}
+					var before, after runtime.MemStats
+					runtime.ReadMemStats(&before)
+					start := time.Now()
+					b.StartTimer()
+					err = tc.render(tool)
+					b.StopTimer()
+					ns += float64(time.Since(start))
+					runtime.ReadMemStats(&after)
+					alloc += float64(after.TotalAlloc - before.TotalAlloc)
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(alloc/float64(b.N)/float64(len(data)), "B/inbyte")
+				b.ReportMetric(ns/float64(b.N)/float64(len(data)), "ns/inbyte")
+			})
+		}
+	}
+}
+
+// TestInlineNesting: a chain of definitions each referring to the next
+// one nests at most MaxInlineNesting of them when inlined.
+func TestInlineNesting(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{"x":{"$ref":"#/$defs/d0"}},"$defs":{`)
+	for i := 0; i < 600; i++ {
+		fmt.Fprintf(&b, `"d%d":{"type":"object","properties":{"a":{"$ref":"#/$defs/d%d"}}},`, i, i+1)
+	}
+	b.WriteString(`"d600":{"type":"string"}}}`)
+	tool := hostileTool(t, "chain", []byte(b.String()))
+	_, err := adapters.ToOllama([]define.Tool{tool})
+	wantInlineLimit(t, "ToOllama", err, "chain")
 }

@@ -28,11 +28,12 @@ type conv struct {
 	tool  string
 	extra bool // keep unknown keywords (MCP)
 
-	root   *schema.Schema            // the original root, for "#"
-	defs   map[string]*schema.Schema // the original root's $defs
-	stack  []string                  // definitions being inlined
-	budget inlineBudget              // of an inlining conv (inline_budget.go)
-	errs   errorList                 // problems found so far; the walk goes on to find them all
+	root    *schema.Schema            // the original root, for "#"
+	defs    map[string]*schema.Schema // the original root's $defs
+	stack   []string                  // definitions being inlined
+	onStack map[string]int            // how many times each is on stack
+	budget  inlineBudget              // of an inlining conv (inline_budget.go)
+	errs    errorList                 // problems found so far; the walk goes on to find them all
 }
 
 // fail records err, if any, and reports whether there was one. Containers

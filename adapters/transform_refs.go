@@ -28,21 +28,29 @@ func (c *conv) resolve(ref string, path *spath) (string, *schema.Schema, error) 
 
 // enter pushes a definition for inlining; ok is false when the definition
 // already appears MaxInlineDepth times on the path (the cycle is cut there).
+// The count of each name on the stack is kept in onStack, so that entering
+// costs the same however deep the stack is.
 func (c *conv) enter(name string) bool {
-	n := 0
-	for _, s := range c.stack {
-		if s == name {
-			n++
-		}
-	}
-	if n >= c.cfg.depth {
+	if c.onStack[name] >= c.cfg.depth {
 		return false
 	}
-	c.stack = append(c.stack, name)
+	c.push(name)
 	return true
 }
 
-func (c *conv) leave() { c.stack = c.stack[:len(c.stack)-1] }
+func (c *conv) push(name string) {
+	if c.onStack == nil {
+		c.onStack = make(map[string]int)
+	}
+	c.onStack[name]++
+	c.stack = append(c.stack, name)
+}
+
+func (c *conv) leave() {
+	name := c.stack[len(c.stack)-1]
+	c.onStack[name]--
+	c.stack = c.stack[:len(c.stack)-1]
+}
 
 // rootNode returns the node to render as the root of an input or output
 // schema: a root $ref is resolved, and a nullable root (from a pointer input
@@ -67,7 +75,7 @@ func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 				continue
 			}
 			if c.inlines() {
-				c.stack = append(c.stack, name) // the root is the first level
+				c.push(name) // the root is the first level
 			}
 			desc, title := r.Description, r.Title
 			r = *d
@@ -128,7 +136,7 @@ func (c *conv) pushRootDef(r *schema.Schema) {
 	}
 	for _, d := range r.Defs {
 		if got, err := d.Schema.MarshalJSON(); err == nil && bytes.Equal(got, want) {
-			c.stack = append(c.stack, d.Name)
+			c.push(d.Name)
 			return
 		}
 	}
@@ -173,6 +181,9 @@ func (c *conv) jsRef(s *schema.Schema, path *spath) (*schema.Schema, bool, error
 		return nil, false, err
 	}
 	if c.inlines() {
+		if len(c.stack) >= MaxInlineNesting {
+			return nil, false, c.spendNesting(path)
+		}
 		if !c.enter(name) {
 			return nil, true, nil
 		}
