@@ -139,15 +139,16 @@ func deepNamesSchema(levels, nameLen int) []byte {
 }
 
 // exclusiveBoundsSchema has props integer properties, each with an
-// exclusiveMinimum of 1e followed by digits nines.
-func exclusiveBoundsSchema(props, digits int) []byte {
+// exclusiveMinimum of 1e999999, whose inclusive integer has a million
+// digits.
+func exclusiveBoundsSchema(props int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"type":"object","properties":{`)
 	for i := 0; i < props; i++ {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `"p%d":{"type":"integer","exclusiveMinimum":1e%s}`, i, strings.Repeat("9", digits))
+		fmt.Fprintf(&b, `"p%d":{"type":"integer","exclusiveMinimum":1e999999}`, i)
 	}
 	b.WriteString(`}}`)
 	return []byte(b.String())
@@ -175,7 +176,7 @@ func TestDeepPathsLinear(t *testing.T) {
 // TestHugeExclusiveBounds: 1e999999 as an exclusive integer bound stays
 // text (in the description) instead of a million-digit Gemini minimum.
 func TestHugeExclusiveBounds(t *testing.T) {
-	data := exclusiveBoundsSchema(10, 99999)
+	data := exclusiveBoundsSchema(3)
 	tool := hostileTool(t, "bounds", data)
 	got, err := adapters.ToGemini([]define.Tool{tool}, adapters.GeminiParameters())
 	if err != nil {
@@ -210,7 +211,7 @@ func BenchmarkRenderHostile(b *testing.B) {
 			}
 			return nil
 		}},
-		{"bounds/gemini", func(n int) []byte { return exclusiveBoundsSchema(100, n/100) }, func(t define.Tool) error {
+		{"bounds/gemini", func(n int) []byte { return exclusiveBoundsSchema(n / 50) }, func(t define.Tool) error {
 			_, err := adapters.ToGemini([]define.Tool{t})
 			return err
 		}},
