@@ -30,7 +30,7 @@ type strictCost struct {
 // union-typed parameters, at every level.
 func anthropicCostOf(s *schema.Schema) strictCost {
 	var cost strictCost
-	walkSchema(s, "", 0, func(n *schema.Schema, _ string, _ int) {
+	walkSchema(s, nil, 0, func(n *schema.Schema, _ *spath, _ int) {
 		for _, p := range n.Properties {
 			if !contains(n.Required, p.Name) {
 				cost.optional++

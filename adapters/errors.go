@@ -117,6 +117,9 @@ func (l *errorList) add(err error) bool {
 	if err == nil {
 		return false
 	}
+	if err == errSpent {
+		return true // the budget's end is recorded once, when it is met
+	}
 	switch x := err.(type) {
 	case *Errors:
 		for _, e := range x.Errs {

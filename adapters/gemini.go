@@ -166,11 +166,12 @@ func buildGemini(p provider, cfg config, d toolData) (GeminiFunctionDeclaration,
 		case err == nil:
 			decl.Parameters = params
 			return decl, nil
-		case cfg.gemini == geminiParams || !errors.Is(err, ErrUnsupported):
+		case cfg.gemini == geminiParams || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit):
 			return GeminiFunctionDeclaration{}, err
 		}
-		// The subset cannot carry this schema: this declaration alone goes
-		// as JSON Schema, which keeps references (no inlining).
+		// The subset cannot carry this schema, or inlining its references
+		// would exceed the budget (inline_budget.go): this declaration
+		// alone goes as JSON Schema, which keeps references (no inlining).
 		cfg.gemini = geminiJSON
 		cfg.depth = DefaultMaxInlineDepth
 	}
@@ -192,7 +193,7 @@ func renderGemini(p provider, cfg config, tool string, s *schema.Schema) (json.R
 	if err != nil {
 		return nil, c.done(err)
 	}
-	out, _, err := c.js(root, "")
+	out, _, err := c.js(root, nil)
 	if err := c.done(err); err != nil {
 		return nil, err
 	}

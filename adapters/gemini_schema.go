@@ -74,7 +74,7 @@ func (ps geminiProps) MarshalJSON() ([]byte, error) {
 // final reports that node is the result (a union, a type list, a cut or an
 // error); otherwise the walk goes on with node, whose enum, const and anyOf
 // notes are in n.
-func (c *conv) openAPIShape(s *schema.Schema, path string, n *notes) (node *schema.Schema, final, cut bool, err error) {
+func (c *conv) openAPIShape(s *schema.Schema, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error) {
 	nullable := false
 	if s.AnyOf != nil {
 		var branches []*schema.Schema
@@ -87,7 +87,7 @@ func (c *conv) openAPIShape(s *schema.Schema, path string, n *notes) (node *sche
 		}
 		var kept []*schema.Schema
 		for i, b := range branches {
-			g, bcut, err := c.js(b, fmt.Sprintf("%s/anyOf/%d", path, i))
+			g, bcut, err := c.js(b, path.key("/anyOf").index(i))
 			if c.fail(err) {
 				kept = append(kept, &schema.Schema{}) // reported; the result is discarded
 				continue
@@ -245,7 +245,7 @@ func withNull(s *schema.Schema, nullable bool) *schema.Schema {
 // openAPIEmptyObject handles a property whose value is an object without
 // properties, which Gemini rejects: an error when it is required or when
 // ToGemini can fall back to parametersJsonSchema, else left out with a note.
-func (c *conv) openAPIEmptyObject(path, prop string, required bool, n *notes) {
+func (c *conv) openAPIEmptyObject(path *spath, prop string, required bool, n *notes) {
 	switch {
 	case required:
 		c.fail(c.errf(path, ErrUnsupported,

@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/schema"
@@ -24,7 +23,7 @@ const (
 
 // walkSchema calls fn on every schema node under s with its JSON Pointer
 // and its object nesting level (the root object is level 1).
-func walkSchema(s *schema.Schema, path string, level int, fn func(n *schema.Schema, path string, level int)) {
+func walkSchema(s *schema.Schema, path *spath, level int, fn func(n *schema.Schema, path *spath, level int)) {
 	if s == nil || s.Bool != nil {
 		return
 	}
@@ -33,21 +32,21 @@ func walkSchema(s *schema.Schema, path string, level int, fn func(n *schema.Sche
 	}
 	fn(s, path, level)
 	for _, p := range s.Properties {
-		walkSchema(p.Schema, path+"/properties/"+pointerEscape(p.Name), level, fn)
+		walkSchema(p.Schema, path.name("/properties/", p.Name), level, fn)
 	}
-	walkSchema(s.Items, path+"/items", level, fn)
-	walkSchema(s.AdditionalProperties, path+"/additionalProperties", level, fn)
-	walkSchema(s.PropertyNames, path+"/propertyNames", level, fn)
+	walkSchema(s.Items, path.key("/items"), level, fn)
+	walkSchema(s.AdditionalProperties, path.key("/additionalProperties"), level, fn)
+	walkSchema(s.PropertyNames, path.key("/propertyNames"), level, fn)
 	for _, list := range []struct {
 		kw string
 		bs []*schema.Schema
-	}{{"anyOf", s.AnyOf}, {"oneOf", s.OneOf}, {"allOf", s.AllOf}} {
+	}{{"/anyOf", s.AnyOf}, {"/oneOf", s.OneOf}, {"/allOf", s.AllOf}} {
 		for i, b := range list.bs {
-			walkSchema(b, path+"/"+list.kw+"/"+strconv.Itoa(i), level, fn)
+			walkSchema(b, path.key(list.kw).index(i), level, fn)
 		}
 	}
 	for _, d := range s.Defs {
-		walkSchema(d.Schema, path+"/$defs/"+pointerEscape(d.Name), 0, fn)
+		walkSchema(d.Schema, path.name("/$defs/", d.Name), 0, fn)
 	}
 }
 
@@ -69,8 +68,8 @@ func valueText(v any) int {
 func (c *conv) openAIBudget(root *schema.Schema) []*Error {
 	var errs []*Error
 	props, enums, text := 0, 0, 0
-	deepest, deepPath := 0, ""
-	walkSchema(root, "", 0, func(n *schema.Schema, path string, level int) {
+	deepest, deepPath := 0, (*spath)(nil)
+	walkSchema(root, nil, 0, func(n *schema.Schema, path *spath, level int) {
 		props += len(n.Properties)
 		for _, p := range n.Properties {
 			text += utf8.RuneCountInString(p.Name)
@@ -97,16 +96,16 @@ func (c *conv) openAIBudget(root *schema.Schema) []*Error {
 		}
 	})
 	if props > openAIMaxProperties {
-		errs = append(errs, c.errf("", ErrLimit, "the schema has %d object properties in total; OpenAI strict mode accepts at most %d", props, openAIMaxProperties))
+		errs = append(errs, c.errf(nil, ErrLimit, "the schema has %d object properties in total; OpenAI strict mode accepts at most %d", props, openAIMaxProperties))
 	}
 	if deepest > openAIMaxNesting {
 		errs = append(errs, c.errf(deepPath, ErrLimit, "objects are nested %d levels deep; OpenAI strict mode accepts at most %d", deepest, openAIMaxNesting))
 	}
 	if enums > openAIMaxEnumValues {
-		errs = append(errs, c.errf("", ErrLimit, "the schema has %d enum values in total; OpenAI strict mode accepts at most %d", enums, openAIMaxEnumValues))
+		errs = append(errs, c.errf(nil, ErrLimit, "the schema has %d enum values in total; OpenAI strict mode accepts at most %d", enums, openAIMaxEnumValues))
 	}
 	if text > openAIMaxSchemaText {
-		errs = append(errs, c.errf("", ErrLimit,
+		errs = append(errs, c.errf(nil, ErrLimit,
 			"property names, definition names and enum and const values total %d characters; OpenAI strict mode accepts at most %d", text, openAIMaxSchemaText))
 	}
 	return errs

@@ -29,7 +29,7 @@ func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string
 	if err != nil {
 		return nil, c.done(err)
 	}
-	out, _, err := c.js(root, "")
+	out, _, err := c.js(root, nil)
 	if err == nil && c.d == &openAIStrictDialect {
 		for _, e := range c.openAIBudget(out) {
 			c.fail(e)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -63,36 +64,133 @@ func isNullable(s *schema.Schema) bool {
 }
 
 // exclusiveToInclusive turns an exclusive integer bound into the inclusive
-// one (x > 0 is x >= 1), which Gemini accepts; other exclusive bounds go to
-// the description.
+// one (x > 0 is x >= 1), which Gemini accepts; other exclusive bounds, and
+// those whose inclusive integer would have more than maxBoundDigits digits,
+// go to the description. The work is linear in the bounds' text: a bound
+// like 1e999999 is never expanded.
 func exclusiveToInclusive(s *schema.Schema, excl, incl json.Number, delta int64, n *notes, kw string) json.Number {
 	if excl == "" {
 		return incl
 	}
 	if s.HasType("integer") && !s.HasType("number") {
-		if v, ok := new(big.Rat).SetString(string(excl)); ok {
-			// The first integer strictly beyond v.
-			f := new(big.Int).Quo(v.Num(), v.Denom()) // truncates towards zero
-			fr := new(big.Rat).SetInt(f)
-			if delta > 0 && fr.Cmp(v) <= 0 {
-				f.Add(f, big.NewInt(1))
-			} else if delta < 0 && fr.Cmp(v) >= 0 {
-				f.Sub(f, big.NewInt(1))
+		if lo, hi, _, ok := floorCeil(string(excl)); ok {
+			// The first integer strictly beyond excl.
+			var f *big.Int
+			if delta > 0 {
+				f = lo.Add(lo, big.NewInt(1))
+			} else {
+				f = hi.Sub(hi, big.NewInt(1))
 			}
 			bound := json.Number(f.String())
 			if incl == "" {
 				return bound
 			}
-			if cur, ok := new(big.Rat).SetString(string(incl)); ok {
-				if delta > 0 && new(big.Rat).SetInt(f).Cmp(cur) > 0 || delta < 0 && new(big.Rat).SetInt(f).Cmp(cur) < 0 {
+			// For an integer f and a number x, f > x exactly when
+			// f > floor(x), and f < x when f < ceil(x).
+			clo, chi, cneg, ok := floorCeil(string(incl))
+			switch {
+			case !ok: // incl is beyond maxBoundDigits: the tighter unless on the far side
+				if delta > 0 == cneg {
 					return bound
 				}
 				return incl
+			case delta > 0 && f.Cmp(clo) > 0, delta < 0 && f.Cmp(chi) < 0:
+				return bound
 			}
+			return incl
 		}
 	}
 	n.addNum(kw, excl)
 	return incl
+}
+
+// maxBoundDigits is the most digits of an integer bound exclusiveToInclusive
+// computes (an int64 has 19, a uint64 20).
+const maxBoundDigits = 40
+
+// floorCeil returns the floor and ceiling of the JSON number lit, and
+// whether it is negative, in time linear in lit and without building the
+// number: ok is false when its integer part has more than maxBoundDigits
+// digits.
+func floorCeil(lit string) (floor, ceil *big.Int, neg, ok bool) {
+	neg = strings.HasPrefix(lit, "-")
+	lit = strings.TrimPrefix(lit, "-")
+	i := 0
+	for i < len(lit) && '0' <= lit[i] && lit[i] <= '9' {
+		i++
+	}
+	intPart, frac := lit[:i], ""
+	if i < len(lit) && lit[i] == '.' {
+		j := i + 1
+		for j < len(lit) && '0' <= lit[j] && lit[j] <= '9' {
+			j++
+		}
+		frac, i = lit[i+1:j], j
+	}
+	expNeg, expLit := false, ""
+	if i < len(lit) && (lit[i] == 'e' || lit[i] == 'E') {
+		expLit = lit[i+1:]
+		if expLit != "" && (expLit[0] == '+' || expLit[0] == '-') {
+			expNeg, expLit = expLit[0] == '-', expLit[1:]
+		}
+		expLit = strings.TrimLeft(expLit, "0")
+	}
+	digit := func(j int) byte { // the j-th digit of intPart and frac
+		if j < len(intPart) {
+			return intPart[j]
+		}
+		return frac[j-len(intPart)]
+	}
+	total := len(intPart) + len(frac)
+	lead := 0
+	for lead < total && digit(lead) == '0' {
+		lead++
+	}
+	if lead == total {
+		return new(big.Int), new(big.Int), neg, true
+	}
+	// The integer part is digits [lead, point) of intPart and frac, padded
+	// with zeros beyond them.
+	var point int64
+	switch {
+	case len(expLit) > 9 && !expNeg:
+		return nil, nil, neg, false
+	case len(expLit) > 9:
+		point = int64(lead) // below 1 (a nonzero digit follows)
+	default:
+		e, _ := strconv.ParseInt(expLit, 10, 64)
+		if expNeg {
+			e = -e
+		}
+		point = int64(len(intPart)) + e
+	}
+	if point-int64(lead) > maxBoundDigits {
+		return nil, nil, neg, false
+	}
+	var mag []byte
+	for j := int64(lead); j < point; j++ {
+		if j < int64(total) {
+			mag = append(mag, digit(int(j)))
+		} else {
+			mag = append(mag, '0')
+		}
+	}
+	fracNonzero := false
+	for j := max(point, int64(lead)); j < int64(total) && !fracNonzero; j++ {
+		fracNonzero = digit(int(j)) != '0'
+	}
+	m := new(big.Int)
+	if len(mag) > 0 {
+		m.SetString(string(mag), 10)
+	}
+	up := new(big.Int).Set(m)
+	if fracNonzero {
+		up.Add(up, big.NewInt(1))
+	}
+	if neg {
+		return up.Neg(up), m.Neg(m), true, true
+	}
+	return m, up, false, true
 }
 
 func withoutNull(vs []any) ([]any, bool) {

@@ -28,10 +28,12 @@ type conv struct {
 	tool  string
 	extra bool // keep unknown keywords (MCP)
 
-	root  *schema.Schema            // the original root, for "#"
-	defs  map[string]*schema.Schema // the original root's $defs
-	stack []string                  // definitions being inlined
-	errs  errorList                 // problems found so far; the walk goes on to find them all
+	root    *schema.Schema            // the original root, for "#"
+	defs    map[string]*schema.Schema // the original root's $defs
+	stack   []string                  // definitions being inlined
+	onStack map[string]int            // how many times each is on stack
+	budget  inlineBudget              // of an inlining conv (inline_budget.go)
+	errs    errorList                 // problems found so far; the walk goes on to find them all
 }
 
 // fail records err, if any, and reports whether there was one. Containers
@@ -49,6 +51,9 @@ func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
 	c := &conv{p: p, cfg: cfg, tool: tool, root: root}
 	c.d = p.dialect(cfg)
 	c.extra = p.keepExtra
+	if c.inlines() {
+		c.budget = newInlineBudget(root)
+	}
 	if root != nil && len(root.Defs) > 0 {
 		c.defs = make(map[string]*schema.Schema, len(root.Defs))
 		for _, d := range root.Defs {
@@ -58,14 +63,14 @@ func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
 	return c
 }
 
-func (c *conv) errf(path string, sentinel error, format string, args ...any) *Error {
-	return &Error{Func: c.p.fn(), Tool: c.tool, Path: path, Err: sentinel, Msg: fmt.Sprintf(format, args...)}
+func (c *conv) errf(path *spath, sentinel error, format string, args ...any) *Error {
+	return &Error{Func: c.p.fn(), Tool: c.tool, Path: path.String(), Err: sentinel, Msg: fmt.Sprintf(format, args...)}
 }
 
 // errRequiredCut reports a required property that recursion inlining would
 // have to leave out: no call could then supply it, and the decoder would
 // reject every call that follows the rendered schema.
-func (c *conv) errRequiredCut(path, prop string) *Error {
+func (c *conv) errRequiredCut(path *spath, prop string) *Error {
 	return c.errf(path, ErrUnsupported,
 		"required property %q recurses beyond the inlining depth limit %d, so no call could supply it (consider making it optional with omitempty or a pointer, raising MaxInlineDepth, or a provider mode that keeps $ref)",
 		prop, c.cfg.depth)
@@ -77,12 +82,17 @@ func (c *conv) inlines() bool { return c.p.inlines(c.cfg) }
 // js converts one node into the conv's dialect. cut reports that the node
 // is a recursive reference beyond the inlining depth: the caller leaves out
 // the property (or branch) holding it.
-func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, err error) {
+func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, err error) {
 	if s == nil {
 		if c.d.openAPI {
 			return nil, false, c.untyped(path)
 		}
 		return nil, false, nil
+	}
+	if c.inlines() {
+		if err := c.spend(s, path); err != nil {
+			return nil, false, err
+		}
 	}
 	if s.Bool != nil {
 		if *s.Bool && c.d.typed {
@@ -193,7 +203,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 
 	// arrays
 	if s.Items != nil {
-		items, icut, err := c.js(s.Items, path+"/items")
+		items, icut, err := c.js(s.Items, path.key("/items"))
 		switch {
 		case c.fail(err):
 		case icut:
@@ -244,7 +254,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 		// Kept where accepted (OpenAI and Anthropic non-strict, Bedrock,
 		// MCP); elsewhere told in the description (docs/providers.md).
 		if c.d.annotations {
-			pn, _, err := c.js(s.PropertyNames, path+"/propertyNames")
+			pn, _, err := c.js(s.PropertyNames, path.key("/propertyNames"))
 			c.fail(err)
 			out.PropertyNames = pn
 		} else {
@@ -272,7 +282,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 
 	// composition
 	if s.AnyOf != nil {
-		bs, bcut := c.jsBranches(s.AnyOf, path+"/anyOf")
+		bs, bcut := c.jsBranches(s.AnyOf, path.key("/anyOf"))
 		if bcut {
 			return nil, true, nil
 		}
@@ -280,10 +290,10 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	}
 	if !c.d.strict {
 		if s.OneOf != nil {
-			out.OneOf, _ = c.jsBranches(s.OneOf, path+"/oneOf")
+			out.OneOf, _ = c.jsBranches(s.OneOf, path.key("/oneOf"))
 		}
 		if s.AllOf != nil {
-			out.AllOf, _ = c.jsBranches(s.AllOf, path+"/allOf")
+			out.AllOf, _ = c.jsBranches(s.AllOf, path.key("/allOf"))
 		}
 	}
 
@@ -315,7 +325,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 	}
 	if len(s.Defs) > 0 && !c.inlines() {
 		for _, d := range s.Defs {
-			ds, _, err := c.js(d.Schema, path+"/$defs/"+pointerEscape(d.Name))
+			ds, _, err := c.js(d.Schema, path.name("/$defs/", d.Name))
 			if c.fail(err) {
 				continue
 			}
@@ -348,7 +358,7 @@ func (c *conv) js(s *schema.Schema, path string) (out *schema.Schema, cut bool, 
 // express.
 const strictHint = " (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)"
 
-func (c *conv) untyped(path string) error {
+func (c *conv) untyped(path *spath) error {
 	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in %s, which needs a type on every schema%s", c.d.name, c.d.hint)
 }
 
@@ -359,7 +369,7 @@ func typed(s *schema.Schema) bool {
 
 // jsCombine handles oneOf and allOf in the strict and Gemini dialects:
 // oneOf becomes anyOf; an allOf of one schema is that schema.
-func (c *conv) jsCombine(s *schema.Schema, path string) (*schema.Schema, bool, error) {
+func (c *conv) jsCombine(s *schema.Schema, path *spath) (*schema.Schema, bool, error) {
 	cp := *s
 	if s.AllOf != nil {
 		if len(s.AllOf) != 1 || s.AllOf[0] == nil || s.AllOf[0].Bool != nil {
@@ -430,11 +440,11 @@ func (c *conv) dialect() string {
 
 // jsBranches converts the branches of a union; a branch that fails is
 // recorded (c.fail) and left out. cut reports that every branch was cut.
-func (c *conv) jsBranches(bs []*schema.Schema, path string) ([]*schema.Schema, bool) {
+func (c *conv) jsBranches(bs []*schema.Schema, path *spath) ([]*schema.Schema, bool) {
 	out := make([]*schema.Schema, 0, len(bs))
 	kept := 0
 	for i, b := range bs {
-		n, cut, err := c.js(b, fmt.Sprintf("%s/%d", path, i))
+		n, cut, err := c.js(b, path.index(i))
 		if c.fail(err) {
 			kept++ // not a cut: the problem is reported
 			continue
@@ -460,7 +470,7 @@ func (c *conv) jsBranches(bs []*schema.Schema, path string) ([]*schema.Schema, b
 // cut properties, and (OpenAI strict) making every property required and the
 // optional ones nullable. Problems are recorded (c.fail), so that every
 // property is checked.
-func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
+func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 	rule := c.p.keyRule()
 	required := make(map[string]bool, len(s.Required))
 	for _, r := range s.Required {
@@ -472,7 +482,7 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
 			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match %s's %s", p.Name, c.p.label(), rule.text))
 			continue
 		}
-		ps, cut, err := c.js(p.Schema, path+"/properties/"+pointerEscape(p.Name))
+		ps, cut, err := c.js(p.Schema, path.name("/properties/", p.Name))
 		if c.fail(err) {
 			continue
 		}
@@ -510,7 +520,7 @@ func (c *conv) jsProperties(s, out *schema.Schema, path string, notes *notes) {
 	}
 }
 
-func (c *conv) jsAdditional(s, out *schema.Schema, path string) (*schema.Schema, bool, error) {
+func (c *conv) jsAdditional(s, out *schema.Schema, path *spath) (*schema.Schema, bool, error) {
 	ap := s.AdditionalProperties
 	if ap.IsFalse() {
 		return schema.False(), false, nil
@@ -521,5 +531,5 @@ func (c *conv) jsAdditional(s, out *schema.Schema, path string) (*schema.Schema,
 	case c.d.closeObjects == closeWithProps && len(out.Properties) > 0:
 		return schema.False(), false, nil // strict closes objects with properties
 	}
-	return c.js(ap, path+"/additionalProperties")
+	return c.js(ap, path.key("/additionalProperties"))
 }

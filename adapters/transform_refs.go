@@ -13,7 +13,7 @@ import (
 // schema.
 
 // resolve finds the definition a $ref names.
-func (c *conv) resolve(ref, path string) (string, *schema.Schema, error) {
+func (c *conv) resolve(ref string, path *spath) (string, *schema.Schema, error) {
 	if ref == "#" {
 		return "#", c.root, nil
 	}
@@ -28,21 +28,29 @@ func (c *conv) resolve(ref, path string) (string, *schema.Schema, error) {
 
 // enter pushes a definition for inlining; ok is false when the definition
 // already appears MaxInlineDepth times on the path (the cycle is cut there).
+// The count of each name on the stack is kept in onStack, so that entering
+// costs the same however deep the stack is.
 func (c *conv) enter(name string) bool {
-	n := 0
-	for _, s := range c.stack {
-		if s == name {
-			n++
-		}
-	}
-	if n >= c.cfg.depth {
+	if c.onStack[name] >= c.cfg.depth {
 		return false
 	}
-	c.stack = append(c.stack, name)
+	c.push(name)
 	return true
 }
 
-func (c *conv) leave() { c.stack = c.stack[:len(c.stack)-1] }
+func (c *conv) push(name string) {
+	if c.onStack == nil {
+		c.onStack = make(map[string]int)
+	}
+	c.onStack[name]++
+	c.stack = append(c.stack, name)
+}
+
+func (c *conv) leave() {
+	name := c.stack[len(c.stack)-1]
+	c.onStack[name]--
+	c.stack = c.stack[:len(c.stack)-1]
+}
 
 // rootNode returns the node to render as the root of an input or output
 // schema: a root $ref is resolved, and a nullable root (from a pointer input
@@ -50,13 +58,13 @@ func (c *conv) leave() { c.stack = c.stack[:len(c.stack)-1] }
 // a shallow copy: its sub-schemas are still shared and must not be modified.
 func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 	if s == nil || s.Bool != nil {
-		return nil, c.errf("", ErrUnsupported, "the %s schema must be an object schema, got %s", what, boolText(s))
+		return nil, c.errf(nil, ErrUnsupported, "the %s schema must be an object schema, got %s", what, boolText(s))
 	}
 	r := *s
 	for i := 0; i < 8; i++ {
 		switch {
 		case r.Ref != "":
-			name, d, err := c.resolve(r.Ref, "")
+			name, d, err := c.resolve(r.Ref, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -67,7 +75,7 @@ func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 				continue
 			}
 			if c.inlines() {
-				c.stack = append(c.stack, name) // the root is the first level
+				c.push(name) // the root is the first level
 			}
 			desc, title := r.Description, r.Title
 			r = *d
@@ -106,11 +114,11 @@ func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 		r.Types = []string{"object"}
 	}
 	if len(r.Types) != 1 || r.Types[0] != "object" {
-		return nil, c.errf("", ErrUnsupported, "the %s schema's root must have \"type\": \"object\" (every provider requires it), got type %v", what, r.Types)
+		return nil, c.errf(nil, ErrUnsupported, "the %s schema's root must have \"type\": \"object\" (every provider requires it), got type %v", what, r.Types)
 	}
 	if !c.p.rootUnions || c.d.strict {
 		if r.AnyOf != nil || r.OneOf != nil || r.AllOf != nil {
-			return nil, c.errf("", ErrUnsupported, "%s does not accept anyOf, oneOf or allOf at the root of a tool's schema (consider moving the alternatives into a property)", c.p.label())
+			return nil, c.errf(nil, ErrUnsupported, "%s does not accept anyOf, oneOf or allOf at the root of a tool's schema (consider moving the alternatives into a property)", c.p.label())
 		}
 	}
 	return &r, nil
@@ -128,7 +136,7 @@ func (c *conv) pushRootDef(r *schema.Schema) {
 	}
 	for _, d := range r.Defs {
 		if got, err := d.Schema.MarshalJSON(); err == nil && bytes.Equal(got, want) {
-			c.stack = append(c.stack, d.Name)
+			c.push(d.Name)
 			return
 		}
 	}
@@ -167,12 +175,15 @@ func boolText(s *schema.Schema) string {
 // jsRef converts a $ref node: inlined (bounded) where references are not
 // accepted, else kept, with its sibling keywords moved onto an anyOf wrapper
 // where the dialect forbids siblings.
-func (c *conv) jsRef(s *schema.Schema, path string) (*schema.Schema, bool, error) {
+func (c *conv) jsRef(s *schema.Schema, path *spath) (*schema.Schema, bool, error) {
 	name, def, err := c.resolve(s.Ref, path)
 	if err != nil && (c.inlines() || c.d.strict) {
 		return nil, false, err
 	}
 	if c.inlines() {
+		if len(c.stack) >= MaxInlineNesting {
+			return nil, false, c.spendNesting(path)
+		}
 		if !c.enter(name) {
 			return nil, true, nil
 		}

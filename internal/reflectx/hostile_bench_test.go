@@ -79,6 +79,18 @@ func BenchmarkHostileUniqueAny(b *testing.B) {
 	}
 }
 
+// BenchmarkHostileUniqueExponents: uniqueItems over numbers whose
+// exponents are most of the input (quadratic while the key's exponent
+// went through math/big). Sizes from 0.1 MB.
+func BenchmarkHostileUniqueExponents(b *testing.B) {
+	for _, s := range append([]struct {
+		name string
+		size int
+	}{{"100KB", 100 << 10}}, hostileSizes...) {
+		b.Run(s.name, func(b *testing.B) { benchJSON[uniqueAny](b, longExponentJSON(s.size), false) })
+	}
+}
+
 // BenchmarkHostileAnyFloor is the floor under BenchmarkHostileAnyObjects
 // and BenchmarkHostileUniqueAny: the same values built directly, without
 // reading JSON, in the least memory Go's types allow (an exact-size []any,

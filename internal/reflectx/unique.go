@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"hash/maphash"
-	"math/big"
 	"reflect"
 	"slices"
 	"strconv"
@@ -514,7 +513,10 @@ func (k *keyer) number(lit []byte) {
 }
 
 // appendExponent appends exp+point in decimal, exp being the literal of a
-// JSON number's exponent (sign and digits; empty for none).
+// JSON number's exponent (sign and digits; empty for none), in time linear
+// in the literal's length: a long exponent is added to in its decimal
+// digits, never converted to binary (math/big's conversions are
+// superlinear, seconds for a megabyte of digits).
 func appendExponent(b, expLit []byte, point int64) []byte {
 	neg := false
 	if len(expLit) > 0 && (expLit[0] == '+' || expLit[0] == '-') {
@@ -534,11 +536,51 @@ func appendExponent(b, expLit []byte, point int64) []byte {
 		}
 		return strconv.AppendInt(b, e+point, 10)
 	}
-	// An exponent beyond int64: exact, with math/big.
-	e, _ := new(big.Int).SetString(string(expLit), 10)
+	// |exp| ≥ 10^15 > |point| (point is at most the literal's length), so
+	// the sum has exp's sign and its magnitude is |exp| ± |point|, which
+	// is at most one digit longer or shorter than exp.
 	if neg {
-		e.Neg(e)
+		b = append(b, '-')
+		point = -point
 	}
-	e.Add(e, big.NewInt(point))
-	return e.Append(b, 10)
+	start := len(b)
+	b = append(b, expLit...)
+	digits := b[start:]
+	if point >= 0 {
+		carry := point
+		for i := len(digits) - 1; i >= 0 && carry > 0; i-- {
+			d := int64(digits[i]-'0') + carry
+			digits[i] = byte('0' + d%10)
+			carry = d / 10
+		}
+		if carry > 0 { // carry < 10^15: at most 16 digits in front
+			var tmp [20]byte
+			lead := strconv.AppendInt(tmp[:0], carry, 10)
+			b = append(b, lead...)
+			copy(b[start+len(lead):], b[start:len(b)-len(lead)])
+			copy(b[start:], lead)
+		}
+		return b
+	}
+	borrow := -point
+	for i := len(digits) - 1; i >= 0 && borrow > 0; i-- {
+		d := int64(digits[i]-'0') - borrow%10
+		borrow /= 10
+		if d < 0 {
+			d += 10
+			borrow++
+		}
+		digits[i] = byte('0' + d)
+	}
+	// |exp| > |point|, so a nonzero digit remains; drop the zeros the
+	// borrow left in front.
+	z := 0
+	for z < len(digits)-1 && digits[z] == '0' {
+		z++
+	}
+	if z > 0 {
+		copy(digits, digits[z:])
+		b = b[:len(b)-z]
+	}
+	return b
 }

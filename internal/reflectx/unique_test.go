@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"math/big"
 	"reflect"
 	"strings"
 	"testing"
@@ -166,13 +167,22 @@ func TestNumberKey(t *testing.T) {
 	}
 	groups := [][]string{
 		{"0", "-0", "0.0", "0e5", "-0.000e-7"},
-		{"1", "1.0", "1e0", "10e-1", "0.1E1", "100e-2"},
+		{"1", "1.0", "1e0", "10e-1", "0.1E1", "100e-2", "1e-0000000000000000000000000000000000000000"},
 		{"-25", "-2.5e1", "-0.025e3", "-250E-1"},
 		{"1e99999999999999999999", "10e99999999999999999998", "0.1e100000000000000000000"},
 		{"123456789012345678901234567890"},
 		{"123456789012345678901234567891"},
 		{"1e-400"},
 		{"1e400"},
+		// Exponents beyond int64, with the point moving them across a
+		// power of ten: a carry (9…9 + 1) and a borrow (10…0 - 1).
+		{"1.5e9999999999999999999", "15e9999999999999999998", "0.15e10000000000000000000"},
+		{"1.5e-10000000000000000000", "15e-10000000000000000001", "0.15e-9999999999999999999"},
+		{"123e-10000000000000000000", "1.23e-9999999999999999998"},
+		{"0.0001e10000000000000000003", "1e9999999999999999999", "1E+9999999999999999999"},
+		{"1e9999999999999999999999999999999999999998"},
+		{"1e-9999999999999999999999999999999999999998"},
+		{"-1e9999999999999999999", "-10e9999999999999999998"},
 	}
 	seen := map[string]int{}
 	for gi, g := range groups {
@@ -241,6 +251,66 @@ func TestUniqueItemsAllocsLinear(t *testing.T) {
 	// growing with the number of items.
 	if large > 2*small+0.01 {
 		t.Errorf("allocs per byte: %.4f at 100 KB, %.4f at 1 MB: superlinear", small, large)
+	}
+}
+
+// TestAppendExponentExact checks the decimal sum of a long exponent and
+// the point against math/big, around powers of ten where carries and
+// borrows run through every digit.
+func TestAppendExponentExact(t *testing.T) {
+	exps := []string{"1000000000000000", "999999999999999", "9999999999999999", "10000000000000000",
+		"1000000000000000000000000001", "99999999999999999999999999999", "123456789012345678901234567890",
+		"0001000000000000000", "+9999999999999999"}
+	points := []int64{0, 1, -1, 9, -9, 10, -10, 11, -11, 999, -1000, 123456789, -123456789,
+		999999999999999, -999999999999999, 1 << 40, -(1 << 40)}
+	for _, e := range exps {
+		for _, sign := range []string{"", "-"} {
+			for _, pt := range points {
+				lit := sign + e
+				if sign != "" && e[0] == '+' {
+					continue
+				}
+				want, _ := new(big.Int).SetString(lit, 10)
+				want.Add(want, big.NewInt(pt))
+				if got := string(appendExponent([]byte("x"), []byte(lit), pt)); got != "x"+want.String() {
+					t.Errorf("appendExponent(%s, %d) = %s, want x%s", lit, pt, got, want)
+				}
+			}
+		}
+	}
+}
+
+// longExponentJSON is a []any argument of about size bytes holding 2 and
+// two numbers whose exponents take the rest: 1.5e99…9 and -2.5e-99…9 (the
+// point moving each exponent by one, across a power of ten for the first).
+func longExponentJSON(size int) []byte {
+	digits := max((size-len(`{"v":[2,1.5e,-2.5e-]}`))/2, 1)
+	nines := strings.Repeat("9", digits)
+	return []byte(`{"v":[2,1.5e` + nines + `,-2.5e-` + nines + `]}`)
+}
+
+// TestUniqueLongExponentsLinear: the key of a number costs its length,
+// however long its exponent (math/big took about 2,000 bytes per input
+// byte at 4 MiB, and seconds).
+func TestUniqueLongExponentsLinear(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	p := mustPlan(t, reflect.TypeFor[uniqueAny]())
+	perByte := func(size int) float64 {
+		data := longExponentJSON(size)
+		var dst uniqueAny
+		if err := p.DecodeJSON(unsafe.Pointer(&dst), data); err != nil {
+			t.Fatal(err)
+		}
+		return bytesPerRun(2, func() {
+			dst = uniqueAny{}
+			_ = p.DecodeJSON(unsafe.Pointer(&dst), data)
+		}) / float64(len(data))
+	}
+	small, large := perByte(64<<10), perByte(512<<10)
+	if small > 10 || large > 10 {
+		t.Errorf("bytes allocated per input byte: %.1f at 64 KB, %.1f at 512 KB, want at most 10", small, large)
 	}
 }
 
