@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/fields"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
 	"github.com/toolnexus/toolnexus/internal/schemahook"
 	"github.com/toolnexus/toolnexus/internal/toolhook"
@@ -582,22 +583,9 @@ func rawObject(args []byte, limits reflectx.Limits) (json.RawMessage, error) {
 		return nil, err
 	}
 	if trimmed[0] != '{' {
-		return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: jsonKind(trimmed[0]), Err: ErrType}}}
+		return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: jsonwire.Kind(trimmed), Err: ErrType}}}
 	}
 	return json.RawMessage(trimmed), nil
-}
-
-func jsonKind(c byte) string {
-	switch c {
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	default:
-		return "a number"
-	}
 }
 
 // outputLimit is the resolved WithMaxOutputBytes: < 0 for no bound.
