@@ -28,6 +28,7 @@ func FuzzParseAnthropic(f *testing.F) { fuzzParsers(f, "anthropic") }
 func FuzzParseGemini(f *testing.F)    { fuzzParsers(f, "gemini") }
 func FuzzParseBedrock(f *testing.F)   { fuzzParsers(f, "bedrock") }
 func FuzzParseMCP(f *testing.F)       { fuzzParsers(f, "mcp") }
+func FuzzParseOllama(f *testing.F)    { fuzzParsers(f, "ollama") }
 
 // fuzzParsers fuzzes the parser of provider, or every parser for "".
 func fuzzParsers(f *testing.F, provider string) {
