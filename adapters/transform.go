@@ -208,6 +208,8 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		case c.fail(err):
 		case icut:
 			return nil, true, nil
+		case c.d.openAPI && openAPIEmptyObject(items):
+			c.fail(c.errf(path.key("/items"), ErrUnsupported, "array items that are an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint))
 		default:
 			out.Items = items
 		}
@@ -494,8 +496,8 @@ func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 			notes.cut(p.Name, c.cfg.depth)
 			continue
 		}
-		if c.d.openAPI && ps.HasType("object") && len(ps.Properties) == 0 && ps.AnyOf == nil {
-			c.openAPIEmptyObject(path, p.Name, required[p.Name], notes)
+		if c.d.openAPI && openAPIEmptyObject(ps) {
+			c.openAPIEmptyProperty(path, p.Name, required[p.Name], notes)
 			continue
 		}
 		if ps == nil {

@@ -1,0 +1,62 @@
+package adapters_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+// geminiFields renders one tool with ToGemini and says which schema field
+// its declaration carries.
+func geminiField(t *testing.T, tool define.Tool, opts ...adapters.Option) (string, json.RawMessage, error) {
+	t.Helper()
+	got, err := adapters.ToGemini([]define.Tool{tool}, opts...)
+	if err != nil {
+		return "", nil, err
+	}
+	d := got[0].FunctionDeclarations[0]
+	switch {
+	case d.Parameters != nil && d.ParametersJSONSchema != nil:
+		return "both", nil, nil
+	case d.Parameters != nil:
+		return "parameters", d.Parameters, nil
+	case d.ParametersJSONSchema != nil:
+		return "parametersJsonSchema", d.ParametersJSONSchema, nil
+	}
+	return "none", nil, nil
+}
+
+// TestGeminiEmptyObjectNested: an object without properties is refused by
+// Gemini "parameters" wherever it appears, so as array items or as a
+// union branch it falls back to parametersJsonSchema for that declaration
+// (as it does as a property), and GeminiParameters() refuses it (an
+// optional property of that kind it leaves out with a note, as before).
+func TestGeminiEmptyObjectNested(t *testing.T) {
+	cases := map[string]string{
+		"property":    `{"type":"object","properties":{"meta":{"type":"object"}}}`,
+		"items":       `{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object"}}}}`,
+		"anyOf":       `{"type":"object","properties":{"v":{"anyOf":[{"type":"string"},{"type":"object"}]}}}`,
+		"nested_item": `{"type":"object","properties":{"rows":{"type":"array","items":{"type":"array","items":{"type":"object","properties":{}}}}}}`,
+	}
+	for name, js := range cases {
+		t.Run(name, func(t *testing.T) {
+			tool := rawTool("t_"+name, js)(t)
+			field, body, err := geminiField(t, tool)
+			if err != nil {
+				t.Fatalf("ToGemini: %v", err)
+			}
+			if field != "parametersJsonSchema" {
+				t.Errorf("ToGemini sent %s %s, want parametersJsonSchema", field, body)
+			}
+			if name == "property" {
+				return // an optional one is left out with a note under GeminiParameters()
+			}
+			if _, _, err := geminiField(t, tool, adapters.GeminiParameters()); !errors.Is(err, adapters.ErrUnsupported) {
+				t.Errorf("GeminiParameters(): err = %v, want ErrUnsupported", err)
+			}
+		})
+	}
+}
