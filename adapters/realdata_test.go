@@ -3,6 +3,7 @@ package adapters_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -86,5 +87,39 @@ func TestOpenAIStrictNoArguments(t *testing.T) {
 	free := rawTool("free", `{"type":"object","properties":{"meta":{"type":"object"}}}`)(t)
 	if _, err := adapters.ToOpenAI([]define.Tool{free}, adapters.Strict(true)); !errors.Is(err, adapters.ErrUnsupported) {
 		t.Errorf("free-form property under Strict(true): err = %v, want ErrUnsupported", err)
+	}
+}
+
+// TestPatternProperties: patternProperties is kept where the dialect is
+// plain JSON Schema (OpenAI and Anthropic non-strict, Bedrock, MCP), its
+// schemas rendered like any other, and told in the description elsewhere;
+// never dropped without a word.
+func TestPatternProperties(t *testing.T) {
+	tool := rawTool("headers", `{"type":"object","properties":{"h":{"type":"object","description":"Headers.","patternProperties":{"^X-":{"type":"string","minLength":1}},"additionalProperties":false}}}`)(t)
+	tools := []define.Tool{tool}
+	const kept = `"patternProperties":{"^X-":{"type":"string","minLength":1}}`
+	const told = `patternProperties: {\"^X-\":{\"type\":\"string\",\"minLength\":1}}`
+	render := map[string]func() (any, error){
+		"openai":    func() (any, error) { return adapters.ToOpenAI(tools) },
+		"anthropic": func() (any, error) { return adapters.ToAnthropic(tools) },
+		"mcp":       func() (any, error) { return adapters.ToMCP(tools) },
+		"bedrock":   func() (any, error) { return adapters.ToBedrock(tools) },
+		"gemini":    func() (any, error) { return adapters.ToGemini(tools) },
+		"ollama":    func() (any, error) { return adapters.ToOllama(tools) },
+	}
+	want := map[string]string{"openai": kept, "anthropic": kept, "mcp": kept, "bedrock": kept, "gemini": told, "ollama": told}
+	for name, f := range render {
+		got, err := f()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		data, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), want[name]) {
+			t.Errorf("%s: rendering lacks %s:\n%s", name, want[name], data)
+		}
 	}
 }

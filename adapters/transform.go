@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -323,11 +324,21 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 	if c.d.annotations {
 		out.Deprecated, out.ReadOnly, out.WriteOnly = s.Deprecated, s.ReadOnly, s.WriteOnly
 	}
-	if c.extra {
-		for _, k := range s.Extra {
-			if json.Valid(k.Value) && !rawHasNull(k.Value) {
-				out.Extra = append(out.Extra, schema.Keyword{Name: k.Name, Value: append(json.RawMessage(nil), k.Value...)})
+	for _, k := range s.Extra {
+		switch {
+		case k.Name == "patternProperties":
+			// Not modelled by schema.Schema, so it comes in Extra; it
+			// constrains keys, so no dialect drops it silently.
+			if !c.d.patternProps {
+				notes.addRaw("patternProperties", k.Value)
+				continue
 			}
+			pp, err := c.jsPatternProperties(k.Value, path.key("/patternProperties"))
+			if !c.fail(err) {
+				out.Extra = append(out.Extra, schema.Keyword{Name: k.Name, Value: pp})
+			}
+		case c.extra && json.Valid(k.Value) && !rawHasNull(k.Value):
+			out.Extra = append(out.Extra, schema.Keyword{Name: k.Name, Value: append(json.RawMessage(nil), k.Value...)})
 		}
 	}
 	if len(s.Defs) > 0 && !c.inlines() {
@@ -539,4 +550,56 @@ func (c *conv) jsAdditional(s, out *schema.Schema, path *spath) (*schema.Schema,
 		return schema.False(), false, nil // strict closes objects with properties
 	}
 	return c.js(ap, path.key("/additionalProperties"))
+}
+
+// jsPatternProperties converts the schemas of a patternProperties value
+// (an object of pattern: schema, kept in Extra as written) in the conv's
+// dialect, keeping the members' order.
+func (c *conv) jsPatternProperties(raw json.RawMessage, path *spath) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, c.errf(path, ErrUnsupported, "patternProperties must be an object of schemas")
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i := 0; dec.More(); i++ {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, c.errf(path, ErrUnsupported, "patternProperties: %v", err)
+		}
+		name, _ := tok.(string)
+		var member json.RawMessage
+		if err := dec.Decode(&member); err != nil {
+			return nil, c.errf(path, ErrUnsupported, "patternProperties: %v", err)
+		}
+		var sub *schema.Schema
+		switch string(member) {
+		case "true", "false":
+			v := string(member) == "true"
+			sub = &schema.Schema{Bool: &v}
+		default:
+			if sub, err = schema.Parse(member); err != nil {
+				return nil, c.errf(path.name("/", name), ErrUnsupported, "patternProperties: %v", err)
+			}
+		}
+		conv, _, err := c.js(sub, path.name("/", name))
+		if err != nil {
+			return nil, err
+		}
+		if conv == nil {
+			conv = &schema.Schema{}
+		}
+		data, err := conv.MarshalJSON()
+		if err != nil {
+			return nil, c.errf(path.name("/", name), ErrUnsupported, "patternProperties: %v", err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(&b, name)
+		b.WriteByte(':')
+		b.Write(data)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
