@@ -123,3 +123,54 @@ func TestPatternProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestDraft4ExclusiveBound: a draft 4 "exclusiveMinimum": true beside
+// "minimum": 0 means > 0 for every provider: the 2020-12 number where the
+// dialect keeps bounds (MCP included, no boolean passed through), the
+// inclusive integer bound or a description elsewhere, never ">= 0".
+func TestDraft4ExclusiveBound(t *testing.T) {
+	tool := rawTool("count", `{"type":"object","properties":{"n":{"type":"integer","minimum":0,"exclusiveMinimum":true},"x":{"type":"number","maximum":1,"exclusiveMaximum":true}}}`)(t)
+	tools := []define.Tool{tool}
+	render := map[string]func() (any, error){
+		"openai":        func() (any, error) { return adapters.ToOpenAI(tools) },
+		"openai_strict": func() (any, error) { return adapters.ToOpenAI(tools, adapters.Strict(true)) },
+		"anthropic":     func() (any, error) { return adapters.ToAnthropic(tools) },
+		"mcp":           func() (any, error) { return adapters.ToMCP(tools) },
+		"bedrock":       func() (any, error) { return adapters.ToBedrock(tools) },
+		"gemini":        func() (any, error) { return adapters.ToGemini(tools) },
+		"ollama":        func() (any, error) { return adapters.ToOllama(tools) },
+	}
+	want := map[string][]string{
+		"openai":        {`"exclusiveMinimum":0`, `"exclusiveMaximum":1`},
+		"openai_strict": {`"exclusiveMinimum":0`, `"exclusiveMaximum":1`},
+		"anthropic":     {`"exclusiveMinimum":0`, `"exclusiveMaximum":1`},
+		"mcp":           {`"exclusiveMinimum":0`, `"exclusiveMaximum":1`},
+		"bedrock":       {`"exclusiveMinimum":0`, `"exclusiveMaximum":1`},
+		"gemini":        {`"minimum":1`, `exclusiveMaximum: 1`},
+		"ollama":        {`exclusiveMinimum: 0`, `exclusiveMaximum: 1`},
+	}
+	for name, f := range render {
+		got, err := f()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		data, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want[name] {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("%s: rendering lacks %s:\n%s", name, w, data)
+			}
+		}
+		for _, bad := range []string{`"minimum":0`, `"exclusiveMinimum":true`, `"maximum":1,`, `"exclusiveMaximum":true`, `minimum: 0`} {
+			if strings.Contains(string(data), bad) {
+				t.Errorf("%s: rendering holds %s:\n%s", name, bad, data)
+			}
+		}
+	}
+	if got := string(tool.InputSchema()); strings.Contains(got, "true") || !strings.Contains(got, `"exclusiveMinimum":0`) {
+		t.Errorf("canonical input schema = %s, want the 2020-12 numeric bounds", got)
+	}
+}
