@@ -36,6 +36,7 @@ type dialect struct {
 	allRequired  bool // every property is required, the optional ones nullable
 	openMaps     bool // additionalProperties other than false is accepted
 	patternProps bool // patternProperties is kept (its schemas walked); else described
+	anyKey       bool // property keys are not held to the provider's key rule
 
 	format  func(s *schema.Schema) bool
 	pattern func(p string) bool

@@ -174,3 +174,25 @@ func TestDraft4ExclusiveBound(t *testing.T) {
 		t.Errorf("canonical input schema = %s, want the 2020-12 numeric bounds", got)
 	}
 }
+
+// TestGeminiPropertyKeyFallback: a key "parameters" refuses, as an HTTP
+// header name, sends that declaration alone as parametersJsonSchema by
+// default; GeminiParameters() keeps refusing it.
+func TestGeminiPropertyKeyFallback(t *testing.T) {
+	headers := rawTool("send", `{"type":"object","properties":{"headers":{"type":"object","properties":{"Content-Type":{"type":"string"}}}},"required":["headers"]}`)(t)
+	plain := rawTool("plain", `{"type":"object","properties":{"q":{"type":"string"}}}`)(t)
+	got, err := adapters.ToGemini([]define.Tool{plain, headers})
+	if err != nil {
+		t.Fatalf("ToGemini: %v", err)
+	}
+	ds := got[0].FunctionDeclarations
+	if ds[0].Parameters == nil || ds[0].ParametersJSONSchema != nil {
+		t.Errorf("plain: want parameters, got %+v", ds[0])
+	}
+	if ds[1].Parameters != nil || !strings.Contains(string(ds[1].ParametersJSONSchema), `"Content-Type"`) {
+		t.Errorf("send: want parametersJsonSchema with Content-Type, got %+v", ds[1])
+	}
+	if _, err := adapters.ToGemini([]define.Tool{plain, headers}, adapters.GeminiParameters()); !errors.Is(err, adapters.ErrPropertyKey) {
+		t.Errorf("GeminiParameters(): err = %v, want ErrPropertyKey", err)
+	}
+}

@@ -490,6 +490,9 @@ func (c *conv) jsBranches(bs []*schema.Schema, path *spath) ([]*schema.Schema, b
 // property is checked.
 func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 	rule := c.p.keyRule()
+	if c.d.anyKey {
+		rule = nil
+	}
 	required := make(map[string]bool, len(s.Required))
 	for _, r := range s.Required {
 		required[r] = true
