@@ -279,7 +279,7 @@ func TestJSONUnmarshalable(t *testing.T) {
 func geminiTools(maxItems int) json.RawMessage {
 	return json.RawMessage(fmt.Sprintf(`[{"functionDeclarations":[
 {"name":"lookup","description":"Look a word up.","parameters":{"type":"OBJECT","properties":{"word":{"type":"STRING","description":"The word."},"lang":{"type":"STRING","enum":["en","de","fr"]}},"required":["word"]}},
-{"name":"search","description":"Search the archive for documents matching a query; results come sorted by relevance and then by date, newest first, and each carries its title, its address and a short excerpt.","parameters":{"type":"OBJECT","properties":{"query":{"type":"STRING","description":"Words to search for."},"tags":{"type":"ARRAY","items":{"type":"STRING"},"maxItems":"%d"},"limit":{"type":"INTEGER","minimum":1,"maximum":100}},"required":["query"]}}
+{"name":"search","description":"Search the archive for documents matching a query; results come sorted by relevance and then by date, newest first, and each carries its title, its address and a short excerpt.","parameters":{"type":"OBJECT","properties":{"query":{"type":"STRING","description":"Words to search for."},"tags":{"type":"ARRAY","items":{"type":"STRING"},"maxItems":%d},"limit":{"type":"INTEGER","minimum":1,"maximum":100}},"required":["query"]}}
 ]}]`, maxItems))
 }
 
@@ -310,15 +310,15 @@ func TestJSONMismatchNamesToolWithUnifiedDiff(t *testing.T) {
 	}
 	for _, s := range []string{
 		"1 changed JSON path\n",
-		`  tool "search": parameters.properties.tags.maxItems: "50" -> "60"` + "\n",
+		`  tool "search": parameters.properties.tags.maxItems: 50 -> 60` + "\n",
 		"--- " + path + "\n+++ rendered\n",
 		`@@ -40,7 +40,7 @@ tool "search"` + "\n",
 		`@@ -40,7 +40,7 @@ tool "search"
                "items": {
                  "type": "STRING"
                },
--              "maxItems": "50"
-+              "maxItems": "60"
+-              "maxItems": 50
++              "maxItems": 60
              },
              "limit": {
                "type": "INTEGER",
@@ -376,4 +376,46 @@ func TestLineDiff(t *testing.T) {
 	if want := " a-b+x c d-e f g+h"; got.String() != want {
 		t.Errorf("lineDiff = %q, want %q", got.String(), want)
 	}
+}
+
+// TestLineDiffRebuilds: for many pairs of short texts the ops give back
+// both sides in order, and a diff past maxEditDistance still does.
+func TestLineDiffRebuilds(t *testing.T) {
+	words := []string{"a", "b", "c"}
+	seq := func(seed, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			seed = seed*1103515245 + 12345
+			out[i] = words[(seed>>16)&0x7fff%len(words)]
+		}
+		return out
+	}
+	check := func(a, b []string) {
+		var ga, gb []string
+		for _, o := range lineDiff(a, b) {
+			switch o.kind {
+			case ' ':
+				if a[o.a] != b[o.b] {
+					t.Fatalf("kept line differs: %q vs %q", a[o.a], b[o.b])
+				}
+				ga, gb = append(ga, a[o.a]), append(gb, b[o.b])
+			case '-':
+				ga = append(ga, a[o.a])
+			case '+':
+				gb = append(gb, b[o.b])
+			}
+		}
+		if strings.Join(ga, ",") != strings.Join(a, ",") || strings.Join(gb, ",") != strings.Join(b, ",") {
+			t.Fatalf("lineDiff(%q, %q) rebuilds %q, %q", a, b, ga, gb)
+		}
+	}
+	for i := 0; i < 500; i++ {
+		check(seq(i, i%9), seq(i*7+1, (i/9)%9))
+	}
+	big := make([]string, 3*maxEditDistance)
+	other := make([]string, len(big))
+	for i := range big {
+		big[i], other[i] = strconv.Itoa(i), "x"+strconv.Itoa(i)
+	}
+	check(big, other)
 }
