@@ -35,6 +35,8 @@ type dialect struct {
 	closeObjects closeRule
 	allRequired  bool // every property is required, the optional ones nullable
 	openMaps     bool // additionalProperties other than false is accepted
+	patternProps bool // patternProperties is kept (its schemas walked); else described
+	anyKey       bool // property keys are not held to the provider's key rule
 
 	format  func(s *schema.Schema) bool
 	pattern func(p string) bool
@@ -61,6 +63,6 @@ const (
 // providers' homes.
 var plainDialect = dialect{
 	title: true, encoding: true, lengths: true, annotations: true, defaults: true, examples: -1,
-	numbers: numbersKept, minItems: -1, maxItems: true, openMaps: true,
+	numbers: numbersKept, minItems: -1, maxItems: true, openMaps: true, patternProps: true,
 	format: func(*schema.Schema) bool { return true }, pattern: func(string) bool { return true },
 }

@@ -20,6 +20,8 @@ var geminiSpec = &spec{
 	toolName: nameRule{text: "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$", min: 1, max: 64,
 		first: isLetterUnder,
 		rest:  func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == ':' || c == '-' }},
+	// Property keys under "parameters" (geminiJSONDialect has anyKey): no
+	// published source, see docs/providers.md.
 	key: &nameRule{text: "^[A-Za-z0-9_]{1,64}$", min: 1, max: 64,
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' }},
 	maxTools: 512, // function declarations per tool
@@ -58,6 +60,7 @@ var (
 	geminiJSONDialect = dialect{
 		name: "Gemini parametersJsonSchema", strict: true, scalarEnums: true,
 		numbers: numbersInclusive, minItems: -1, maxItems: true, openMaps: true,
+		anyKey:  true, // JSON Schema: the key rule is the "parameters" field's (docs/providers.md)
 		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
 		pattern: func(string) bool { return false },
 	}
@@ -142,7 +145,10 @@ type GeminiFunctionDeclaration struct {
 // support. docs/providers.md lists the rules.
 //
 // Tool names must start with a letter or _ and use [a-zA-Z0-9_.:-], at most
-// 64; property keys must match ^[A-Za-z0-9_]{1,64}$; at most 512 tools.
+// 64; at most 512 tools. Property keys under "parameters" must match
+// ^[A-Za-z0-9_]{1,64}$: by default a declaration with another key (as
+// "Content-Type") goes as "parametersJsonSchema", which takes any key;
+// with [GeminiParameters] it is an [ErrPropertyKey].
 func ToGemini(tools []define.Tool, opts ...Option) ([]GeminiTool, error) {
 	return toGeminiTools(geminiSpec, tools, opts)
 }
@@ -166,12 +172,13 @@ func buildGemini(p provider, cfg config, d toolData) (GeminiFunctionDeclaration,
 		case err == nil:
 			decl.Parameters = params
 			return decl, nil
-		case cfg.gemini == geminiParams || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit):
+		case cfg.gemini == geminiParams || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrPropertyKey):
 			return GeminiFunctionDeclaration{}, err
 		}
-		// The subset cannot carry this schema, or inlining its references
-		// would exceed the budget (inline_budget.go): this declaration
-		// alone goes as JSON Schema, which keeps references (no inlining).
+		// The subset cannot carry this schema, a property key breaks its
+		// key rule, or inlining its references would exceed the budget
+		// (inline_budget.go): this declaration alone goes as JSON Schema,
+		// which takes any key and keeps references (no inlining).
 		cfg.gemini = geminiJSON
 		cfg.depth = DefaultMaxInlineDepth
 	}

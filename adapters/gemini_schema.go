@@ -88,6 +88,11 @@ func (c *conv) openAPIShape(s *schema.Schema, path *spath, n *notes) (node *sche
 		var kept []*schema.Schema
 		for i, b := range branches {
 			g, bcut, err := c.js(b, path.key("/anyOf").index(i))
+			if err == nil && len(branches) > 1 && openAPIEmptyObject(g) {
+				// (A single branch stands for the node itself, which the
+				// caller checks as a property, items or the root.)
+				err = c.errf(path.key("/anyOf").index(i), ErrUnsupported, "a union branch that is an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint)
+			}
 			if c.fail(err) {
 				kept = append(kept, &schema.Schema{}) // reported; the result is discarded
 				continue
@@ -129,6 +134,9 @@ func (c *conv) openAPIShape(s *schema.Schema, path *spath, n *notes) (node *sche
 			cp.Types, cp.Description, cp.Title = []string{t}, "", ""
 			cp.AnyOf = nil
 			g, tcut, err := c.js(&cp, path)
+			if err == nil && openAPIEmptyObject(g) {
+				err = c.errf(path, ErrUnsupported, "an object without properties, one of several types, cannot be expressed in %s%s", c.d.name, c.d.hint)
+			}
 			if c.fail(err) {
 				continue
 			}
@@ -242,10 +250,17 @@ func withNull(s *schema.Schema, nullable bool) *schema.Schema {
 	return s
 }
 
-// openAPIEmptyObject handles a property whose value is an object without
+// openAPIEmptyObject reports whether a node the walk built in the OpenAPI
+// subset is an object without properties (and not a union), which Gemini's
+// "parameters" rejects wherever it appears.
+func openAPIEmptyObject(s *schema.Schema) bool {
+	return s != nil && s.HasType("object") && len(s.Properties) == 0 && s.AnyOf == nil
+}
+
+// openAPIEmptyProperty handles a property whose value is an object without
 // properties, which Gemini rejects: an error when it is required or when
 // ToGemini can fall back to parametersJsonSchema, else left out with a note.
-func (c *conv) openAPIEmptyObject(path *spath, prop string, required bool, n *notes) {
+func (c *conv) openAPIEmptyProperty(path *spath, prop string, required bool, n *notes) {
 	switch {
 	case required:
 		c.fail(c.errf(path, ErrUnsupported,

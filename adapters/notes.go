@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -18,6 +19,16 @@ func (n *notes) add(kw string, v any) {
 		data = []byte(fmt.Sprint(v))
 	}
 	n.parts = append(n.parts, kw+": "+string(data))
+}
+
+// addRaw adds a JSON value as written, compacted.
+func (n *notes) addRaw(kw string, v json.RawMessage) {
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		b.Reset()
+		b.Write(v)
+	}
+	n.parts = append(n.parts, kw+": "+b.String())
 }
 
 func (n *notes) addText(kw, v string) { n.parts = append(n.parts, kw+": "+v) }

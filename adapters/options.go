@@ -110,8 +110,9 @@ func GeminiJSONSchema() Option {
 // "parameters" (Gemini's OpenAPI subset), for callers that must stay on
 // it (an older model or gateway without "parametersJsonSchema"). A schema
 // the subset cannot express (a map, an untyped value, an array without
-// items) is then an [*Error] instead of a "parametersJsonSchema"
-// declaration, and the lossy renderings the subset allows (a union next to
+// items, an object without properties as array items or a union branch, a
+// property key outside ^[A-Za-z0-9_]{1,64}$) is then an [*Error] instead of
+// a "parametersJsonSchema" declaration, and the lossy renderings the subset allows (a union next to
 // a type, kept as a note; an optional object without properties, left out
 // with a note) are used. It conflicts with [GeminiJSONSchema].
 func GeminiParameters() Option {

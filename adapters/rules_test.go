@@ -86,7 +86,11 @@ func TestPropertyKeyRules(t *testing.T) {
 				if nested {
 					in = obj(prop("outer", in))
 				}
-				_, err := buildAny(p, toolData{name: "x", in: in})
+				var opts []Option
+				if p == geminiSpec {
+					opts = []Option{GeminiParameters()} // the rule is the "parameters" field's
+				}
+				_, err := buildAny(p, toolData{name: "x", in: in}, opts...)
 				want := false
 				for _, r := range tt.reject {
 					want = want || r == p
@@ -94,11 +98,20 @@ func TestPropertyKeyRules(t *testing.T) {
 				if got := errors.Is(err, ErrPropertyKey); got != want {
 					t.Errorf("%s(key %q, nested %v): err = %v, want ErrPropertyKey: %v", p.fn(), tt.key, nested, err, want)
 				}
+				if p != geminiSpec || !want {
+					continue
+				}
+				// By default the declaration goes as parametersJsonSchema,
+				// which takes any key.
+				got, err := buildAny(p, toolData{name: "x", in: in})
+				if d, ok := got.(GeminiFunctionDeclaration); err != nil || !ok || d.Parameters != nil || d.ParametersJSONSchema == nil {
+					t.Errorf("ToGemini(key %q, nested %v) = %+v, %v; want the declaration as parametersJsonSchema", tt.key, nested, got, err)
+				}
 			}
 		}
 	}
 	// The message follows the documented shape.
-	_, err := buildAny(geminiSpec, toolData{name: "x", in: obj(prop("filter[id]", str()))})
+	_, err := buildAny(geminiSpec, toolData{name: "x", in: obj(prop("filter[id]", str()))}, GeminiParameters())
 	want := `adapters: ToGemini: tool "x": property key "filter[id]" does not match Gemini's ^[A-Za-z0-9_]{1,64}$`
 	if err == nil || err.Error() != want {
 		t.Errorf("ToGemini error = %v, want %s", err, want)

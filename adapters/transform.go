@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 
@@ -208,6 +209,8 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		case c.fail(err):
 		case icut:
 			return nil, true, nil
+		case c.d.openAPI && openAPIEmptyObject(items):
+			c.fail(c.errf(path.key("/items"), ErrUnsupported, "array items that are an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint))
 		default:
 			out.Items = items
 		}
@@ -262,7 +265,12 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		}
 	}
 	if c.d.closeObjects == closeAll && isObject {
-		if s.AdditionalProperties == nil && s.Properties == nil {
+		// The root without properties is a tool without arguments
+		// ({"type":"object","properties":{}} parses as no properties):
+		// closed, it is the {} strict accepts. Below the root such an
+		// object is free-form, which strict cannot close without
+		// changing what it accepts.
+		if s.AdditionalProperties == nil && s.Properties == nil && path != nil {
 			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", strictHint)
 		}
 		out.AdditionalProperties = schema.False()
@@ -316,11 +324,21 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 	if c.d.annotations {
 		out.Deprecated, out.ReadOnly, out.WriteOnly = s.Deprecated, s.ReadOnly, s.WriteOnly
 	}
-	if c.extra {
-		for _, k := range s.Extra {
-			if json.Valid(k.Value) && !rawHasNull(k.Value) {
-				out.Extra = append(out.Extra, schema.Keyword{Name: k.Name, Value: append(json.RawMessage(nil), k.Value...)})
+	for _, k := range s.Extra {
+		switch {
+		case k.Name == "patternProperties":
+			// Not modelled by schema.Schema, so it comes in Extra; it
+			// constrains keys, so no dialect drops it silently.
+			if !c.d.patternProps {
+				notes.addRaw("patternProperties", k.Value)
+				continue
 			}
+			pp, err := c.jsPatternProperties(k.Value, path.key("/patternProperties"))
+			if !c.fail(err) {
+				out.Extra = append(out.Extra, schema.Keyword{Name: k.Name, Value: pp})
+			}
+		case c.extra && json.Valid(k.Value) && !rawHasNull(k.Value):
+			out.Extra = append(out.Extra, schema.Keyword{Name: k.Name, Value: append(json.RawMessage(nil), k.Value...)})
 		}
 	}
 	if len(s.Defs) > 0 && !c.inlines() {
@@ -472,6 +490,9 @@ func (c *conv) jsBranches(bs []*schema.Schema, path *spath) ([]*schema.Schema, b
 // property is checked.
 func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 	rule := c.p.keyRule()
+	if c.d.anyKey {
+		rule = nil
+	}
 	required := make(map[string]bool, len(s.Required))
 	for _, r := range s.Required {
 		required[r] = true
@@ -494,8 +515,8 @@ func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 			notes.cut(p.Name, c.cfg.depth)
 			continue
 		}
-		if c.d.openAPI && ps.HasType("object") && len(ps.Properties) == 0 && ps.AnyOf == nil {
-			c.openAPIEmptyObject(path, p.Name, required[p.Name], notes)
+		if c.d.openAPI && openAPIEmptyObject(ps) {
+			c.openAPIEmptyProperty(path, p.Name, required[p.Name], notes)
 			continue
 		}
 		if ps == nil {
@@ -532,4 +553,56 @@ func (c *conv) jsAdditional(s, out *schema.Schema, path *spath) (*schema.Schema,
 		return schema.False(), false, nil // strict closes objects with properties
 	}
 	return c.js(ap, path.key("/additionalProperties"))
+}
+
+// jsPatternProperties converts the schemas of a patternProperties value
+// (an object of pattern: schema, kept in Extra as written) in the conv's
+// dialect, keeping the members' order.
+func (c *conv) jsPatternProperties(raw json.RawMessage, path *spath) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, c.errf(path, ErrUnsupported, "patternProperties must be an object of schemas")
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i := 0; dec.More(); i++ {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, c.errf(path, ErrUnsupported, "patternProperties: %v", err)
+		}
+		name, _ := tok.(string)
+		var member json.RawMessage
+		if err := dec.Decode(&member); err != nil {
+			return nil, c.errf(path, ErrUnsupported, "patternProperties: %v", err)
+		}
+		var sub *schema.Schema
+		switch string(member) {
+		case "true", "false":
+			v := string(member) == "true"
+			sub = &schema.Schema{Bool: &v}
+		default:
+			if sub, err = schema.Parse(member); err != nil {
+				return nil, c.errf(path.name("/", name), ErrUnsupported, "patternProperties: %v", err)
+			}
+		}
+		conv, _, err := c.js(sub, path.name("/", name))
+		if err != nil {
+			return nil, err
+		}
+		if conv == nil {
+			conv = &schema.Schema{}
+		}
+		data, err := conv.MarshalJSON()
+		if err != nil {
+			return nil, c.errf(path.name("/", name), ErrUnsupported, "patternProperties: %v", err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		writeJSONString(&b, name)
+		b.WriteByte(':')
+		b.Write(data)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }

@@ -12,7 +12,7 @@ import (
 // Limits of a failure report: how many changed paths, diff lines and
 // context lines it shows.
 const (
-	maxPaths     = 20
+	maxPaths     = 10
 	maxDiffLines = 40
 	contextLines = 3
 )
@@ -24,16 +24,41 @@ type change struct {
 	want, got any
 	inWant    bool
 	inGot     bool
+	// tool is the name of the outermost object on the path with a string
+	// member "name" (the golden file's, else the rendering's), and rel the
+	// path inside it.
+	tool, rel string
 }
 
 func (c change) String() string {
+	where := c.path
+	if c.tool != "" {
+		if c.rel != "" {
+			where = "tool " + strconv.Quote(c.tool) + ": " + strings.TrimPrefix(c.rel, ".")
+		} else {
+			where += " (tool " + strconv.Quote(c.tool) + ")"
+		}
+	}
 	switch {
 	case !c.inWant:
-		return fmt.Sprintf("%s: added %s", c.path, short(c.got))
+		return fmt.Sprintf("%s: added %s", where, short(c.got))
 	case !c.inGot:
-		return fmt.Sprintf("%s: removed (was %s)", c.path, short(c.want))
+		return fmt.Sprintf("%s: removed (was %s)", where, short(c.want))
 	}
-	return fmt.Sprintf("%s: %s -> %s", c.path, short(c.want), short(c.got))
+	return fmt.Sprintf("%s: %s -> %s", where, short(c.want), short(c.got))
+}
+
+// nameOf is the string member "name" of the first of vs that is an
+// object and has one.
+func nameOf(vs ...any) (string, bool) {
+	for _, v := range vs {
+		if m, ok := v.(map[string]any); ok {
+			if s, ok := m["name"].(string); ok {
+				return s, true
+			}
+		}
+	}
+	return "", false
 }
 
 // changes lists the paths where want and got (decoded with UseNumber)
@@ -42,13 +67,30 @@ func (c change) String() string {
 // size of both values.
 func changes(want, got any, limit int) (list []change, total int) {
 	var walk func(path string, w, g any)
+	tool, toolAt := "", 0
 	add := func(c change) {
 		total++
 		if len(list) < limit {
+			c.tool = tool
+			if tool != "" {
+				c.rel = c.path[toolAt:]
+			} else if name, ok := nameOf(c.got, c.want); ok {
+				c.tool = name
+			}
 			list = append(list, c)
 		}
 	}
 	walk = func(path string, w, g any) {
+		if tool == "" {
+			if name, ok := nameOf(w, g); ok {
+				if _, both := g.(map[string]any); both {
+					if _, both = w.(map[string]any); both {
+						tool, toolAt = name, len(path)
+						defer func() { tool = "" }()
+					}
+				}
+			}
+		}
 		switch wv := w.(type) {
 		case map[string]any:
 			gv, ok := g.(map[string]any)
@@ -140,15 +182,6 @@ func short(v any) string {
 		return string(b[:77]) + "..."
 	}
 	return string(b)
-}
-
-// cutLines keeps the first n lines of s, noting how many were left out.
-func cutLines(s string, n int) string {
-	lines := strings.SplitAfter(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) <= n {
-		return strings.Join(lines, "") + "\n"
-	}
-	return strings.Join(lines[:n], "") + fmt.Sprintf("\n... (%d more lines)\n", len(lines)-n)
 }
 
 // firstLineDiff shows where two byte-different texts first differ: the

@@ -33,8 +33,9 @@
 // A golden file holds the value as encoding/json marshals it (so a
 // MarshalJSON method decides key order), indented with two spaces, without
 // HTML escaping, with a trailing newline. The comparison is byte for byte:
-// a change in value fails with the list of changed JSON paths
-// ($.tools[0].name: "a" -> "b") followed by a go-cmp diff cut to a few dozen
-// lines; a change in key order or formatting alone fails with a message that
+// a change in value fails with the list of changed JSON paths, named by
+// tool (tool "search": parameters.properties.tags.maxItems: 50 -> 60),
+// followed by a unified diff of the indented JSON with three lines of
+// context around each change, cut to a few dozen lines; a change in key order or formatting alone fails with a message that
 // says the JSON values are equal and shows the first line that differs.
 package golden

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // EnvUpdate is the environment variable that, set to 1 (or any true value
@@ -49,9 +47,11 @@ func Marshal(value any) ([]byte, error) {
 
 // JSON checks that value, rendered by [Marshal], equals the golden file at
 // path byte for byte. When they differ as JSON values the failure lists the
-// changed JSON paths first, then a go-cmp diff (-want +got) of the decoded
-// values cut to a few dozen lines; when only order or formatting differ it
-// says so and shows the first differing line of each. A missing file fails with a hint to run the
+// changed JSON paths, each named by its tool (the outermost object on the
+// path with a string "name" member) and the path inside it, then a unified
+// diff (-want +got) of the indented JSON with a few lines of context around
+// each change, cut to a few dozen lines; when only order or formatting
+// differ it says so and shows the first differing line of each. A missing file fails with a hint to run the
 // test with -update. While updating ([Updating]), JSON writes the file
 // (creating its directory) instead of comparing, and logs that it did.
 //
@@ -102,8 +102,7 @@ func JSON(t TB, path string, value any) {
 		t.Fatalf("golden: rendered value is not valid JSON: %v", err)
 		return
 	}
-	if diff := cmp.Diff(wantV, gotV); diff != "" {
-		list, total := changes(wantV, gotV, maxPaths)
+	if list, total := changes(wantV, gotV, maxPaths); total > 0 {
 		var b strings.Builder
 		fmt.Fprintf(&b, "golden: %s mismatch: %d changed JSON %s\n", path, total, plural(total, "path"))
 		for _, c := range list {
@@ -112,13 +111,24 @@ func JSON(t TB, path string, value any) {
 		if total > len(list) {
 			fmt.Fprintf(&b, "  ... and %d more\n", total-len(list))
 		}
-		fmt.Fprintf(&b, "diff (-want +got):\n%s", cutLines(diff, maxDiffLines))
-		b.WriteString("run the test with -update to accept the new value")
+		// The golden file as json.Indent writes it, so that formatting
+		// drift in the file does not show up as changed lines.
+		var wantIndented bytes.Buffer
+		if err := json.Indent(&wantIndented, bytes.TrimSpace(want), "", "  "); err != nil {
+			wantIndented.Reset()
+			wantIndented.Write(want)
+		}
+		b.WriteString(unified(splitLines(wantIndented.Bytes()), splitLines(got), path, maxDiffLines))
+		fmt.Fprintf(&b, "run the test with -update (or %s=1) to accept the new value", EnvUpdate)
 		t.Errorf("%s", b.String())
 		return
 	}
 	t.Errorf("golden: %s holds the same JSON value but different bytes (key order, formatting or escaping)\n%srun the test with -update to accept the new bytes",
 		path, firstLineDiff(want, got))
+}
+
+func splitLines(b []byte) []string {
+	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 }
 
 func plural(n int, word string) string {

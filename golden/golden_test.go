@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -103,12 +104,12 @@ func TestJSONValueMismatch(t *testing.T) {
 	}
 	msg := ft.errors[0]
 	paths := []string{`$.a[1]: removed (was 2)`, `$.b: "old" -> "new"`, `$.h: "" -> "h"`}
-	for _, s := range append(paths, "3 changed JSON paths", "(-want +got)", `"old"`, `"new"`) {
+	for _, s := range append(paths, "3 changed JSON paths", "--- "+path+"\n+++ rendered\n", `-  "b": "old",`, `+  "b": "new",`) {
 		if !strings.Contains(msg, s) {
 			t.Errorf("mismatch message lacks %q:\n%s", s, msg)
 		}
 	}
-	if strings.Index(msg, paths[2]) > strings.Index(msg, "(-want +got)") {
+	if strings.Index(msg, paths[2]) > strings.Index(msg, "--- ") {
 		t.Errorf("the changed paths come after the diff, want them first:\n%s", msg)
 	}
 }
@@ -136,7 +137,7 @@ func TestJSONMismatchIsShort(t *testing.T) {
 		t.Fatalf("JSON reported %d errors, want 1: %q", len(ft.errors), ft.errors)
 	}
 	msg := ft.errors[0]
-	for _, s := range []string{"4 changed JSON paths", `$.items[0].n: -1 -> 0`, `$.items[150].name: "item 150" -> "changed"`} {
+	for _, s := range []string{"4 changed JSON paths", `tool "changed": n: -1 -> 0`, `tool "item 150": name: "item 150" -> "changed"`, "@@ -601,8 +601,8 @@\n"} {
 		if !strings.Contains(msg, s) {
 			t.Errorf("mismatch message lacks %q:\n%s", s, msg)
 		}
@@ -271,4 +272,150 @@ func TestJSONUnmarshalable(t *testing.T) {
 	if len(ft.fatals) != 1 {
 		t.Errorf("JSON on a func value: fatals = %q, want one", ft.fatals)
 	}
+}
+
+// geminiTools is a two-tool Gemini rendering with maxItems set on the
+// second tool's tags.
+func geminiTools(maxItems int) json.RawMessage {
+	return json.RawMessage(fmt.Sprintf(`[{"functionDeclarations":[
+{"name":"lookup","description":"Look a word up.","parameters":{"type":"OBJECT","properties":{"word":{"type":"STRING","description":"The word."},"lang":{"type":"STRING","enum":["en","de","fr"]}},"required":["word"]}},
+{"name":"search","description":"Search the archive for documents matching a query; results come sorted by relevance and then by date, newest first, and each carries its title, its address and a short excerpt.","parameters":{"type":"OBJECT","properties":{"query":{"type":"STRING","description":"Words to search for."},"tags":{"type":"ARRAY","items":{"type":"STRING"},"maxItems":%d},"limit":{"type":"INTEGER","minimum":1,"maximum":100}},"required":["query"]}}
+]}]`, maxItems))
+}
+
+func TestJSONMismatchNamesToolWithUnifiedDiff(t *testing.T) {
+	setUpdate(t, false)
+	path := filepath.Join(t.TempDir(), "gemini.json")
+	want, err := Marshal(geminiTools(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ft := &fakeT{}
+	JSON(ft, path, geminiTools(60))
+	if len(ft.errors) != 1 {
+		t.Fatalf("JSON reported %d errors, want 1: %q", len(ft.errors), ft.errors)
+	}
+	msg := ft.errors[0]
+	lines := strings.Split(msg, "\n")
+	if len(lines) > 20 {
+		t.Errorf("mismatch message has %d lines, want at most 20:\n%s", len(lines), msg)
+	}
+	for _, l := range lines {
+		if len(l) > 200 {
+			t.Errorf("mismatch message has a %d-byte line, want at most 200: %q", len(l), l)
+		}
+	}
+	for _, s := range []string{
+		"1 changed JSON path\n",
+		`  tool "search": parameters.properties.tags.maxItems: 50 -> 60` + "\n",
+		"--- " + path + "\n+++ rendered\n",
+		`@@ -40,7 +40,7 @@ tool "search"` + "\n",
+		`@@ -40,7 +40,7 @@ tool "search"
+               "items": {
+                 "type": "STRING"
+               },
+-              "maxItems": 50
++              "maxItems": 60
+             },
+             "limit": {
+               "type": "INTEGER",
+run the test`,
+	} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("mismatch message lacks %q:\n%s", s, msg)
+		}
+	}
+	for _, s := range []string{"$[0]", `s"50"`, "functionDeclarations[1]"} {
+		if strings.Contains(msg, s) {
+			t.Errorf("mismatch message holds %q:\n%s", s, msg)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	t.Logf("the failure reads:\n%s", msg)
+}
+
+func TestToolAt(t *testing.T) {
+	got, _ := Marshal(geminiTools(1))
+	lines := splitLines(got)
+	for i, l := range lines {
+		want := ""
+		switch {
+		case strings.Contains(l, `"word"`), strings.Contains(l, `"lookup"`):
+			want = "lookup"
+		case strings.Contains(l, `"maxItems"`), strings.Contains(l, `"search"`):
+			want = "search"
+		default:
+			continue
+		}
+		if name := toolAt(lines, i); name != want {
+			t.Errorf("toolAt(line %d %q) = %q, want %q", i+1, l, name, want)
+		}
+	}
+	if name := toolAt(lines, 0); name != "" {
+		t.Errorf("toolAt(first line) = %q, want none", name)
+	}
+}
+
+func TestLineDiff(t *testing.T) {
+	a := strings.Split("a b c d e f g", " ")
+	b := strings.Split("a x c d f g h", " ")
+	var got strings.Builder
+	for _, o := range lineDiff(a, b) {
+		got.WriteByte(o.kind)
+		if o.kind == '+' {
+			got.WriteString(b[o.b])
+		} else {
+			got.WriteString(a[o.a])
+		}
+	}
+	if want := " a-b+x c d-e f g+h"; got.String() != want {
+		t.Errorf("lineDiff = %q, want %q", got.String(), want)
+	}
+}
+
+// TestLineDiffRebuilds: for many pairs of short texts the ops give back
+// both sides in order, and a diff past maxEditDistance still does.
+func TestLineDiffRebuilds(t *testing.T) {
+	words := []string{"a", "b", "c"}
+	seq := func(seed, n int) []string {
+		out := make([]string, n)
+		for i := range out {
+			seed = seed*1103515245 + 12345
+			out[i] = words[(seed>>16)&0x7fff%len(words)]
+		}
+		return out
+	}
+	check := func(a, b []string) {
+		var ga, gb []string
+		for _, o := range lineDiff(a, b) {
+			switch o.kind {
+			case ' ':
+				if a[o.a] != b[o.b] {
+					t.Fatalf("kept line differs: %q vs %q", a[o.a], b[o.b])
+				}
+				ga, gb = append(ga, a[o.a]), append(gb, b[o.b])
+			case '-':
+				ga = append(ga, a[o.a])
+			case '+':
+				gb = append(gb, b[o.b])
+			}
+		}
+		if strings.Join(ga, ",") != strings.Join(a, ",") || strings.Join(gb, ",") != strings.Join(b, ",") {
+			t.Fatalf("lineDiff(%q, %q) rebuilds %q, %q", a, b, ga, gb)
+		}
+	}
+	for i := 0; i < 500; i++ {
+		check(seq(i, i%9), seq(i*7+1, (i/9)%9))
+	}
+	big := make([]string, 3*maxEditDistance)
+	other := make([]string, len(big))
+	for i := range big {
+		big[i], other[i] = strconv.Itoa(i), "x"+strconv.Itoa(i)
+	}
+	check(big, other)
 }

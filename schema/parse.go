@@ -24,9 +24,12 @@ var ErrParse = errors.New("invalid schema document")
 // array of strings.
 //
 // Parse is lenient about keyword values: a known keyword whose value does not
-// have the shape this package models (an "items" array, a boolean
-// "exclusiveMinimum", a fractional "minLength") is kept in Extra unchanged,
-// so that nothing is lost; but "items", "additionalProperties",
+// have the shape this package models (an "items" array, a fractional
+// "minLength") is kept in Extra unchanged, so that nothing is lost; draft 4's
+// boolean "exclusiveMinimum"/"exclusiveMaximum" is the exception, read as
+// what it means: true beside "minimum": m is "exclusiveMinimum": m in
+// 2020-12's form (no minimum), false is dropped (the default), and true
+// without its bound, which has no meaning, too; but "items", "additionalProperties",
 // "propertyNames", the members of "properties" and "$defs" and the items of
 // "anyOf", "oneOf" and "allOf" must be schemas (an "items" array excepted).
 // Keywords with a false boolean value ("uniqueItems": false) are dropped,
@@ -351,6 +354,9 @@ func (p *parser) schema() (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(s.Extra) > 0 {
+		draft4Bounds(s)
+	}
 	if len(s.Properties) == 0 && s.HasType("object") {
 		s.Properties = nil
 	}
@@ -358,6 +364,37 @@ func (p *parser) schema() (*Schema, error) {
 		s.Required = nil
 	}
 	return s, nil
+}
+
+// draft4Bounds turns draft 4's boolean exclusive bounds, which setKeyword
+// left in Extra, into the 2020-12 numeric form: "exclusiveMinimum": true
+// beside "minimum": m becomes "exclusiveMinimum": m (and no minimum), the
+// same for the maximum. A false one, draft 4's default, is dropped, and so
+// is a true one without its bound, which draft 4 gives no meaning.
+func draft4Bounds(s *Schema) {
+	kept := s.Extra[:0]
+	for _, k := range s.Extra {
+		var bound, excl *json.Number
+		switch k.Name {
+		case "exclusiveMinimum":
+			bound, excl = &s.Minimum, &s.ExclusiveMinimum
+		case "exclusiveMaximum":
+			bound, excl = &s.Maximum, &s.ExclusiveMaximum
+		}
+		v := string(k.Value)
+		if bound == nil || v != "true" && v != "false" {
+			kept = append(kept, k)
+			continue
+		}
+		if v == "true" && *bound != "" {
+			*excl, *bound = *bound, ""
+		}
+	}
+	clear(s.Extra[len(kept):])
+	s.Extra = kept
+	if len(s.Extra) == 0 {
+		s.Extra = nil
+	}
 }
 
 // subschemas parses the value of key at p.i when it is one made of

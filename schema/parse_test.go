@@ -76,15 +76,33 @@ func TestParse(t *testing.T) {
 		},
 		{
 			name: "shapes not modelled go to Extra",
-			in:   `{"type":"array","items":[{"type":"string"}],"exclusiveMinimum":true,"minLength":1.5}`,
+			in:   `{"type":"array","items":[{"type":"string"}],"exclusiveMinimum":"0","minLength":1.5}`,
 			want: &schema.Schema{
 				Types: []string{"array"},
 				Extra: []schema.Keyword{
 					{Name: "items", Value: json.RawMessage(`[{"type":"string"}]`)},
-					{Name: "exclusiveMinimum", Value: json.RawMessage(`true`)},
+					{Name: "exclusiveMinimum", Value: json.RawMessage(`"0"`)},
 					{Name: "minLength", Value: json.RawMessage(`1.5`)},
 				},
 			},
+		},
+		{
+			name: "draft 4 boolean exclusive bounds become 2020-12 numbers",
+			in:   `{"type":"number","minimum":0,"exclusiveMinimum":true,"exclusiveMaximum":false,"maximum":10}`,
+			want: &schema.Schema{Types: []string{"number"}, ExclusiveMinimum: "0", Maximum: "10"},
+			out:  `{"type":"number","exclusiveMinimum":0,"maximum":10}`,
+		},
+		{
+			name: "draft 4 exclusiveMaximum before its maximum",
+			in:   `{"type":"integer","exclusiveMaximum":true,"maximum":5,"x-other":true}`,
+			want: &schema.Schema{Types: []string{"integer"}, ExclusiveMaximum: "5", Extra: []schema.Keyword{{Name: "x-other", Value: json.RawMessage(`true`)}}},
+			out:  `{"type":"integer","exclusiveMaximum":5,"x-other":true}`,
+		},
+		{
+			name: "draft 4 exclusive bound without its bound means nothing",
+			in:   `{"type":"number","exclusiveMinimum":true}`,
+			want: &schema.Schema{Types: []string{"number"}},
+			out:  `{"type":"number"}`,
 		},
 		{
 			name: "empty properties of an object",

@@ -19,7 +19,11 @@
 //		}
 //		params.Messages = append(params.Messages, next...)
 //		if done {
-//			fmt.Println(msg.Content[0].Text)
+//			for _, block := range msg.Content { // thinking may come first
+//				if block.Type == "text" {
+//					fmt.Println(block.Text)
+//				}
+//			}
 //			break
 //		}
 //	}

@@ -47,7 +47,11 @@ func TestTwoTurns(t *testing.T) {
 		}
 		params.Messages = append(params.Messages, next...)
 		if done {
-			text = msg.Content[0].Text
+			for _, block := range msg.Content {
+				if block.Type == "text" {
+					text += block.Text
+				}
+			}
 		}
 	}
 	reqs := m.Finished(t, text, 3)

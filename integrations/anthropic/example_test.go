@@ -13,7 +13,8 @@ import (
 
 // script is the scripted Anthropic model of the example and the tests: it
 // thinks, calls get_weather with a unit the tool refuses (and local_time
-// in parallel), corrects the unit after reading the error, then answers.
+// in parallel), corrects the unit after reading the error, then thinks
+// again and answers (so the answer is not the first content block).
 var script = []string{
 	`{"id":"msg_1","type":"message","role":"assistant","model":"claude-test","stop_reason":"tool_use","stop_sequence":null,
 		"usage":{"input_tokens":10,"output_tokens":10},"content":[
@@ -26,6 +27,7 @@ var script = []string{
 		{"type":"tool_use","id":"toolu_3","name":"get_weather","input":{"city":"Oslo","unit":"C"}}]}`,
 	`{"id":"msg_3","type":"message","role":"assistant","model":"claude-test","stop_reason":"end_turn","stop_sequence":null,
 		"usage":{"input_tokens":10,"output_tokens":10},"content":[
+		{"type":"thinking","thinking":"Both answers are in.","signature":"c2lnLXR3bw=="},
 		{"type":"text","text":"12 °C and overcast in Oslo, where it is 09:00."}]}`,
 }
 
@@ -64,7 +66,11 @@ func Example() {
 		}
 		params.Messages = append(params.Messages, next...)
 		if done {
-			fmt.Println(msg.Content[0].Text)
+			for _, block := range msg.Content { // thinking may come first
+				if block.Type == "text" {
+					fmt.Println(block.Text)
+				}
+			}
 			break
 		}
 	}

@@ -428,7 +428,7 @@ func (d *decoder) checkSlice(nd *node, p unsafe.Pointer, n int) {
 		return
 	}
 	if w := checkItems(nd.c, n); w != "" {
-		d.fail(ErrConstraint, w, strconv.Itoa(n)+" items")
+		d.fail(ErrConstraint, w, countOf(n, "item", "items"))
 		return
 	}
 	if nd.c.unique && n > 1 {

@@ -1076,7 +1076,7 @@ func (d *decoder) jmap(n *node, p unsafe.Pointer) {
 			l = mv.Len()
 		}
 		if w := checkProps(n.c, l); w != "" {
-			d.fail(ErrConstraint, w, strconv.Itoa(l)+" properties")
+			d.fail(ErrConstraint, w, countOf(l, "property", "properties"))
 		}
 	}
 }
@@ -1126,9 +1126,9 @@ func (d *decoder) skipTail(t tail, count int, closing byte) {
 	}
 	d.errs.Omitted = t.omitted
 	if t.items {
-		d.fail(ErrConstraint, t.c.maxItemsWant, strconv.Itoa(count+rest)+" items")
+		d.fail(ErrConstraint, t.c.maxItemsWant, countOf(count+rest, "item", "items"))
 	} else {
-		d.fail(ErrConstraint, t.c.maxPropsWant, strconv.Itoa(count+rest)+" properties")
+		d.fail(ErrConstraint, t.c.maxPropsWant, countOf(count+rest, "property", "properties"))
 	}
 }
 
@@ -1398,7 +1398,7 @@ func (d *decoder) jarray(n *node, p unsafe.Pointer) {
 	}
 	d.leave()
 	if count != n.length {
-		d.fail(ErrConstraint, "exactly "+strconv.Itoa(n.length)+" items", strconv.Itoa(count)+" items")
+		d.fail(ErrConstraint, "exactly "+countOf(n.length, "item", "items"), countOf(count, "item", "items"))
 		return
 	}
 	d.checkSlice(n, p, count)

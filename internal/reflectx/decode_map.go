@@ -392,7 +392,7 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 	if n.c != nil && n.c.maxProps >= 0 && len(m) > n.c.maxProps {
 		// Too many to be accepted: not decoded.
 		d.leave()
-		d.fail(ErrConstraint, n.c.maxPropsWant, strconv.Itoa(len(m))+" properties")
+		d.fail(ErrConstraint, n.c.maxPropsWant, countOf(len(m), "property", "properties"))
 		return
 	}
 	if n.t == mapStringAnyType {
@@ -452,7 +452,7 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 	d.leave()
 	if n.c != nil {
 		if w := checkProps(n.c, len(m)); w != "" {
-			d.fail(ErrConstraint, w, strconv.Itoa(len(m))+" properties")
+			d.fail(ErrConstraint, w, countOf(len(m), "property", "properties"))
 		}
 	}
 }
@@ -465,7 +465,7 @@ func (d *decoder) mslice(n *node, p unsafe.Pointer, a []any) {
 	if n.c != nil && n.c.maxItems >= 0 && len(a) > n.c.maxItems {
 		// Too many to be accepted: not decoded.
 		d.leave()
-		d.fail(ErrConstraint, n.c.maxItemsWant, strconv.Itoa(len(a))+" items")
+		d.fail(ErrConstraint, n.c.maxItemsWant, countOf(len(a), "item", "items"))
 		return
 	}
 	if !d.spend(len(a)) {
@@ -522,7 +522,7 @@ func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
 	}
 	d.leave()
 	if len(a) != n.length {
-		d.fail(ErrConstraint, "exactly "+strconv.Itoa(n.length)+" items", strconv.Itoa(len(a))+" items")
+		d.fail(ErrConstraint, "exactly "+countOf(n.length, "item", "items"), countOf(len(a), "item", "items"))
 		return
 	}
 	d.checkSlice(n, p, len(a))

@@ -2,7 +2,6 @@ package reflectx
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"reflect"
 	"strconv"
@@ -80,20 +79,21 @@ func compileConstraints(n *node, r *fields.Rules) (*constraints, error) {
 		compileBounds(c, n, r)
 	}
 	for _, it := range []struct {
-		n      int64
-		dst    *int
-		want   *string
-		format string
+		n         int64
+		dst       *int
+		want      *string
+		bound     string
+		one, many string
 	}{
-		{r.MinLength, &c.minLen, &c.minLenWant, "at least %d characters"},
-		{r.MaxLength, &c.maxLen, &c.maxLenWant, "at most %d characters"},
-		{r.MinItems, &c.minItems, &c.minItemsWant, "at least %d items"},
-		{r.MaxItems, &c.maxItems, &c.maxItemsWant, "at most %d items"},
-		{r.MinProperties, &c.minProps, &c.minPropsWant, "at least %d properties"},
-		{r.MaxProperties, &c.maxProps, &c.maxPropsWant, "at most %d properties"},
+		{r.MinLength, &c.minLen, &c.minLenWant, "at least ", "character", "characters"},
+		{r.MaxLength, &c.maxLen, &c.maxLenWant, "at most ", "character", "characters"},
+		{r.MinItems, &c.minItems, &c.minItemsWant, "at least ", "item", "items"},
+		{r.MaxItems, &c.maxItems, &c.maxItemsWant, "at most ", "item", "items"},
+		{r.MinProperties, &c.minProps, &c.minPropsWant, "at least ", "property", "properties"},
+		{r.MaxProperties, &c.maxProps, &c.maxPropsWant, "at most ", "property", "properties"},
 	} {
 		if it.n >= 0 {
-			*it.dst, *it.want = int(it.n), fmt.Sprintf(it.format, it.n)
+			*it.dst, *it.want = int(it.n), it.bound+countOf(int(it.n), it.one, it.many)
 		}
 	}
 	c.unique = r.UniqueItems
@@ -264,4 +264,13 @@ func copyScalar(n *node, dst, src unsafe.Pointer) {
 	}
 	size := n.t.Size()
 	copy(unsafe.Slice((*byte)(dst), size), unsafe.Slice((*byte)(src), size))
+}
+
+// countOf is n and the noun, singular when n is 1: "1 character",
+// "0 items".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
