@@ -62,34 +62,6 @@ func TestGeminiEmptyObjectNested(t *testing.T) {
 	}
 }
 
-// TestOpenAIStrictNoArguments: a tool without arguments is strict-capable,
-// rendered as the closed empty object strict accepts; a free-form object
-// below the root still is not.
-func TestOpenAIStrictNoArguments(t *testing.T) {
-	for _, js := range []string{`{"type":"object","properties":{}}`, `{"type":"object"}`} {
-		tool := rawTool("ping", js)(t)
-		got, err := adapters.ToOpenAI([]define.Tool{tool}, adapters.Strict(true))
-		if err != nil {
-			t.Fatalf("%s: Strict(true): %v", js, err)
-		}
-		fn := got[0].Function
-		if !fn.Strict {
-			t.Errorf("%s: strict = %v, want true", js, fn.Strict)
-		}
-		if want := `{"type":"object","properties":{},"additionalProperties":false}`; string(fn.Parameters) != want {
-			t.Errorf("%s: parameters = %s, want %s", js, fn.Parameters, want)
-		}
-		where, err := adapters.ToOpenAI([]define.Tool{tool}, adapters.StrictWherePossible())
-		if err != nil || !where[0].Function.Strict {
-			t.Errorf("%s: StrictWherePossible() = %+v, %v; want strict", js, where, err)
-		}
-	}
-	free := rawTool("free", `{"type":"object","properties":{"meta":{"type":"object"}}}`)(t)
-	if _, err := adapters.ToOpenAI([]define.Tool{free}, adapters.Strict(true)); !errors.Is(err, adapters.ErrUnsupported) {
-		t.Errorf("free-form property under Strict(true): err = %v, want ErrUnsupported", err)
-	}
-}
-
 // TestPatternProperties: patternProperties is kept where the dialect is
 // plain JSON Schema (OpenAI and Anthropic non-strict, Bedrock, MCP), its
 // schemas rendered like any other, and told in the description elsewhere;

@@ -265,12 +265,7 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		}
 	}
 	if c.d.closeObjects == closeAll && isObject {
-		// The root without properties is a tool without arguments
-		// ({"type":"object","properties":{}} parses as no properties):
-		// closed, it is the {} strict accepts. Below the root such an
-		// object is free-form, which strict cannot close without
-		// changing what it accepts.
-		if s.AdditionalProperties == nil && s.Properties == nil && path != nil {
+		if s.AdditionalProperties == nil && s.Properties == nil {
 			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", strictHint)
 		}
 		out.AdditionalProperties = schema.False()
