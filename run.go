@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
@@ -481,7 +482,7 @@ func (b *batch) exited(i int, cancel context.CancelFunc, stop func() bool, v any
 	// of a tool gives a result.
 	if v != nil {
 		err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
-		b.end(i, cancel, stop, &define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err})
+		b.end(i, cancel, stop, &define.Result{Output: "tool " + c.Name + " failed with an internal error: " + echo.Value(v, define.MaxEchoedPanic), IsError: true, Err: err})
 		return
 	}
 	err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
@@ -433,11 +434,11 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 			if !d.mkey(k) {
 				// reported
 			} else if kv, ok := mapKey(n, k); !ok {
-				d.fail(ErrType, keyWant(n, k), strconv.Quote(k))
+				d.fail(ErrType, keyWant(n, k), echo.Quote(k, MaxEchoedKey))
 			} else if mv.MapIndex(kv).IsValid() {
 				// Unreachable while integer keys are canonical; kept as
 				// a guard, as in JSON text.
-				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(k))
+				d.fail(ErrDuplicateKey, "each key once", "a second "+echo.Quote(k, MaxEchoedKey))
 			} else {
 				tmp.Elem().SetZero()
 				d.mvalue(n.elem, tmp.UnsafePointer(), m[k])
