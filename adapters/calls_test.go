@@ -892,3 +892,23 @@ func TestParseOtherShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCallsIsNil: a reply without calls gives nil Calls, also when it
+// held blocks that looked like calls and were skipped.
+func TestNoCallsIsNil(t *testing.T) {
+	for _, c := range []struct{ provider, reply string }{
+		{"bedrock", `{"output":{"message":{"content":[{"toolUse":{"type":"server_tool_use"}}]}}}`},
+		{"bedrock", `{"output":{"message":{"role":"assistant","content":[{"text":"hi"}]}}}`},
+		{"anthropic", `{"type":"message","role":"assistant","content":[{"type":"text","text":"hi"}]}`},
+		{"openai", `{"choices":[{"message":{"role":"assistant","content":"hi","tool_calls":[]}}]}`},
+	} {
+		turn, err := parsers[c.provider]([]byte(c.reply))
+		if err != nil {
+			t.Errorf("%s %s: %v", c.provider, c.reply, err)
+			continue
+		}
+		if turn.Calls != nil {
+			t.Errorf("%s %s: Calls = %#v, want nil", c.provider, c.reply, turn.Calls)
+		}
+	}
+}

@@ -142,7 +142,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 	}
 	g.turn.Text = g.text.String()
 	g.turn.Replay = []any{json.RawMessage(p.ix.Compact(content))}
-	return g.turn, nil
+	return g.turn.noEmptyCalls(), nil
 }
 
 // geminiTurn gathers a turn from the parts of one content or of the
@@ -353,7 +353,7 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 	}
 	s.turn.Text = s.text.String()
 	s.turn.Replay = []any{geminiJoin(p.ix, lists)}
-	return s.turn, nil
+	return s.turn.noEmptyCalls(), nil
 }
 
 // geminiCut reports whether the finishReason stop says a stream was cut
