@@ -912,3 +912,21 @@ func TestNoCallsIsNil(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiTextPartSignature: a thoughtSignature that is not a string is
+// refused on a text part as on a call's part, with its path.
+func TestGeminiTextPartSignature(t *testing.T) {
+	for _, reply := range []string{
+		`{"role":"model","parts":[{"text":"hi","thoughtSignature":{"a":1}}]}`,
+		`{"candidates":[{"content":{"role":"model","parts":[{"text":"x"},{"text":"hi","thoughtSignature":[1]}]}}]}`,
+		`[{"candidates":[{"content":{"role":"model","parts":[{"text":"hi","thoughtSignature":7}]}}]}]`,
+	} {
+		_, err := adapters.ParseGeminiReply([]byte(reply))
+		if !errors.Is(err, adapters.ErrReplyShape) || !strings.Contains(err.Error(), "/thoughtSignature") {
+			t.Errorf("%s: err = %v, want ErrReplyShape at its thoughtSignature", reply, err)
+		}
+	}
+	if _, err := adapters.ParseGeminiReply([]byte(`{"role":"model","parts":[{"text":"hi","thoughtSignature":"c2ln"}]}`)); err != nil {
+		t.Errorf("a string signature: %v", err)
+	}
+}

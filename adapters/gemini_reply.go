@@ -196,6 +196,11 @@ func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 		if string(part[1]) != "true" {
 			g.text.WriteString(s)
 		}
+		// Checked on every part, as every part is replayed with it.
+		sig, err := p.text(at.key("/thoughtSignature"), part[2])
+		if err != nil {
+			return err
+		}
 		if part[3] == nil || part[3][0] == 'n' {
 			return nil
 		}
@@ -220,9 +225,7 @@ func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 		if c.Args, err = p.argsObject(fcAt.key("/args"), fc[2]); err != nil {
 			return err
 		}
-		if c.ThoughtSignature, err = p.text(at.key("/thoughtSignature"), part[2]); err != nil {
-			return err
-		}
+		c.ThoughtSignature = sig
 		g.turn.Calls = append(g.turn.Calls, c)
 		return nil
 	})
