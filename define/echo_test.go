@@ -167,3 +167,43 @@ func TestCauseCut(t *testing.T) {
 		}
 	}
 }
+
+type textArgs struct {
+	S string         `json:"s"`
+	M map[string]any `json:"m,omitempty"`
+}
+
+// TestMapChargedAsText: strings of map arguments are charged what they
+// are as JSON text, escapes included, so that a map and its text get the
+// same verdict against WithMaxArgBytes.
+func TestMapChargedAsText(t *testing.T) {
+	tool := define.MustDefineTool(func(ctx context.Context, in textArgs) (string, error) { return "ok", nil },
+		define.WithName("text"), define.WithMaxArgBytes(1000))
+	ctx := context.Background()
+	for _, c := range []struct {
+		name string
+		args map[string]any
+	}{
+		{"quotes", map[string]any{"s": strings.Repeat(`"`, 600)}},
+		{"few quotes", map[string]any{"s": strings.Repeat(`"`, 400)}},
+		{"controls", map[string]any{"s": strings.Repeat("\x01", 300)}},
+		{"few controls", map[string]any{"s": strings.Repeat("\x01", 100)}},
+		{"backslashes in a key", map[string]any{"s": "", "m": map[string]any{strings.Repeat(`\`, 600): 1.0}}},
+		{"newlines in an any", map[string]any{"s": "", "m": map[string]any{"k": []any{strings.Repeat("\n", 600)}}}},
+		{"plain", map[string]any{"s": strings.Repeat("x", 980)}},
+		{"plain, over", map[string]any{"s": strings.Repeat("x", 1000)}},
+	} {
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(c.args); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.TrimSpace(buf.String())
+		fromText := errors.Is(tool.ExecuteJSON(ctx, []byte(text)).Err, define.ErrTooLarge)
+		fromMap := errors.Is(tool.Execute(ctx, c.args).Err, define.ErrTooLarge)
+		if fromText != fromMap {
+			t.Errorf("%s (%d bytes of text): too large as text %v, as a map %v", c.name, len(text), fromText, fromMap)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/formats"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // DecodeMap decodes arguments already parsed into a map (as Gemini's
@@ -92,7 +93,7 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 	case kBytes:
 		switch x := v.(type) {
 		case string:
-			if !d.spend(len(x)) {
+			if !d.spend(jsonwire.StringLen(x)) {
 				return
 			}
 			out, err := decodeBase64([]byte(x))
@@ -330,7 +331,7 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 		}
 		seen.set(i)
 		found++
-		if !d.spend(len(f.name) + 4) {
+		if !d.spend(jsonwire.StringLen(f.name) + 2) {
 			return
 		}
 		d.pushField(f)
@@ -360,7 +361,7 @@ func (d *decoder) unknownKeys(sp *structPlan, m map[string]any, n int) {
 		if _, ok := sp.byName[k]; ok {
 			continue
 		}
-		if !d.spend(len(k) + 4) {
+		if !d.spend(jsonwire.StringLen(k) + 2) {
 			return
 		}
 		switch {
@@ -399,7 +400,7 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 	if n.t == mapStringAnyType {
 		out := make(map[string]any, len(m))
 		for k, v := range m {
-			if !d.spend(len(k) + 4) {
+			if !d.spend(jsonwire.StringLen(k) + 2) {
 				return
 			}
 			d.pushKey(k)
@@ -427,7 +428,7 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 				d.leave()
 				return
 			}
-			if !d.spend(len(k) + 4) {
+			if !d.spend(jsonwire.StringLen(k) + 2) {
 				return
 			}
 			d.pushKey(k)
@@ -529,10 +530,11 @@ func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
 	d.checkSlice(n, p, len(a))
 }
 
-// mstring charges a string of map input and checks that it is UTF-8, as
-// JSON text must be.
+// mstring charges a string of map input, as the JSON text it would be
+// (quotes and escapes included, so that a map and its text get the same
+// verdict), and checks that it is UTF-8, as JSON text must be.
 func (d *decoder) mstring(s string) bool {
-	if !d.spend(len(s)) {
+	if !d.spend(jsonwire.StringLen(s)) {
 		return false
 	}
 	if !utf8.ValidString(s) {
@@ -600,7 +602,7 @@ func (d *decoder) walk(v any) bool {
 		}
 		ok := d.spend(2)
 		for k, e := range x {
-			if ok = ok && d.mkey(k) && d.spend(len(k)+4) && d.walk(e); !ok {
+			if ok = ok && d.mkey(k) && d.spend(jsonwire.StringLen(k)+2) && d.walk(e); !ok {
 				break
 			}
 		}
@@ -670,7 +672,11 @@ func (d *decoder) walkReflect(rv reflect.Value) bool {
 		ok := d.spend(2)
 		for it := rv.MapRange(); ok && it.Next(); {
 			k := it.Key()
-			ok = (k.Kind() != reflect.String || d.mkey(k.String())) && d.spend(8) && d.walkReflect(it.Value())
+			size := 8
+			if k.Kind() == reflect.String {
+				size = jsonwire.StringLen(k.String()) + 2
+			}
+			ok = (k.Kind() != reflect.String || d.mkey(k.String())) && d.spend(size) && d.walkReflect(it.Value())
 		}
 		d.leave()
 		return ok
