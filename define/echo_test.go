@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -204,6 +205,59 @@ func TestMapChargedAsText(t *testing.T) {
 		fromMap := errors.Is(tool.Execute(ctx, c.args).Err, define.ErrTooLarge)
 		if fromText != fromMap {
 			t.Errorf("%s (%d bytes of text): too large as text %v, as a map %v", c.name, len(text), fromText, fromMap)
+		}
+	}
+}
+
+type numberArgs struct {
+	N json.Number   `json:"n"`
+	P *json.Number  `json:"p,omitempty"`
+	L []json.Number `json:"l,omitempty" uniqueItems:"true"`
+}
+
+// TestJSONNumberField: a json.Number field is a number in the schema and
+// takes any JSON number, its text kept exactly, from text and from maps.
+func TestJSONNumberField(t *testing.T) {
+	var got numberArgs
+	tool := define.MustDefineTool(func(ctx context.Context, in numberArgs) (string, error) {
+		got = in
+		return "ok", nil
+	}, define.WithName("num"))
+	var sch struct {
+		Properties map[string]struct {
+			Type  any
+			Items *struct{ Type any }
+		}
+	}
+	if err := json.Unmarshal(tool.InputSchema(), &sch); err != nil {
+		t.Fatal(err)
+	}
+	isNumber := func(v any) bool { return v == "number" || fmt.Sprint(v) == "[number null]" }
+	if !isNumber(sch.Properties["n"].Type) || !isNumber(sch.Properties["p"].Type) || !isNumber(sch.Properties["l"].Items.Type) {
+		t.Errorf("schema %s: want numbers", tool.InputSchema())
+	}
+	ctx := context.Background()
+	for _, lit := range []string{"1e5", "0", "-12", "3.25", "-0.5E-3", "123456789012345678901234567890", "1e999999"} {
+		if r := tool.ExecuteJSON(ctx, []byte(`{"n":`+lit+`,"p":`+lit+`}`)); r.IsError {
+			t.Errorf("%s: %s", lit, r.Output)
+		} else if string(got.N) != lit || got.P == nil || string(*got.P) != lit {
+			t.Errorf("%s: got %q and %v", lit, got.N, got.P)
+		}
+		if r := tool.Execute(ctx, map[string]any{"n": json.Number(lit)}); r.IsError || string(got.N) != lit {
+			t.Errorf("map %s: %s, got %q", lit, r.Output, got.N)
+		}
+	}
+	if r := tool.Execute(ctx, map[string]any{"n": 1e5}); r.IsError || got.N != "100000" {
+		t.Errorf("map 1e5: %s, got %q", r.Output, got.N)
+	}
+	for _, bad := range []string{`{"n":"12"}`, `{"n":true}`, `{"n":1,"l":[1,1.0]}`} {
+		if r := tool.ExecuteJSON(ctx, []byte(bad)); !r.IsError {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+	for _, bad := range []map[string]any{{"n": "12"}, {"n": json.Number("1x")}} {
+		if r := tool.Execute(ctx, bad); !r.IsError {
+			t.Errorf("%v accepted", bad)
 		}
 	}
 }

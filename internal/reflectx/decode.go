@@ -485,6 +485,9 @@ func (d *decoder) checkSlice(nd *node, p unsafe.Pointer, n int) {
 // scalars and strings, and structs and arrays made of them (no pointers or
 // interfaces, which compare identity or may panic as map keys).
 func plainComparable(t reflect.Type) bool {
+	if t == numberType {
+		return false // 1 and 1.0 are one JSON value
+	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.String,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,

@@ -429,6 +429,14 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 			return
 		}
 		d.jstring(n, p)
+	case kNum:
+		if c != '-' && (c < '0' || c > '9') {
+			d.mismatch(n.want)
+			return
+		}
+		if lit, ok := d.number(); ok {
+			*(*json.Number)(p) = json.Number(d.makeString(lit))
+		}
 	case kBool:
 		if c != 't' && c != 'f' {
 			d.mismatch(n.want)

@@ -61,6 +61,23 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 		return
 	}
 	switch n.kind {
+	case kNum:
+		switch x := v.(type) {
+		case json.Number:
+			if !validNumber(x) {
+				d.fail(ErrType, n.want, gotValue(v))
+				return
+			}
+			if d.spend(len(x)) {
+				*(*json.Number)(p) = x
+			}
+		case float64:
+			if d.finite(x, v) {
+				*(*json.Number)(p) = json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+			}
+		default:
+			d.fail(ErrType, n.want, gotValue(v))
+		}
 	case kString:
 		s, ok := v.(string)
 		if !ok {
