@@ -87,6 +87,11 @@ func TestErrorTextBounded(t *testing.T) {
 		if len(e.Path) > define.MaxEchoedPath+64 {
 			t.Errorf("path of %d bytes", len(e.Path))
 		}
+		// /t/hhh… (8192 bytes)/…/… (N steps)/…/aaa… (8192 bytes)/bad…: the first and last steps.
+		if !strings.HasPrefix(e.Path, "/t/hhhh") || !strings.Contains(e.Path, "… (8192 bytes)/") ||
+			!strings.Contains(e.Path, " steps)/") || !strings.Contains(e.Path[strings.LastIndexByte(e.Path, '/'):], "/bad") {
+			t.Errorf("path %q: want its first and last steps, cut", e.Path)
+		}
 	}
 	if !strings.Contains(r.Output, "more") {
 		t.Errorf("the problems left out are not counted: %.300s", r.Output)
