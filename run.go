@@ -2,6 +2,7 @@ package toolnexus
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
@@ -100,11 +102,14 @@ var ErrToolExited = errors.New("tool exited without returning")
 // library's own work for the first call (finding its tool, decoding and
 // checking its arguments) runs on the caller's goroutine before the first
 // worker starts, unless decoding may call a method of the user's (an
-// input type with an UnmarshalJSON or UnmarshalText method): then it runs
-// on the worker too. So a batch of one call costs one goroutine, whose
+// input type with an UnmarshalJSON or UnmarshalText method) or the
+// arguments are larger than [InlineArgBytes]: then it runs on the worker
+// too, and Run returns at ctx's end or the call's timeout while it
+// decodes. So a batch of one ordinary call costs one goroutine, whose
 // stack does not have to grow for the decode, and a first call with an
-// unknown tool or bad arguments costs none; that decode is bounded by the
-// tool's argument limits, and a done ctx is seen once it ends.
+// unknown tool or bad arguments costs none; the decode that runs on the
+// caller's goroutine is that of at most InlineArgBytes, and a done ctx is
+// seen once it ends.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
 	if ctx == nil {
 		ctx = context.Background()
@@ -287,6 +292,9 @@ func (b *batch) prepareFirst() bool {
 	}
 	c := &b.calls[0]
 	t, found := b.tk.Get(c.Name)
+	if found && !smallArgs(c) {
+		return true // decoded on the worker, where Run need not wait for it
+	}
 	if found {
 		if c.Input != nil {
 			f.call, ok = toolhook.PrepareMap(t, f.ctx, c.Input, &f.res)
@@ -301,6 +309,58 @@ func (b *batch) prepareFirst() bool {
 	}
 	b.end(0, f.cancel, f.stop, &f.res)
 	return false
+}
+
+// InlineArgBytes is how large the arguments of a batch's first call may
+// be for [Toolkit.Run] to decode them on the caller's goroutine (JSON
+// text, or a map's size as compact JSON, escapes aside): larger ones are
+// decoded on the worker, so that Run can return at its context's end or
+// the call's timeout [WithCallTimeout] while they decode.
+const InlineArgBytes = 8 << 10
+
+// smallArgs reports whether the arguments of c are at most InlineArgBytes
+// long, for a map without walking more of it than that.
+func smallArgs(c *adapters.Call) bool {
+	if c.Input == nil {
+		return len(c.Args) <= InlineArgBytes
+	}
+	return mapBudget(c.Input, InlineArgBytes) >= 0
+}
+
+// mapBudget returns budget less the size of v as compact JSON, about (one
+// byte per number or boolean below it), or a negative number once that
+// passes budget; a value that is not of JSON's types counts as too large,
+// so that it decodes on the worker. A cyclic map ends, as every step
+// costs at least one byte.
+func mapBudget(v any, budget int) int {
+	switch x := v.(type) {
+	case map[string]any:
+		budget -= 2
+		for k, e := range x {
+			if budget -= len(k) + 4; budget < 0 {
+				return budget
+			}
+			if budget = mapBudget(e, budget); budget < 0 {
+				return budget
+			}
+		}
+		return budget
+	case []any:
+		budget -= 2
+		for _, e := range x {
+			if budget = mapBudget(e, budget-1); budget < 0 {
+				return budget
+			}
+		}
+		return budget
+	case string:
+		return budget - len(x) - 2
+	case nil, bool:
+		return budget - 5
+	case float64, float32, int, int64, int32, uint, uint64, uint32, json.Number:
+		return budget - 24
+	}
+	return -1
 }
 
 // runFirst is the first worker of a batch: it runs the rest of call 0,
@@ -481,7 +541,7 @@ func (b *batch) exited(i int, cancel context.CancelFunc, stop func() bool, v any
 	// of a tool gives a result.
 	if v != nil {
 		err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
-		b.end(i, cancel, stop, &define.Result{Output: fmt.Sprintf("tool %s failed with an internal error: %v", c.Name, v), IsError: true, Err: err})
+		b.end(i, cancel, stop, &define.Result{Output: "tool " + c.Name + " failed with an internal error: " + echo.Value(v, define.MaxEchoedPanic), IsError: true, Err: err})
 		return
 	}
 	err := fmt.Errorf("tool %s: %w (runtime.Goexit)", c.Name, ErrToolExited)

@@ -130,7 +130,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	}
 	turn.Text = text.String()
 	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: p.ix.Compact(m[2])}}
-	return turn, nil
+	return turn.noEmptyCalls(), nil
 }
 
 // AnthropicResults renders the results of calls as the one user message

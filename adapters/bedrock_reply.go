@@ -187,7 +187,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	}
 	turn.Text = text.String()
 	turn.Replay = []any{json.RawMessage(p.ix.Compact(msg))}
-	return turn, nil
+	return turn.noEmptyCalls(), nil
 }
 
 // BedrockResults renders the results of calls as the one Converse user

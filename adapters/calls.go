@@ -56,8 +56,9 @@ type Call struct {
 // Turn is one model reply, parsed: the calls to run, the text, and the
 // history entries that replay the model's own turn.
 type Turn struct {
-	// Calls are the tool calls, in the order the model sent them. Empty
-	// when the model ended its turn without calling a tool.
+	// Calls are the tool calls, in the order the model sent them; nil
+	// (never empty and non-nil) when the model ended its turn without
+	// calling a tool.
 	Calls []Call
 
 	// Text is the reply's visible text, parts joined in order (thinking
@@ -538,6 +539,16 @@ func (p replyParser) namedCallKeys(path loc, idKey string, rawID, rawName []byte
 }
 
 // sized returns an empty slice with room for n elements, nil for none.
+// noEmptyCalls returns t with nil Calls when it has none: a parser that
+// sized Calls for blocks it then skipped (a Bedrock server_tool_use)
+// gives the same turn as one that found none.
+func (t Turn) noEmptyCalls() Turn {
+	if len(t.Calls) == 0 {
+		t.Calls = nil
+	}
+	return t
+}
+
 func sized[T any](n int) []T {
 	if n == 0 {
 		return nil

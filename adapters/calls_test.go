@@ -892,3 +892,41 @@ func TestParseOtherShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestNoCallsIsNil: a reply without calls gives nil Calls, also when it
+// held blocks that looked like calls and were skipped.
+func TestNoCallsIsNil(t *testing.T) {
+	for _, c := range []struct{ provider, reply string }{
+		{"bedrock", `{"output":{"message":{"content":[{"toolUse":{"type":"server_tool_use"}}]}}}`},
+		{"bedrock", `{"output":{"message":{"role":"assistant","content":[{"text":"hi"}]}}}`},
+		{"anthropic", `{"type":"message","role":"assistant","content":[{"type":"text","text":"hi"}]}`},
+		{"openai", `{"choices":[{"message":{"role":"assistant","content":"hi","tool_calls":[]}}]}`},
+	} {
+		turn, err := parsers[c.provider]([]byte(c.reply))
+		if err != nil {
+			t.Errorf("%s %s: %v", c.provider, c.reply, err)
+			continue
+		}
+		if turn.Calls != nil {
+			t.Errorf("%s %s: Calls = %#v, want nil", c.provider, c.reply, turn.Calls)
+		}
+	}
+}
+
+// TestGeminiTextPartSignature: a thoughtSignature that is not a string is
+// refused on a text part as on a call's part, with its path.
+func TestGeminiTextPartSignature(t *testing.T) {
+	for _, reply := range []string{
+		`{"role":"model","parts":[{"text":"hi","thoughtSignature":{"a":1}}]}`,
+		`{"candidates":[{"content":{"role":"model","parts":[{"text":"x"},{"text":"hi","thoughtSignature":[1]}]}}]}`,
+		`[{"candidates":[{"content":{"role":"model","parts":[{"text":"hi","thoughtSignature":7}]}}]}]`,
+	} {
+		_, err := adapters.ParseGeminiReply([]byte(reply))
+		if !errors.Is(err, adapters.ErrReplyShape) || !strings.Contains(err.Error(), "/thoughtSignature") {
+			t.Errorf("%s: err = %v, want ErrReplyShape at its thoughtSignature", reply, err)
+		}
+	}
+	if _, err := adapters.ParseGeminiReply([]byte(`{"role":"model","parts":[{"text":"hi","thoughtSignature":"c2ln"}]}`)); err != nil {
+		t.Errorf("a string signature: %v", err)
+	}
+}

@@ -142,7 +142,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 	}
 	g.turn.Text = g.text.String()
 	g.turn.Replay = []any{json.RawMessage(p.ix.Compact(content))}
-	return g.turn, nil
+	return g.turn.noEmptyCalls(), nil
 }
 
 // geminiTurn gathers a turn from the parts of one content or of the
@@ -196,6 +196,11 @@ func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 		if string(part[1]) != "true" {
 			g.text.WriteString(s)
 		}
+		// Checked on every part, as every part is replayed with it.
+		sig, err := p.text(at.key("/thoughtSignature"), part[2])
+		if err != nil {
+			return err
+		}
 		if part[3] == nil || part[3][0] == 'n' {
 			return nil
 		}
@@ -220,9 +225,7 @@ func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 		if c.Args, err = p.argsObject(fcAt.key("/args"), fc[2]); err != nil {
 			return err
 		}
-		if c.ThoughtSignature, err = p.text(at.key("/thoughtSignature"), part[2]); err != nil {
-			return err
-		}
+		c.ThoughtSignature = sig
 		g.turn.Calls = append(g.turn.Calls, c)
 		return nil
 	})
@@ -353,7 +356,7 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 	}
 	s.turn.Text = s.text.String()
 	s.turn.Replay = []any{geminiJoin(p.ix, lists)}
-	return s.turn, nil
+	return s.turn.noEmptyCalls(), nil
 }
 
 // geminiCut reports whether the finishReason stop says a stream was cut

@@ -109,7 +109,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	default:
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jsonwire.Kind(data))
 	}
-	return turn, nil
+	return turn.noEmptyCalls(), nil
 }
 
 // mcpIDKey is the key under which a JSON-RPC id is unique: a string id by

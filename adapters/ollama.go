@@ -233,7 +233,7 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 		}
 	}
 	turn.Replay = []any{replay}
-	return turn, nil
+	return turn.noEmptyCalls(), nil
 }
 
 func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *OllamaMessage) error {

@@ -222,7 +222,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 		}
 	}
 	turn.Replay = []any{replay}
-	return turn, nil
+	return turn.noEmptyCalls(), nil
 }
 
 func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {

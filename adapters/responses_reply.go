@@ -168,7 +168,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	return turn, nil
+	return turn.noEmptyCalls(), nil
 }
 
 // ResponsesResults renders the results of calls as OpenAI Responses

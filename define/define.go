@@ -13,6 +13,7 @@ import (
 	"unicode"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
@@ -556,7 +557,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		}
 		data, err := json.Marshal(args)
 		if err != nil {
-			return argResult(&ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: oneLine(err.Error()), Err: ErrType}}})
+			return argResult(&ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: echo.Cut(oneLine(err.Error()), MaxEchoedCause), Err: ErrType}}})
 		}
 		return call(ctx, data)
 	}

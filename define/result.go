@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/outjson"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
@@ -77,10 +78,26 @@ type PanicError struct {
 	Stack []byte // the goroutine's stack at the panic
 }
 
-// Error names the tool and what it panicked with.
+// Error names the tool and what it panicked with, cut at
+// [MaxEchoedPanic] bytes (Value keeps it whole).
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("tool %s panicked: %v", e.Tool, e.Value)
+	return "tool " + e.Tool + " panicked: " + echo.Value(e.Value, MaxEchoedPanic)
 }
+
+// MaxEchoedPanic is how many bytes of what a handler panicked with (as
+// %v renders it) a [PanicError]'s message and its Result's Output show;
+// the rest is cut, followed by "… (N bytes)", its full length.
+const MaxEchoedPanic = 1024
+
+// Bounds on what an argument error repeats of the input; see
+// docs/limits.md.
+const (
+	MaxEchoedValue = reflectx.MaxEchoedValue // bytes of an offending value in ArgError.Got
+	MaxEchoedKey   = reflectx.MaxEchoedKey   // bytes of a key in one step of ArgError.Path, or in Got
+	MaxEchoedPath  = reflectx.MaxEchoedPath  // about the longest ArgError.Path
+	MaxEchoedCause = reflectx.MaxEchoedCause // bytes of a user's Unmarshal error (or a parse error) in an ArgError's Err
+	MaxErrorText   = reflectx.MaxErrorText   // the longest ArgErrors message
+)
 
 func errorResult(err error) Result {
 	return Result{Output: oneLine(err.Error()), IsError: true, Err: err}
@@ -107,7 +124,7 @@ func handlerErrorResult(err error) Result {
 func panicResult(tool string, v any) Result {
 	e := &PanicError{Tool: tool, Value: v, Stack: debug.Stack()}
 	return Result{
-		Output:  oneLine(fmt.Sprintf("tool %s failed with an internal error: %v", tool, v)),
+		Output:  oneLine("tool " + tool + " failed with an internal error: " + echo.Value(v, MaxEchoedPanic)),
 		IsError: true,
 		Err:     e,
 	}

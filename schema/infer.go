@@ -402,7 +402,7 @@ func (b *builder) kindSchema(t reflect.Type, path string) (*Schema, error) {
 		if t.Bits() < 64 {
 			s.Maximum = json.Number(hi.String())
 		}
-	case fields.Float:
+	case fields.Float, fields.JSONNumber:
 		s.Types = []string{"number"}
 	case fields.String:
 		s.Types = []string{"string"}

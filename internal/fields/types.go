@@ -29,6 +29,7 @@ const (
 	Array
 	Map
 	Pointer
+	JSONNumber // json.Number: any JSON number, its text kept exactly
 )
 
 var (
@@ -36,6 +37,8 @@ var (
 	TypeTime = reflect.TypeFor[time.Time]()
 	// TypeRawMessage is json.RawMessage.
 	TypeRawMessage = reflect.TypeFor[json.RawMessage]()
+	// TypeNumber is json.Number.
+	TypeNumber = reflect.TypeFor[json.Number]()
 
 	typeTextUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 	typeJSONUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
@@ -61,6 +64,8 @@ func KindOf(t reflect.Type) (Kind, error) {
 		return Raw, nil
 	case t == TypeTime:
 		return Time, nil
+	case t == TypeNumber:
+		return JSONNumber, nil
 	case unmarshalsText(t):
 		return Text, nil
 	}

@@ -100,3 +100,27 @@ func (c *Capped[E]) Add(e E) {
 	}
 	c.Errs = append(c.Errs, e)
 }
+
+// escapeExtra is how many bytes escaping adds to each byte of a JSON
+// string: 1 for '"', '\\' and the control bytes with a short escape (\n,
+// ...), 5 for the other control bytes (\u00XX).
+var escapeExtra = func() (t [256]uint8) {
+	for c := range 0x20 {
+		t[c] = 5
+	}
+	for _, c := range []byte{'"', '\\', '\b', '\f', '\n', '\r', '\t'} {
+		t[c] = 1
+	}
+	return t
+}()
+
+// StringLen returns the length of s as a JSON string, its quotes and the
+// escapes it needs included (none for '<', '>', '&' or U+2028: the
+// shortest text a model may send).
+func StringLen(s string) int {
+	n := len(s) + 2
+	for i := 0; i < len(s); i++ {
+		n += int(escapeExtra[s[i]])
+	}
+	return n
+}

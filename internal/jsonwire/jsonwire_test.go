@@ -1,6 +1,10 @@
 package jsonwire
 
-import "testing"
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
 
 func TestTokens(t *testing.T) {
 	for _, tc := range []struct{ key, token string }{
@@ -18,5 +22,15 @@ func TestTokens(t *testing.T) {
 	}
 	if got := string(AppendIndex(AppendToken(nil, "items"), 12)); got != "/items/12" {
 		t.Errorf("AppendIndex = %q", got)
+	}
+}
+
+func TestStringLen(t *testing.T) {
+	for _, s := range []string{"", "abc", `a"b\c`, "\n\t\x00\x1f", "é<>&\u2028", strings.Repeat(`"`, 100)} {
+		want, _ := json.Marshal(s) // escapes <, >, & and U+2028 as \u00XX: take those out
+		w := len(want) - 5*strings.Count(s, "<") - 5*strings.Count(s, ">") - 5*strings.Count(s, "&") - 3*strings.Count(s, "\u2028")
+		if got := StringLen(s); got != w {
+			t.Errorf("StringLen(%q) = %d, want %d", s, got, w)
+		}
 	}
 }

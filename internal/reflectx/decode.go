@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
@@ -122,21 +123,63 @@ func (d *decoder) pushKey(k string) {
 func (d *decoder) pop() { d.path = d.path[:len(d.path)-1] }
 
 // pathString renders the path stack as a JSON Pointer; only called when an
-// error is recorded.
+// error is recorded. Each key from the input is cut at MaxEchoedKey bytes,
+// and a path longer than MaxEchoedPath keeps its first and last steps
+// around "/… (N steps)", so that what it costs is bounded whatever the
+// keys and the depth.
 func (d *decoder) pathString() string {
 	var b []byte
-	for _, e := range d.path {
-		b = append(b, '/')
-		switch {
-		case e.idx >= 0:
-			b = strconv.AppendInt(b, int64(e.idx), 10)
-		case e.ref < 0:
-			b = append(b, d.inKeys[-e.ref-1]...)
-		default:
-			b = append(b, refName(e.ref)...)
+	for i := range d.path {
+		b = d.appendStep(b, i)
+		if len(b) > MaxEchoedPath {
+			return d.longPath(b[:0])
 		}
 	}
 	return string(b)
+}
+
+// longPath renders a path that is longer than MaxEchoedPath into b.
+func (d *decoder) longPath(b []byte) string {
+	const half = MaxEchoedPath / 2
+	head := 0
+	for ; head < len(d.path); head++ {
+		l := len(b)
+		if b = d.appendStep(b, head); len(b) > half {
+			b = b[:l]
+			break
+		}
+	}
+	var tmp [2 * MaxEchoedKey]byte
+	tail, tl := len(d.path), 0
+	for tail > head {
+		l := len(d.appendStep(tmp[:0], tail-1))
+		if tl+l > half {
+			break
+		}
+		tl += l
+		tail--
+	}
+	b = append(b, "/"+echo.Marker+" ("...)
+	b = strconv.AppendInt(b, int64(tail-head), 10)
+	b = append(b, " steps)"...)
+	for i := tail; i < len(d.path); i++ {
+		b = d.appendStep(b, i)
+	}
+	return string(b)
+}
+
+// appendStep appends "/" and step i of the path to b.
+func (d *decoder) appendStep(b []byte, i int) []byte {
+	e := d.path[i]
+	b = append(b, '/')
+	switch {
+	case e.idx >= 0:
+		return strconv.AppendInt(b, int64(e.idx), 10)
+	case e.ref < 0:
+		return echo.Append(b, d.inKeys[-e.ref-1], MaxEchoedKey)
+	default:
+		return echo.Append(b, refName(e.ref), MaxEchoedKey)
+	}
 }
 
 // fail records a problem at the current path.
@@ -308,7 +351,7 @@ func (s src) got() string {
 	if s.isMap {
 		return gotValue(s.v)
 	}
-	return truncate(string(s.raw))
+	return truncate(s.raw)
 }
 
 // putInt stores an integer read as sign and magnitude into an int or uint
@@ -442,6 +485,9 @@ func (d *decoder) checkSlice(nd *node, p unsafe.Pointer, n int) {
 // scalars and strings, and structs and arrays made of them (no pointers or
 // interfaces, which compare identity or may panic as map keys).
 func plainComparable(t reflect.Type) bool {
+	if t == numberType {
+		return false // 1 and 1.0 are one JSON value
+	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.String,
 		reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
@@ -466,7 +512,7 @@ func plainComparable(t reflect.Type) bool {
 
 // gotString renders a string value for ArgError.Got.
 func gotString(s string) string {
-	return strconv.Quote(truncate(s))
+	return echo.Quote(s, maxGot)
 }
 
 // gotValue renders a Go value from map input for ArgError.Got, compact and
@@ -506,7 +552,7 @@ func appendGot(b []byte, v any) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = strconv.AppendQuote(b, k)
+			b = append(b, echo.Quote(k, maxGot)...)
 			b = append(b, ':')
 			b = appendGot(b, x[k])
 		}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/formats"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
@@ -101,7 +102,7 @@ func (d *decoder) mismatch(want string) {
 	start := d.i
 	d.skip()
 	if !d.fatal {
-		d.fail(ErrType, want, truncate(string(d.data[start:d.i])))
+		d.fail(ErrType, want, truncate(d.data[start:d.i]))
 	}
 }
 
@@ -428,6 +429,14 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 			return
 		}
 		d.jstring(n, p)
+	case kNum:
+		if c != '-' && (c < '0' || c > '9') {
+			d.mismatch(n.want)
+			return
+		}
+		if lit, ok := d.number(); ok {
+			*(*json.Number)(p) = json.Number(d.makeString(lit))
+		}
 	case kBool:
 		if c != 't' && c != 'f' {
 			d.mismatch(n.want)
@@ -453,7 +462,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		out, err := decodeBase64(b)
 		if err != nil {
-			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+			d.failCause(ErrType, n.want, truncate(d.data[start:d.i]), err)
 			return
 		}
 		*(*[]byte)(p) = out
@@ -473,7 +482,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		u := reflect.NewAt(n.t, p).Interface().(encoding.TextUnmarshaler)
 		if err := u.UnmarshalText(b); err != nil {
-			d.failCause(ErrType, "valid "+n.t.String(), truncate(string(d.data[start:d.i])), err)
+			d.failCause(ErrType, "valid "+n.t.String(), truncate(d.data[start:d.i]), err)
 		}
 	case kJSONU:
 		start := d.i
@@ -482,7 +491,7 @@ func (d *decoder) jvalue(n *node, p unsafe.Pointer) {
 		}
 		u := reflect.NewAt(n.t, p).Interface().(json.Unmarshaler)
 		if err := u.UnmarshalJSON(d.data[start:d.i]); err != nil {
-			d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+			d.failCause(ErrType, n.want, truncate(d.data[start:d.i]), err)
 		}
 	case kRaw:
 		start := d.i
@@ -641,7 +650,7 @@ func (d *decoder) jfloatSlow(n *node, p unsafe.Pointer) {
 		f, err = strconv.ParseFloat(string(lit), n.bits)
 	}
 	if err != nil {
-		d.fail(ErrType, n.rangeWant, truncate(string(lit)))
+		d.fail(ErrType, n.rangeWant, truncate(lit))
 		return
 	}
 	d.putFloat(n, p, f, src{raw: lit})
@@ -668,7 +677,7 @@ func (d *decoder) jtime(n *node, p unsafe.Pointer) {
 	}
 	t, err := parseDateTime(b)
 	if err != nil {
-		d.failCause(ErrType, n.want, truncate(string(d.data[start:d.i])), err)
+		d.failCause(ErrType, n.want, truncate(d.data[start:d.i]), err)
 		return
 	}
 	*(*time.Time)(p) = t
@@ -869,13 +878,13 @@ func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset
 		}
 		d.pushKey(name)
 		if (*unknown)[name] {
-			d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(name))
+			d.fail(ErrDuplicateKey, "each key once", "a second "+echo.Quote(name, MaxEchoedKey))
 		} else {
 			if *unknown == nil {
 				*unknown = map[string]bool{}
 			}
 			(*unknown)[name] = true
-			d.fail(ErrUnknownField, sp.allowedWant, truncate(string(d.data[start:d.i])))
+			d.fail(ErrUnknownField, sp.allowedWant, truncate(d.data[start:d.i]))
 		}
 		d.pop()
 	case seen.has(idx):
@@ -884,7 +893,7 @@ func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset
 			return 0, false
 		}
 		d.pushField(f)
-		d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(f.name))
+		d.fail(ErrDuplicateKey, "each key once", "a second "+echo.Quote(f.name, MaxEchoedKey))
 		d.pop()
 	default:
 		seen.set(idx)
@@ -1166,7 +1175,7 @@ func (d *decoder) pastCap() bool { return d.errs.Omitted > 0 }
 // dupKey skips the value of a repeated key and reports it.
 func (d *decoder) dupKey(k string) {
 	if d.skip(); !d.fatal {
-		d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(k))
+		d.fail(ErrDuplicateKey, "each key once", "a second "+echo.Quote(k, MaxEchoedKey))
 	}
 }
 
@@ -1175,7 +1184,7 @@ func (d *decoder) mismatchKey(n *node, k string) {
 	if d.skip(); d.fatal {
 		return
 	}
-	d.fail(ErrType, keyWant(n, k), strconv.Quote(k))
+	d.fail(ErrType, keyWant(n, k), echo.Quote(k, MaxEchoedKey))
 }
 
 // keyWant is what a map with integer keys wanted instead of key k: a key

@@ -13,7 +13,9 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/formats"
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // DecodeMap decodes arguments already parsed into a map (as Gemini's
@@ -59,6 +61,23 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 		return
 	}
 	switch n.kind {
+	case kNum:
+		switch x := v.(type) {
+		case json.Number:
+			if !validNumber(x) {
+				d.fail(ErrType, n.want, gotValue(v))
+				return
+			}
+			if d.spend(len(x)) {
+				*(*json.Number)(p) = x
+			}
+		case float64:
+			if d.finite(x, v) {
+				*(*json.Number)(p) = json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+			}
+		default:
+			d.fail(ErrType, n.want, gotValue(v))
+		}
 	case kString:
 		s, ok := v.(string)
 		if !ok {
@@ -91,7 +110,7 @@ func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
 	case kBytes:
 		switch x := v.(type) {
 		case string:
-			if !d.spend(len(x)) {
+			if !d.spend(jsonwire.StringLen(x)) {
 				return
 			}
 			out, err := decodeBase64([]byte(x))
@@ -329,7 +348,7 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 		}
 		seen.set(i)
 		found++
-		if !d.spend(len(f.name) + 4) {
+		if !d.spend(jsonwire.StringLen(f.name) + 2) {
 			return
 		}
 		d.pushField(f)
@@ -359,7 +378,7 @@ func (d *decoder) unknownKeys(sp *structPlan, m map[string]any, n int) {
 		if _, ok := sp.byName[k]; ok {
 			continue
 		}
-		if !d.spend(len(k) + 4) {
+		if !d.spend(jsonwire.StringLen(k) + 2) {
 			return
 		}
 		switch {
@@ -398,7 +417,7 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 	if n.t == mapStringAnyType {
 		out := make(map[string]any, len(m))
 		for k, v := range m {
-			if !d.spend(len(k) + 4) {
+			if !d.spend(jsonwire.StringLen(k) + 2) {
 				return
 			}
 			d.pushKey(k)
@@ -426,18 +445,18 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 				d.leave()
 				return
 			}
-			if !d.spend(len(k) + 4) {
+			if !d.spend(jsonwire.StringLen(k) + 2) {
 				return
 			}
 			d.pushKey(k)
 			if !d.mkey(k) {
 				// reported
 			} else if kv, ok := mapKey(n, k); !ok {
-				d.fail(ErrType, keyWant(n, k), strconv.Quote(k))
+				d.fail(ErrType, keyWant(n, k), echo.Quote(k, MaxEchoedKey))
 			} else if mv.MapIndex(kv).IsValid() {
 				// Unreachable while integer keys are canonical; kept as
 				// a guard, as in JSON text.
-				d.fail(ErrDuplicateKey, "each key once", "a second "+strconv.Quote(k))
+				d.fail(ErrDuplicateKey, "each key once", "a second "+echo.Quote(k, MaxEchoedKey))
 			} else {
 				tmp.Elem().SetZero()
 				d.mvalue(n.elem, tmp.UnsafePointer(), m[k])
@@ -528,10 +547,11 @@ func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
 	d.checkSlice(n, p, len(a))
 }
 
-// mstring charges a string of map input and checks that it is UTF-8, as
-// JSON text must be.
+// mstring charges a string of map input, as the JSON text it would be
+// (quotes and escapes included, so that a map and its text get the same
+// verdict), and checks that it is UTF-8, as JSON text must be.
 func (d *decoder) mstring(s string) bool {
-	if !d.spend(len(s)) {
+	if !d.spend(jsonwire.StringLen(s)) {
 		return false
 	}
 	if !utf8.ValidString(s) {
@@ -599,7 +619,7 @@ func (d *decoder) walk(v any) bool {
 		}
 		ok := d.spend(2)
 		for k, e := range x {
-			if ok = ok && d.mkey(k) && d.spend(len(k)+4) && d.walk(e); !ok {
+			if ok = ok && d.mkey(k) && d.spend(jsonwire.StringLen(k)+2) && d.walk(e); !ok {
 				break
 			}
 		}
@@ -669,7 +689,11 @@ func (d *decoder) walkReflect(rv reflect.Value) bool {
 		ok := d.spend(2)
 		for it := rv.MapRange(); ok && it.Next(); {
 			k := it.Key()
-			ok = (k.Kind() != reflect.String || d.mkey(k.String())) && d.spend(8) && d.walkReflect(it.Value())
+			size := 8
+			if k.Kind() == reflect.String {
+				size = jsonwire.StringLen(k.String()) + 2
+			}
+			ok = (k.Kind() != reflect.String || d.mkey(k.String())) && d.spend(size) && d.walkReflect(it.Value())
 		}
 		d.leave()
 		return ok

@@ -640,7 +640,7 @@ func TestArgErrorMessage(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	for _, e := range ae.Errs {
-		if len(e.Got) > maxGot+5 {
+		if len(e.Got) > maxGot+len(`""… (100 bytes)`) {
 			t.Errorf("%s: Got is %d bytes, want about %d", e.Path, len(e.Got), maxGot)
 		}
 		if e.Path != "/city" {

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
@@ -42,8 +42,29 @@ const MaxErrors = jsonwire.MaxErrors
 // MaxDepth is the deepest nesting of objects and arrays the decoders accept.
 const MaxDepth = jsonwire.MaxDepth
 
-// maxGot is about how many bytes of an offending value ArgError.Got shows.
-const maxGot = 40
+// Bounds on what an error message repeats of the input (see [echo.Cut]):
+// text beyond them is cut, followed by "… (N bytes)", its full length.
+const (
+	// MaxEchoedValue is how many bytes of an offending value (JSON text,
+	// or a map value rendered as JSON) ArgError.Got shows.
+	MaxEchoedValue = 40
+	// MaxEchoedKey is how many bytes of a key from the input one step of
+	// ArgError.Path, or ArgError.Got, shows.
+	MaxEchoedKey = 64
+	// MaxEchoedPath is about how long ArgError.Path is at most: a longer
+	// path keeps its first and last steps around "/… (N steps)".
+	MaxEchoedPath = 512
+	// MaxEchoedCause is how many bytes of the message of a cause (the
+	// error of a user's UnmarshalJSON, a time parse error) an ArgError's
+	// Err shows.
+	MaxEchoedCause = 256
+	// MaxErrorText is how long the message of an ArgErrors is at most:
+	// the problems that do not fit are counted in its "and N more".
+	MaxErrorText = 8 << 10
+)
+
+// maxGot is how many bytes of an offending value ArgError.Got shows.
+const maxGot = MaxEchoedValue
 
 // ArgError is one problem with one argument value.
 //
@@ -76,18 +97,29 @@ type ArgErrors struct {
 	Omitted int // problems found beyond MaxErrors (once past the cap, the rest of each array and object is skipped unchecked)
 }
 
-// Error joins the messages of Errs with "; " and mentions Omitted.
+// Error joins the messages of Errs with "; " and mentions Omitted. It is
+// at most [MaxErrorText] bytes long: the messages that would pass it are
+// counted with Omitted in "; and N more" (a first message longer than
+// that is cut).
 func (e *ArgErrors) Error() string {
 	var b strings.Builder
+	more := e.Omitted
 	for i, a := range e.Errs {
+		msg := a.Error()
 		if i > 0 {
+			if b.Len()+2+len(msg) > MaxErrorText-len("; and 99999999 more") {
+				more += len(e.Errs) - i
+				break
+			}
 			b.WriteString("; ")
+		} else {
+			msg = echo.Cut(msg, MaxErrorText-len("; and 99999999 more")-len(echo.Marker+" (99999999999 bytes)"))
 		}
-		b.WriteString(a.Error())
+		b.WriteString(msg)
 	}
-	if e.Omitted > 0 {
+	if more > 0 {
 		b.WriteString("; and ")
-		b.WriteString(strconv.Itoa(e.Omitted))
+		b.WriteString(strconv.Itoa(more))
 		b.WriteString(" more")
 	}
 	return b.String()
@@ -110,7 +142,9 @@ type causeError struct {
 	cause    error
 }
 
-func (c *causeError) Error() string   { return c.sentinel.Error() + ": " + c.cause.Error() }
+func (c *causeError) Error() string {
+	return c.sentinel.Error() + ": " + echo.Cut(c.cause.Error(), MaxEchoedCause)
+}
 func (c *causeError) Unwrap() []error { return []error{c.sentinel, c.cause} }
 
 // pathElem is one step of the path stack: an array index, or an object
@@ -154,14 +188,6 @@ func refName(r int32) string {
 	return pathNames.list[r-1]
 }
 
-// truncate cuts s to about maxGot bytes on a rune boundary.
-func truncate(s string) string {
-	if len(s) <= maxGot {
-		return s
-	}
-	n := maxGot - 3
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
-}
+// truncate cuts s to maxGot bytes on a rune boundary, copying only what
+// it keeps.
+func truncate[T ~string | ~[]byte](s T) string { return echo.Cut(s, maxGot) }

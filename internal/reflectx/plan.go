@@ -161,6 +161,7 @@ const (
 	kText  // encoding.TextUnmarshaler, from a JSON string
 	kJSONU // json.Unmarshaler, from any JSON value
 	kRaw   // json.RawMessage
+	kNum   // json.Number, from a JSON number, its text kept
 	kAny   // interface{}
 	kStruct
 	kSlice
@@ -479,6 +480,9 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 		return n, nil
 	case fields.Time:
 		n.kind, n.want = kTime, "date-time string (RFC 3339)"
+		return n, nil
+	case fields.JSONNumber:
+		n.kind, n.want = kNum, "number"
 		return n, nil
 	case fields.Text:
 		n.kind, n.want = kText, "string"

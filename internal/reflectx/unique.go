@@ -195,6 +195,8 @@ func (k *keyer) value(n *node, p unsafe.Pointer) {
 		}
 	case kString:
 		k.str(*(*string)(p))
+	case kNum:
+		k.dynamic(*(*json.Number)(p))
 	case kBytes:
 		b := *(*[]byte)(p)
 		if b == nil {
