@@ -142,7 +142,7 @@ const (
 	// DefaultMaxReplyDepth is the deepest nesting of arrays and objects a
 	// parser reads, in the reply and in an OpenAI arguments text: 512
 	// levels, the limit [define.Tool] applies to arguments.
-	DefaultMaxReplyDepth = 512
+	DefaultMaxReplyDepth = jsonwire.MaxDepth
 	// maxReplyBytesCap bounds a MaxBytes set by a user: the check keeps
 	// offsets in 31 bits.
 	maxReplyBytesCap = 1<<31 - 1
