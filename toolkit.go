@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/echo"
 )
 
 // ErrUnknownTool is wrapped by the Err of the result of a call whose name is
@@ -220,16 +220,7 @@ func (e *UnknownToolError) Unwrap() error { return ErrUnknownTool }
 const MaxEchoedName = 80
 
 // cutName cuts name to at most limit bytes, at a UTF-8 boundary.
-func cutName(name string, limit int) string {
-	if len(name) <= limit {
-		return name
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(name[cut]) {
-		cut--
-	}
-	return name[:cut]
-}
+func cutName(name string, limit int) string { return name[:echo.Keep(name, limit)] }
 
 // Letter pairs: closestNames ranks names by the pairs of adjacent bytes
 // they share with the unknown name (the Dice coefficient of the two sets),

@@ -23,16 +23,25 @@ func Cut[T ~string | ~[]byte](s T, max int) string {
 	return string(Append(nil, s, max))
 }
 
-// Append appends s to b as [Cut] renders it.
-func Append[T ~string | ~[]byte](b []byte, s T, max int) []byte {
+// Keep returns how many bytes of s a cut to max keeps: all of s when it
+// is at most max bytes long, else at most max, ending at a UTF-8 boundary.
+func Keep[T ~string | ~[]byte](s T, max int) int {
 	if len(s) <= max {
-		return append(b, s...)
+		return len(s)
 	}
 	n := max
 	for n > 0 && !utf8.RuneStart(s[n]) {
 		n--
 	}
-	b = append(b, s[:n]...)
+	return n
+}
+
+// Append appends s to b as [Cut] renders it.
+func Append[T ~string | ~[]byte](b []byte, s T, max int) []byte {
+	if len(s) <= max {
+		return append(b, s...)
+	}
+	b = append(b, s[:Keep(s, max)]...)
 	b = append(b, Marker+" ("...)
 	b = strconv.AppendInt(b, int64(len(s)), 10)
 	return append(b, " bytes)"...)
@@ -59,11 +68,7 @@ func Quote(s string, max int) string {
 	if len(s) <= max {
 		return strconv.Quote(s)
 	}
-	n := max
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	b := strconv.AppendQuote(nil, s[:n])
+	b := strconv.AppendQuote(nil, s[:Keep(s, max)])
 	b = append(b, Marker+" ("...)
 	b = strconv.AppendInt(b, int64(len(s)), 10)
 	return string(append(b, " bytes)"...))
