@@ -104,8 +104,8 @@ var (
 )
 
 // ReplyError reports what was wrong with a model reply and where. Err is
-// [ErrNotJSON], [ErrReplyShape], [ErrArguments], [ErrProviderError] or
-// [ErrReplyLimit].
+// [ErrNotJSON], [ErrReplyShape], [ErrArguments], [ErrProviderError],
+// [ErrReplyLimit] or, for a streamed reply, [ErrIncomplete].
 //
 // Path is a JSON Pointer (RFC 6901) into the reply, the notation the
 // library uses for argument paths too: "/choices/0/message/tool_calls/1/id".
@@ -121,15 +121,33 @@ type ReplyError struct {
 	// ("invalid_request_error", "INVALID_ARGUMENT", "ValidationException");
 	// its code, as JSON text for a number ("400", "-32602").
 	Message, Type, Code string
+
+	// Event is, for a streamed reply, the number of the event (counted
+	// from 1 in the order the body sends them) that Path points into; 0
+	// when the error is about the stream as a whole (a limit, its end, the
+	// reply assembled from it) or the reply was not streamed.
+	Event int
+
+	stream bool // the error is about a streamed reply
 }
 
 // Error reports the provider, the path and the problem:
 // "adapters: openai reply: /choices/0/message/tool_calls/0/function/arguments: ...".
+//
+// An error about a streamed reply says so, and names the event:
+// "adapters: anthropic stream: event 7: /delta/partial_json: ...".
 func (e *ReplyError) Error() string {
-	if e.Path == "" {
-		return "adapters: " + e.Provider + " reply: " + e.Problem
+	what := " reply: "
+	if e.stream || e.Event > 0 {
+		what = " stream: "
+		if e.Event > 0 {
+			what += "event " + strconv.Itoa(e.Event) + ": "
+		}
 	}
-	return "adapters: " + e.Provider + " reply: " + e.Path + ": " + e.Problem
+	if e.Path == "" {
+		return "adapters: " + e.Provider + what + e.Problem
+	}
+	return "adapters: " + e.Provider + what + e.Path + ": " + e.Problem
 }
 
 // Unwrap returns the sentinel, for errors.Is.
@@ -169,6 +187,13 @@ type ReplyLimits struct {
 	// less means [DefaultMaxReplyDepth]. Values above 100,000 count as
 	// 100,000.
 	MaxDepth int
+
+	// For streamed replies (see [Stream]), MaxBytes bounds the whole body
+	// and MaxDepth each event's JSON. MaxEvents is the most events a stream
+	// may send, 0 or less meaning [DefaultMaxStreamEvents]; MaxEventBytes
+	// is the largest event, 0 or less meaning [DefaultMaxEventBytes] (and
+	// never more than MaxBytes).
+	MaxEvents, MaxEventBytes int
 }
 
 func (l ReplyLimits) parser(provider string) replyParser {

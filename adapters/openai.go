@@ -18,9 +18,10 @@ var openAISpec = &spec{
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools,
 	dialect:  openAIDialect, rootUnions: true,
-	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAI) },
-	build: buildAs(buildOpenAI),
-	parse: ReplyLimits.ParseOpenAIReply,
+	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAI) },
+	build:  buildAs(buildOpenAI),
+	parse:  ReplyLimits.ParseOpenAIReply,
+	stream: openAIStreamSpec,
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(OpenAIResults(c, r))
 	},

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -49,6 +50,12 @@ type Provider interface {
 	// Calls returns only the tool calls of a model reply.
 	Calls(reply []byte) ([]Call, error)
 
+	// ParseStream reads a streamed reply from body, the HTTP response
+	// body as the provider sends it, to its end: the same Turn as Parse
+	// of the whole reply (see [Stream] to read calls as they complete).
+	// MCP has no streamed replies: its ParseStream returns an error.
+	ParseStream(body io.Reader) (Turn, error)
+
 	// Results renders the results of calls, one to one and in call order,
 	// as the history entries that answer them.
 	Results(calls []Call, results []define.Result) ([]any, error)
@@ -85,6 +92,13 @@ func (r roundTrip) Tools(tools []define.Tool) (any, error) {
 func (r roundTrip) Prompt(text string) []any         { return r.spec.prompt(text) }
 func (r roundTrip) Parse(reply []byte) (Turn, error) { return r.spec.parse(r.limits, reply) }
 
+func (r roundTrip) ParseStream(body io.Reader) (Turn, error) {
+	if r.spec.stream == nil {
+		return Turn{}, &ReplyError{Provider: r.spec.name, Problem: r.spec.display + " replies are not streamed", Err: ErrReplyShape, stream: true}
+	}
+	return r.limits.parseStream(r.spec, body)
+}
+
 func (r roundTrip) Calls(reply []byte) ([]Call, error) {
 	t, err := r.spec.parse(r.limits, reply)
 	return t.Calls, err
@@ -108,6 +122,38 @@ func (l limitedProvider) Parse(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	return l.Provider.Parse(reply)
+}
+
+// ParseStream reads at most the limit's bytes of body before p's own
+// ParseStream sees them.
+func (l limitedProvider) ParseStream(body io.Reader) (Turn, error) {
+	if body == nil {
+		return l.Provider.ParseStream(body)
+	}
+	lr := &limitReader{r: body, n: int64(l.p.maxBytes), name: l.Name()}
+	return l.Provider.ParseStream(lr)
+}
+
+// limitReader fails a read past n bytes.
+type limitReader struct {
+	r    io.Reader
+	n    int64
+	name string
+}
+
+func (r *limitReader) Read(b []byte) (int, error) {
+	if r.n < 0 {
+		return 0, &ReplyError{Provider: r.name, Problem: "more than the limit of bytes", Err: ErrReplyLimit, stream: true}
+	}
+	if int64(len(b)) > r.n+1 {
+		b = b[:r.n+1]
+	}
+	k, err := r.r.Read(b)
+	r.n -= int64(k)
+	if r.n < 0 {
+		return 0, &ReplyError{Provider: r.name, Problem: "more than the limit of bytes", Err: ErrReplyLimit, stream: true}
+	}
+	return k, err
 }
 
 func (l limitedProvider) Calls(reply []byte) ([]Call, error) {

@@ -48,6 +48,10 @@ type spec struct {
 	results func(calls []Call, results []define.Result) ([]any, error)
 	prompt  func(text string) []any
 
+	// stream reads the provider's streamed replies; nil when it has none
+	// (MCP).
+	stream *streamSpec
+
 	// looks names the provider's reply shape that a JSON object is, from
 	// its top-level members (member returns one, nil when absent), for
 	// the errors of the other providers' parsers: "an Ollama /api/chat

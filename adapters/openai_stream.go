@@ -1,0 +1,444 @@
+package adapters
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
+)
+
+// OpenAI Chat Completions streams (stream: true) are Server-Sent Events:
+// each data line a chat.completion.chunk, whose choices[].delta carries
+// pieces of the message (content, and tool_calls[] pieces keyed by index),
+// and a last "data: [DONE]". The assembler joins the pieces into the
+// message of a whole chat completion and ParseOpenAIReply reads it.
+//
+// What compatible servers do differently, and how it is read:
+//   - a tool call's name or id sent again in every piece: a name or id
+//     equal to the one already held is not appended again (an empty name
+//     is ignored); a name piece that differs is appended, as OpenAI's
+//     own pieces are;
+//   - a piece without an index: it belongs to the call with its id, or,
+//     without an id, to the last call; an index reused with another id
+//     starts a new call;
+//   - finish_reason: null in a later chunk leaves the earlier one;
+//   - an error object in a chunk, or an "error" event: a provider error;
+//   - usage-only chunks (choices: []) and SSE comments are skipped.
+var openAIStreamSpec = &streamSpec{
+	framer:   func(max int) framer { return newSSEFramer(max) },
+	assemble: func(*spec) assembler { return new(openAIStream) },
+}
+
+var (
+	openAIChunkKeys     = []string{"choices", "error"}
+	openAIDeltaChoice   = []string{"index", "delta", "finish_reason"}
+	openAIDeltaKeys     = []string{"role", "content", "tool_calls", "function_call"}
+	openAIDeltaCallKeys = []string{"index", "id", "type", "function"}
+)
+
+// openAIStream is the state of one OpenAI Chat stream.
+type openAIStream struct {
+	done       bool   // [DONE] came
+	stop       []byte // the last finish_reason that was not null, as sent
+	role       []byte // the first role, as sent
+	content    []byte // the content pieces' insides, joined
+	hasContent bool
+	extras     streamExtras
+	calls      []*openAIStreamCall
+	byIndex    map[int64]int  // a piece's index -> calls
+	byID       map[string]int // a call's id -> calls
+	scratch    []byte
+}
+
+// openAIStreamCall is one tool call being assembled.
+type openAIStreamCall struct {
+	id    string
+	name  []byte // the name's inside, as sent
+	typ   []byte // the type, as sent; nil when none came
+	args  []byte // the arguments pieces' insides, joined
+	end   objectEnd
+	given bool // handed out as complete
+	event int  // the event that started it
+}
+
+func (a *openAIStream) event(s *Stream, name string, data []byte) error {
+	if a.done {
+		if len(bytes.TrimSpace(data)) == 0 {
+			return nil
+		}
+		return s.rp.fail(ptr(""), ErrReplyShape, "an event after [DONE]")
+	}
+	if string(bytes.TrimSpace(data)) == "[DONE]" {
+		a.done = true
+		return a.giveWhole(s)
+	}
+	obj, err := s.object(data)
+	if err != nil {
+		return err
+	}
+	p := &s.rp
+	var top [2][]byte
+	if err := p.fields(ptr(""), obj, openAIChunkKeys, top[:]); err != nil {
+		return err
+	}
+	if top[1] != nil && top[1][0] != 'n' {
+		if top[1][0] == '{' {
+			return p.errorObject(ptr("/error"), top[1], &openAIErrorKeys)
+		}
+		msg, _ := jsonwire.Text(top[1])
+		return p.providerError(ptr("/error"), msg, "", "", "")
+	}
+	if name == "error" {
+		return p.providerError(ptr(""), string(obj), "", "", "")
+	}
+	if top[0] == nil || top[0][0] == 'n' {
+		return nil
+	}
+	if top[0][0] != '[' {
+		return p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
+	}
+	return p.ix.Elems(top[0], func(i int, ch []byte) error {
+		at := ptr("/choices").index(i)
+		var c [3][]byte
+		if err := p.fields(at, ch, openAIDeltaChoice, c[:]); err != nil {
+			return err
+		}
+		if c[0] != nil {
+			n, err := strconv.ParseInt(string(c[0]), 10, 64)
+			if err != nil {
+				return p.fail(at.key("/index"), ErrReplyShape, "expected an integer, got %s", jsonwire.Kind(c[0]))
+			}
+			if n != 0 {
+				return nil // another choice (n > 1): the whole reply's parser reads the first
+			}
+		}
+		if c[2] != nil && c[2][0] != 'n' {
+			if _, err := p.text(at.key("/finish_reason"), c[2]); err != nil {
+				return err
+			}
+			a.stop = append(a.stop[:0], c[2]...)
+		}
+		if c[1] == nil || c[1][0] == 'n' {
+			return nil
+		}
+		return a.delta(s, at.key("/delta"), c[1])
+	})
+}
+
+// delta reads one choice's delta.
+func (a *openAIStream) delta(s *Stream, at loc, delta []byte) error {
+	p := &s.rp
+	var d [4][]byte
+	others, err := p.fieldsOthers(at, delta, openAIDeltaKeys, d[:])
+	if err != nil {
+		return err
+	}
+	if d[3] != nil && d[3][0] != 'n' {
+		return p.fail(at.key("/function_call"), ErrReplyShape, "a legacy function_call is not supported (send tools, not functions)")
+	}
+	if d[0] != nil && d[0][0] != 'n' {
+		if _, err := p.text(at.key("/role"), d[0]); err != nil {
+			return err
+		}
+		if a.role == nil {
+			a.role = append([]byte(nil), d[0]...)
+		}
+	}
+	if d[1] != nil && d[1][0] != 'n' {
+		if d[1][0] != '"' {
+			return p.fail(at.key("/content"), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(d[1]))
+		}
+		a.content = append(a.content, d[1][1:len(d[1])-1]...)
+		a.hasContent = true
+		s.textRaw(d[1])
+	}
+	if others > 0 {
+		_ = p.ix.Members(delta, func(m jsonwire.Member) error {
+			if !jsonwire.KeyIn(m.Key, openAIDeltaKeys) {
+				a.extras.add(p.ix, m.Key, m.Val)
+			}
+			return nil
+		})
+	}
+	if d[2] == nil || d[2][0] == 'n' {
+		return nil
+	}
+	if err := p.array(at.key("/tool_calls"), d[2]); err != nil {
+		return err
+	}
+	list := ptr(at.key("/tool_calls").String())
+	return p.ix.Elems(d[2], func(i int, raw []byte) error {
+		return a.callPiece(s, list.index(i), raw)
+	})
+}
+
+// callPiece reads one piece of a tool call.
+func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
+	p := &s.rp
+	var tc [4][]byte
+	if err := p.fields(at, raw, openAIDeltaCallKeys, tc[:]); err != nil {
+		return err
+	}
+	id, err := p.text(at.key("/id"), tc[1])
+	if err != nil {
+		return err
+	}
+	hasIndex := tc[0] != nil && tc[0][0] != 'n'
+	var index int64
+	if hasIndex {
+		if index, err = strconv.ParseInt(string(tc[0]), 10, 64); err != nil || index < 0 {
+			return p.fail(at.key("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", rtQuote(string(tc[0])))
+		}
+	}
+	var name, args []byte
+	if f := tc[3]; f != nil && f[0] != 'n' {
+		var fn [2][]byte
+		if err := p.fields(at.key("/function"), f, functionKeys, fn[:]); err != nil {
+			return err
+		}
+		if fn[0] != nil && fn[0][0] != 'n' {
+			if fn[0][0] != '"' {
+				return p.fail(at.key("/function/name"), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(fn[0]))
+			}
+			name = fn[0][1 : len(fn[0])-1]
+		}
+		if fn[1] != nil && fn[1][0] != 'n' {
+			if fn[1][0] != '"' {
+				return p.fail(at.key("/function/arguments"), ErrArguments, "expected a string piece of the arguments text, got %s", jsonwire.Kind(fn[1]))
+			}
+			args = fn[1]
+		}
+	}
+	if tc[2] != nil && tc[2][0] != 'n' {
+		if _, err := p.text(at.key("/type"), tc[2]); err != nil {
+			return err
+		}
+	}
+
+	c := a.find(hasIndex, index, id)
+	if c == nil {
+		// A new call: the calls before it may be complete now.
+		if err := a.giveReady(s); err != nil {
+			return err
+		}
+		c = &openAIStreamCall{id: id, event: s.events}
+		j := len(a.calls)
+		a.calls = append(a.calls, c)
+		if hasIndex {
+			if a.byIndex == nil {
+				a.byIndex = map[int64]int{}
+			}
+			a.byIndex[index] = j
+		}
+		if id != "" {
+			if a.byID == nil {
+				a.byID = map[string]int{}
+			}
+			a.byID[id] = j
+		}
+	} else if c.id == "" && id != "" {
+		if c.given {
+			return p.fail(at.key("/id"), ErrReplyShape, "an id for tool call %d after it was complete", a.position(c))
+		}
+		c.id = id
+		if a.byID == nil {
+			a.byID = map[string]int{}
+		}
+		a.byID[id] = a.position(c)
+	}
+	if len(name) > 0 && string(name) != string(c.name) {
+		if c.given {
+			return p.fail(at.key("/function/name"), ErrReplyShape, "a name piece for tool call %d after it was complete", a.position(c))
+		}
+		c.name = append(c.name, name...)
+	}
+	if tc[2] != nil && tc[2][0] != 'n' && c.typ == nil {
+		c.typ = append([]byte(nil), tc[2]...)
+	}
+	if len(args) > 2 {
+		a.scratch = jsonwire.AppendUnquoted(a.scratch[:0], args)
+		if c.given && len(bytes.TrimSpace(a.scratch)) > 0 {
+			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", a.position(c), rtQuote(string(c.name)))
+		}
+		c.end.feed(a.scratch)
+		c.args = append(c.args, args[1:len(args)-1]...)
+	}
+	return nil
+}
+
+// find returns the call a piece belongs to, nil for a new call.
+func (a *openAIStream) find(hasIndex bool, index int64, id string) *openAIStreamCall {
+	if id != "" {
+		if j, ok := a.byID[id]; ok {
+			return a.calls[j]
+		}
+	}
+	if hasIndex {
+		if j, ok := a.byIndex[index]; ok {
+			if c := a.calls[j]; id == "" || c.id == "" {
+				return c
+			}
+			return nil // the index again, with another id: a new call
+		}
+		return nil
+	}
+	if id == "" && len(a.calls) > 0 {
+		return a.calls[len(a.calls)-1] // no index, no id: the call being sent
+	}
+	return nil
+}
+
+func (a *openAIStream) position(c *openAIStreamCall) int {
+	for i, x := range a.calls {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// giveReady hands out, in order, the calls before the last that are
+// complete: arguments that are one whole object (a later piece could not
+// make them valid), a name and an id. A call sent without an id waits for
+// the end of the stream, where its id is made.
+func (a *openAIStream) giveReady(s *Stream) error {
+	for i := s.handedOut(); i < len(a.calls); i++ {
+		c := a.calls[i]
+		if !c.end.whole() || c.id == "" || len(c.name) == 0 {
+			return nil
+		}
+		if err := a.give(s, i, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// give checks call i's arguments and hands it out.
+func (a *openAIStream) give(s *Stream, i int, c *openAIStreamCall) error {
+	name, ok := jsonwire.Text(append(append([]byte{'"'}, c.name...), '"'))
+	if !ok || name == "" {
+		return nil // the assembled reply's parser reports it
+	}
+	text := jsonwire.AppendUnquoted(a.scratch[:0], append(append([]byte{'"'}, c.args...), '"'))
+	a.scratch = text
+	args, err := s.rp.check(ptr(""), text, ErrArguments, nil)
+	if err != nil {
+		return s.rp.fail(ptr(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, rtQuote(name), errProblem(err))
+	}
+	c.given = true
+	s.giveCall(Call{ID: c.id, Name: name, Args: jsonwire.Compact(args)})
+	return nil
+}
+
+// giveWhole hands out every call still open once the stream has ended.
+// The calls without an id are handed out at Close, from the assembled
+// reply, which makes their ids.
+func (a *openAIStream) giveWhole(s *Stream) error {
+	for i := s.handedOut(); i < len(a.calls); i++ {
+		c := a.calls[i]
+		if c.id == "" || len(c.name) == 0 || !c.end.whole() {
+			return nil
+		}
+		if err := a.give(s, i, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (a *openAIStream) finish(s *Stream) ([]byte, error) {
+	if !a.done && a.stop == nil {
+		if n := len(a.calls); n > 0 && !a.calls[n-1].end.whole() {
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), before its arguments were complete", n-1, rtQuote(string(a.calls[n-1].name)))
+		}
+		return nil, s.failStream(ErrIncomplete, "the stream ended with no finish_reason and no [DONE]")
+	}
+	for i, c := range a.calls {
+		if len(c.name) == 0 {
+			return nil, s.failStream(ErrReplyShape, "tool call %d (started in event %d) has no name", i, c.event)
+		}
+		if len(bytes.TrimSpace(c.args)) > 0 && !c.end.whole() {
+			why := "its arguments text is not one whole JSON object"
+			if !c.end.closed {
+				why = "its arguments were cut off"
+			}
+			stop := ""
+			if a.stop != nil {
+				stop = " (finish_reason " + string(a.stop) + ")"
+			}
+			return nil, s.failStream(ErrArguments, "tool call %d (%s): %s%s", i, rtQuote(string(c.name)), why, stop)
+		}
+	}
+	if err := a.giveWhole(s); err != nil {
+		return nil, err
+	}
+	b := append(make([]byte, 0, 128+len(a.content)), `{"choices":[{"index":0,"message":{"role":`...)
+	if a.role != nil {
+		b = append(b, a.role...)
+	} else {
+		b = append(b, `"assistant"`...)
+	}
+	b = append(b, `,"content":`...)
+	if a.hasContent {
+		b = append(append(append(b, '"'), a.content...), '"')
+	} else {
+		b = append(b, "null"...)
+	}
+	b = a.extras.appendMembers(b)
+	if len(a.calls) > 0 {
+		b = append(b, `,"tool_calls":[`...)
+		for i, c := range a.calls {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"id":`...)
+			b = appendString(b, c.id)
+			b = append(b, `,"type":`...)
+			if c.typ != nil {
+				b = append(b, c.typ...)
+			} else {
+				b = append(b, `"function"`...)
+			}
+			b = append(append(append(b, `,"function":{"name":"`...), c.name...), `","arguments":"`...)
+			b = append(append(b, c.args...), `"}}`...)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `},"finish_reason":`...)
+	if a.stop != nil {
+		b = append(b, a.stop...)
+	} else {
+		b = append(b, "null"...)
+	}
+	return append(b, "}]}"...), nil
+}
+
+// errProblem is the problem of a ReplyError, or the error's text.
+func errProblem(err error) string {
+	if re, ok := err.(*ReplyError); ok {
+		if re.Path != "" {
+			return re.Path + ": " + re.Problem
+		}
+		return re.Problem
+	}
+	return err.Error()
+}
+
+// ParseOpenAIStream reads an OpenAI Chat Completions stream (a request
+// with "stream": true) from body, the HTTP response body as sent: its
+// Server-Sent Events to "data: [DONE]". The Turn is what
+// [ParseOpenAIReply] gives for the same reply unstreamed: calls in order
+// with their ids and compact arguments, the content as Text, the last
+// finish_reason as Stop, and one [OpenAIAssistantMessage] as Replay.
+//
+// Pieces are joined as the reply's pieces are meant to be, whatever the
+// server: see [Stream] for reading calls as they complete. A stream that
+// ends before [DONE] and before any finish_reason, a call whose arguments
+// are cut off (finish_reason "length"), or an error event are errors: a
+// [*ReplyError] wrapping [ErrIncomplete], [ErrArguments] or
+// [ErrProviderError].
+func ParseOpenAIStream(body io.Reader) (Turn, error) {
+	return ReplyLimits{}.parseStream(openAISpec, body)
+}

@@ -1,0 +1,440 @@
+package adapters
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
+)
+
+// A streamed reply is read in three layers. A framer (stream_frames.go)
+// cuts the body into events as its bytes arrive: Server-Sent Events, JSON
+// lines, a JSON array, or Bedrock's binary event-stream frames. A home's
+// assembler (openai_stream.go, ...) reads each event and builds the whole
+// reply that the provider would have sent without streaming. At the end the
+// home's own reply parser reads that reply, so a streamed Turn (its calls,
+// text, stop reason and replay) means exactly what a whole reply's does.
+// On the way the assembler hands out each call as soon as its arguments
+// are complete, and the visible text as it arrives.
+
+// ErrIncomplete: a streamed reply ended (the body's end, or a provider's
+// end-of-stream event) before the reply was whole: a stream cut off before
+// its last event, or a call whose arguments never completed.
+var ErrIncomplete = errors.New("the stream ended before the reply was complete")
+
+// Default stream limits; see [ReplyLimits].
+const (
+	// DefaultMaxStreamEvents is the most events a stream parser reads:
+	// 4,194,304 (a 32 MiB body of the smallest possible events has fewer).
+	DefaultMaxStreamEvents = 4 << 20
+	// DefaultMaxEventBytes is the largest event a stream parser reads, its
+	// data lines joined: 16 MiB.
+	DefaultMaxEventBytes = 16 << 20
+)
+
+// StreamHooks receive a streamed reply's parts as they arrive. They are
+// called on the goroutine that writes to the [Stream], before its Write
+// returns; a nil hook is not called.
+type StreamHooks struct {
+	// Text receives each piece of the reply's visible text (what
+	// Turn.Text joins), in order, as it arrives. Thinking and reasoning
+	// text is not passed.
+	Text func(delta string)
+
+	// Call receives each tool call once, in call order, as soon as its
+	// arguments are complete: its Args are the compact JSON object that
+	// Turn.Calls will hold. A call whose completion the stream does not
+	// mark (OpenAI Chat has no end-of-call event) is complete when a later
+	// call starts and its arguments form a whole JSON object, or at the
+	// end of the stream.
+	Call func(c Call)
+}
+
+// Stream assembles one streamed model reply from the bytes of its HTTP
+// response body, written to it as they arrive (it is an [io.Writer], so
+// io.Copy(s, resp.Body) feeds it). Close ends the body and returns the
+// Turn, which equals what the provider's ParseXStream function returns for
+// the whole body. Make one with [NewStream]; a Stream reads one reply and
+// is not safe for concurrent use.
+//
+// A Write that finds the stream broken (not the provider's stream format,
+// a provider's error event, a limit passed) returns a [*ReplyError], as
+// does every later Write and Close.
+type Stream struct {
+	p      *spec
+	rp     replyParser // the limits, and the reader of the current event
+	hooks  StreamHooks
+	fr     framer
+	asm    assembler
+	st     replyState // the index and checker of the current event, reused
+	read   int        // body bytes so far
+	events int        // events so far
+	limits ReplyLimits
+
+	maxEvents, maxEventBytes int
+
+	handed []Call // the calls given to hooks.Call, in order
+	err    error  // the first error; every later call returns it
+	closed bool
+	turn   Turn
+}
+
+// streamSpec is a home's streaming: how its body is framed and a new
+// assembler for each stream.
+type streamSpec struct {
+	framer   func(maxEventBytes int) framer
+	assemble func(p *spec) assembler
+}
+
+// An assembler reads one provider's stream events and builds the whole
+// reply they amount to.
+type assembler interface {
+	// event reads one event, given its name (the SSE event field, or the
+	// event-stream :event-type header; "" when the framing has none) and
+	// its data, which is valid only during the call.
+	event(s *Stream, name string, data []byte) error
+	// finish is called once the body has ended: it returns the whole reply
+	// (in the provider's non-streamed shape, read by the home's parser) or
+	// the error of a stream that ended before it was whole.
+	finish(s *Stream) ([]byte, error)
+}
+
+// NewStream returns a Stream that reads a streamed reply of p's provider,
+// within the limits of p (see [WithReplyLimits]) and calling hooks as the
+// reply arrives. p must be one of this package's providers; MCP, which has
+// no streamed replies, is refused.
+func NewStream(p Provider, hooks StreamHooks) (*Stream, error) {
+	rt, ok := p.(roundTrip)
+	if !ok {
+		name := "<nil>"
+		if p != nil {
+			name = fmt.Sprintf("%T named %q", p, p.Name())
+		}
+		return nil, fmt.Errorf("adapters: NewStream: %s is not a provider of this package", name)
+	}
+	if rt.spec.stream == nil {
+		return nil, fmt.Errorf("adapters: NewStream: %s replies are not streamed", rt.spec.display)
+	}
+	return rt.limits.newStream(rt.spec, hooks), nil
+}
+
+func (l ReplyLimits) newStream(p *spec, hooks StreamHooks) *Stream {
+	s := &Stream{p: p, rp: l.parser(p.name), hooks: hooks, limits: l,
+		asm: p.stream.assemble(p), maxEvents: l.MaxEvents, maxEventBytes: l.MaxEventBytes}
+	if s.maxEvents <= 0 {
+		s.maxEvents = DefaultMaxStreamEvents
+	}
+	if s.maxEventBytes <= 0 {
+		s.maxEventBytes = DefaultMaxEventBytes
+	}
+	s.maxEventBytes = min(s.maxEventBytes, s.rp.maxBytes)
+	s.fr = p.stream.framer(s.maxEventBytes)
+	s.rp.ix, s.rp.checker = &s.st.ix, &s.st.checker
+	return s
+}
+
+// parseStream reads the whole body r as p's stream.
+func (l ReplyLimits) parseStream(p *spec, r io.Reader) (Turn, error) {
+	s := l.newStream(p, StreamHooks{})
+	if r == nil {
+		return Turn{}, s.failStream(ErrIncomplete, "no body")
+	}
+	if _, err := s.ReadFrom(r); err != nil {
+		return Turn{}, err
+	}
+	return s.Close()
+}
+
+// Write reads the next bytes of the body, calling the hooks for what they
+// complete. It returns len(b) and nil, or 0 and the stream's error.
+func (s *Stream) Write(b []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	if s.closed {
+		return 0, s.failStream(ErrReplyShape, "write after Close")
+	}
+	if len(b) > s.rp.maxBytes-s.read {
+		return 0, s.failStream(ErrReplyLimit, "more than the limit of %d bytes", s.rp.maxBytes)
+	}
+	s.read += len(b)
+	if err := s.fr.write(b, s.event); err != nil {
+		return 0, s.setErr(err)
+	}
+	return len(b), nil
+}
+
+// ReadFrom writes everything r gives to s, until r's end (io.EOF) or an
+// error: r's, or the stream's. It makes io.Copy(s, body) read in large
+// pieces.
+func (s *Stream) ReadFrom(r io.Reader) (int64, error) {
+	buf := make([]byte, 32<<10)
+	var n int64
+	for {
+		k, err := r.Read(buf)
+		if k > 0 {
+			if _, werr := s.Write(buf[:k]); werr != nil {
+				return n, werr
+			}
+			n += int64(k)
+		}
+		switch {
+		case err == io.EOF:
+			return n, nil
+		case err != nil:
+			return n, err
+		}
+	}
+}
+
+// Close ends the body and returns the reply's Turn: the error of a stream
+// that was broken, or that ended before the reply was whole, is a
+// [*ReplyError] (wrapping [ErrIncomplete] for the latter), never a Turn
+// with a call missing or cut short. The calls that the Call hook has not
+// been given yet are given to it, in order, before Close returns. Close
+// may be called again; it returns the same.
+func (s *Stream) Close() (Turn, error) {
+	if s.closed || s.err != nil {
+		return s.turn, s.err
+	}
+	s.closed = true
+	if err := s.fr.end(s.event); err != nil {
+		return Turn{}, s.setErr(err)
+	}
+	if s.events == 0 {
+		return Turn{}, s.setErr(s.failStream(ErrIncomplete, "no events"))
+	}
+	reply, err := s.asm.finish(s)
+	if err != nil {
+		return Turn{}, s.setErr(err)
+	}
+	turn, err := s.p.parse(s.limits, reply)
+	if err != nil {
+		var re *ReplyError
+		if errors.As(err, &re) {
+			re.Problem = "the assembled reply: " + re.Problem
+			re.Path = ""
+		}
+		return Turn{}, s.setErr(err)
+	}
+	for i, c := range turn.Calls {
+		if i < len(s.handed) {
+			if h := s.handed[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) {
+				return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, rtQuote(h.Name)))
+			}
+			continue
+		}
+		s.giveCall(c)
+	}
+	if len(s.handed) > len(turn.Calls) {
+		return Turn{}, s.setErr(s.failStream(ErrReplyShape, "%d tool calls were complete during the stream, %d in the assembled reply", len(s.handed), len(turn.Calls)))
+	}
+	s.turn = turn
+	return turn, nil
+}
+
+// Calls returns the calls that are complete so far, in order (the ones
+// given to the Call hook). The slice is s's: do not modify it.
+func (s *Stream) Calls() []Call { return s.handed }
+
+// Events returns how many events s has read so far.
+func (s *Stream) Events() int { return s.events }
+
+// event is the framer's callback for one event.
+func (s *Stream) event(name string, data []byte) error {
+	s.events++
+	if s.events > s.maxEvents {
+		return s.failStream(ErrReplyLimit, "more than the limit of %d events", s.maxEvents)
+	}
+	if err := s.asm.event(s, name, data); err != nil {
+		var re *ReplyError
+		if errors.As(err, &re) && re.Event == 0 {
+			re.Event = s.events
+		}
+		return err
+	}
+	return nil
+}
+
+// setErr records the stream's first error and returns it.
+func (s *Stream) setErr(err error) error {
+	var re *ReplyError
+	if errors.As(err, &re) {
+		re.stream = true
+		if re.Provider == "" {
+			re.Provider = s.p.name
+		}
+	}
+	if s.err == nil {
+		s.err = err
+	}
+	s.turn = Turn{}
+	return s.err
+}
+
+// failStream is an error about the stream as a whole (no path).
+func (s *Stream) failStream(sentinel error, format string, args ...any) error {
+	return &ReplyError{Provider: s.p.name, Problem: fmt.Sprintf(format, args...), Err: sentinel, stream: true}
+}
+
+// object checks the JSON text data of the current event, which must be an
+// object, and indexes it for s.rp's readers. It returns data trimmed.
+func (s *Stream) object(data []byte) ([]byte, error) {
+	if len(data) > s.maxEventBytes {
+		return nil, s.rp.fail(ptr(""), ErrReplyLimit, "%d bytes, more than the limit of %d for one event", len(data), s.maxEventBytes)
+	}
+	s.st.ix.Eager = false
+	data, err := s.rp.check(ptr(""), data, ErrNotJSON, &s.st.ix)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.rp.object(ptr(""), data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// text passes a piece of visible text to the Text hook.
+func (s *Stream) text(delta string) {
+	if s.hooks.Text != nil && delta != "" {
+		s.hooks.Text(delta)
+	}
+}
+
+// textRaw passes the JSON string raw (checked) to the Text hook.
+func (s *Stream) textRaw(raw []byte) {
+	if s.hooks.Text != nil && len(raw) > 2 {
+		if t, ok := jsonwire.Text(raw); ok {
+			s.hooks.Text(t)
+		}
+	}
+}
+
+// giveCall records c as complete and passes it to the Call hook.
+func (s *Stream) giveCall(c Call) {
+	s.handed = append(s.handed, c)
+	if s.hooks.Call != nil {
+		s.hooks.Call(c)
+	}
+}
+
+// handedOut is how many calls are complete so far.
+func (s *Stream) handedOut() int { return len(s.handed) }
+
+// validUTF8 reports whether b is UTF-8 (the framers check what they cut
+// out of a binary frame).
+func validUTF8(b []byte) bool { return utf8.Valid(b) }
+
+// objectEnd follows a call's arguments text as its pieces arrive, to tell
+// when it is one whole JSON object: brackets counted outside strings. It
+// does not check the text (the call's own check does, once it is whole):
+// it only tells when checking could succeed, in time linear in the text.
+type objectEnd struct {
+	depth   int
+	inStr   bool
+	esc     bool
+	started bool // a byte other than space came
+	closed  bool // the first value closed, or was not an object
+	after   bool // a byte other than space came after it closed
+}
+
+func (t *objectEnd) feed(b []byte) {
+	for _, c := range b {
+		switch {
+		case t.closed:
+			t.after = t.after || !isSpace(c)
+		case !t.started:
+			if isSpace(c) {
+				continue
+			}
+			t.started = true
+			if c != '{' {
+				t.closed, t.after = true, true // not an object: never whole
+			}
+			t.depth = 1
+		case t.inStr:
+			switch {
+			case t.esc:
+				t.esc = false
+			case c == '\\':
+				t.esc = true
+			case c == '"':
+				t.inStr = false
+			}
+		case c == '"':
+			t.inStr = true
+		case c == '{' || c == '[':
+			t.depth++
+		case c == '}' || c == ']':
+			t.depth--
+			t.closed = t.depth == 0
+		}
+	}
+}
+
+// whole reports whether the text so far is one object, brackets balanced.
+func (t *objectEnd) whole() bool { return t.closed && !t.after }
+
+// streamExtras gathers the members of a message that a stream sends in
+// pieces and that the whole reply has once (reasoning_content, refusal,
+// a server's own fields): pieces of a string are joined, of an array
+// appended, null is skipped, and any other value replaces the one before.
+type streamExtras struct {
+	keys [][]byte // quoted keys, in the order they first came
+	vals [][]byte // for a string, its inside (escaped) with no quotes
+	str  []bool   // the value is a string
+	arr  []bool   // the value is an array (vals holds its inside)
+}
+
+func (e *streamExtras) add(x *jsonwire.Index, key, val []byte) {
+	if val[0] == 'n' {
+		return
+	}
+	i := 0
+	for ; i < len(e.keys); i++ {
+		if string(e.keys[i]) == string(key) {
+			break
+		}
+	}
+	if i == len(e.keys) {
+		e.keys = append(e.keys, append([]byte(nil), key...))
+		e.vals = append(e.vals, nil)
+		e.str = append(e.str, false)
+		e.arr = append(e.arr, false)
+	}
+	switch {
+	case val[0] == '"' && (e.str[i] || e.vals[i] == nil):
+		e.str[i], e.arr[i] = true, false
+		e.vals[i] = append(e.vals[i], val[1:len(val)-1]...)
+	case val[0] == '[' && (e.arr[i] || e.vals[i] == nil):
+		e.str[i], e.arr[i] = false, true
+		inner := x.Compact(val)
+		inner = inner[1 : len(inner)-1]
+		if len(e.vals[i]) > 0 && len(inner) > 0 {
+			e.vals[i] = append(e.vals[i], ',')
+		}
+		e.vals[i] = append(append(e.vals[i], inner...), ' ')[:len(e.vals[i])+len(inner)] // never nil
+	default:
+		e.str[i], e.arr[i] = false, false
+		e.vals[i] = append(e.vals[i][:0], x.Compact(val)...)
+	}
+}
+
+// appendMembers appends the gathered members, each preceded by a comma.
+func (e *streamExtras) appendMembers(dst []byte) []byte {
+	for i, k := range e.keys {
+		dst = append(append(dst, ','), k...)
+		dst = append(dst, ':')
+		switch {
+		case e.str[i]:
+			dst = append(append(append(dst, '"'), e.vals[i]...), '"')
+		case e.arr[i]:
+			dst = append(append(append(dst, '['), e.vals[i]...), ']')
+		default:
+			dst = append(dst, e.vals[i]...)
+		}
+	}
+	return dst
+}
