@@ -328,7 +328,7 @@ func (a *openAIStream) give(s *Stream, i int, c *openAIStreamCall) error {
 		return s.rp.fail(ptr(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, rtQuote(name), errProblem(err))
 	}
 	c.given = true
-	s.giveCall(Call{ID: c.id, Name: name, Args: jsonwire.Compact(args)})
+	s.giveCall(Call{ID: c.id, Name: name, Args: jsonwire.AppendCompact(make([]byte, 0, len(args)), args)})
 	return nil
 }
 
