@@ -1,0 +1,233 @@
+package toolnexus_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/toolnexus/toolnexus"
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+// sseChunk is one OpenAI Chat stream event carrying delta.
+func sseChunk(delta string, finish string) string {
+	f := "null"
+	if finish != "" {
+		f = `"` + finish + `"`
+	}
+	return `data: {"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":` + delta + `,"finish_reason":` + f + "}]}\n\n"
+}
+
+// sseCall is a chunk opening tool call index with id and name, and the
+// arguments piece args.
+func sseCall(index int, id, name, args string) string {
+	a, _ := json.Marshal(args)
+	return sseChunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":%q,"type":"function","function":{"name":%q,"arguments":%s}}]}`, index, id, name, a), "")
+}
+
+// TestRunStreamStartsEarly: the first call runs while the stream is still
+// open. The body is a pipe whose writer waits, before the rest of the
+// stream, until the first call's tool has started: if RunStream waited for
+// the end of the stream, neither would go on.
+func TestRunStreamStartsEarly(t *testing.T) {
+	started := make(chan string, 4)
+	tool := runTestTool(t, "look", func(ctx context.Context, args json.RawMessage) (any, error) {
+		started <- string(args)
+		return "seen " + string(args), nil
+	})
+	tk := runTestToolkit(t, tool)
+	pr, pw := io.Pipe()
+	go func() {
+		_, _ = io.WriteString(pw, sseChunk(`{"role":"assistant","content":null}`, ""))
+		_, _ = io.WriteString(pw, sseCall(0, "call_a", "look", `{"q":`))
+		_, _ = io.WriteString(pw, sseCall(0, "", "", `"first"}`))
+		_, _ = io.WriteString(pw, sseCall(1, "call_b", "look", `{"q":"sec`)) // call 0 is complete now
+		select {
+		case <-started:
+		case <-time.After(20 * time.Second):
+			pw.CloseWithError(errors.New("the first call did not start before the stream ended"))
+			return
+		}
+		_, _ = io.WriteString(pw, sseCall(1, "", "", `ond"}`))
+		_, _ = io.WriteString(pw, sseChunk(`{}`, "tool_calls")+"data: [DONE]\n\n")
+		pw.Close()
+	}()
+	turn, results, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), pr, adapters.StreamHooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(turn.Calls) != 2 || len(results) != 2 {
+		t.Fatalf("got %d calls and %d results, want 2 and 2", len(turn.Calls), len(results))
+	}
+	for i, want := range []string{`seen {"q":"first"}`, `seen {"q":"second"}`} {
+		if results[i].Output != want || results[i].IsError {
+			t.Errorf("result %d = %+v, want output %q", i, results[i], want)
+		}
+	}
+	if _, err := adapters.ForOpenAI().Results(turn.Calls, results); err != nil {
+		t.Fatalf("the results do not render: %v", err)
+	}
+}
+
+// streamOf is an OpenAI Chat stream whose calls are given as name/args
+// pairs, each with the id call_<i>.
+func streamOf(pairs ...string) string {
+	var b strings.Builder
+	b.WriteString(sseChunk(`{"role":"assistant","content":"Running."}`, ""))
+	for i := 0; i < len(pairs); i += 2 {
+		b.WriteString(sseCall(i/2, fmt.Sprintf("call_%d", i/2), pairs[i], pairs[i+1]))
+	}
+	b.WriteString(sseChunk(`{}`, "tool_calls") + "data: [DONE]\n\n")
+	return b.String()
+}
+
+// TestRunStreamResults: results come in call order, with Run's errors for
+// an unknown tool, a panic, a runtime.Goexit and a timeout, and the Text
+// hook and the caller's Call hook see the stream.
+func TestRunStreamResults(t *testing.T) {
+	tk := runTestToolkit(t,
+		runTestTool(t, "runTestEcho", runTestEcho),
+		runTestTool(t, "boom", func(context.Context, json.RawMessage) (any, error) { panic("kaput") }),
+		runTestTool(t, "leave", func(context.Context, json.RawMessage) (any, error) { runtime.Goexit(); return nil, nil }),
+		runTestTool(t, "slow", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			<-ctx.Done()
+			time.Sleep(20 * time.Millisecond)
+			return "late", nil
+		}),
+	)
+	body := streamOf("runTestEcho", `{"ms":30}`, "nope", `{}`, "boom", `{}`, "leave", `{}`, "slow", `{}`, "runTestEcho", `{"ms":0}`)
+	var text strings.Builder
+	var seen []string
+	turn, results, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(body),
+		adapters.StreamHooks{Text: func(d string) { text.WriteString(d) }, Call: func(c adapters.Call) { seen = append(seen, c.Name) }},
+		toolnexus.WithParallelism(3), toolnexus.WithCallTimeout(50*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text.String() != "Running." || turn.Text != "Running." {
+		t.Errorf("text hook %q, turn text %q", text.String(), turn.Text)
+	}
+	if strings.Join(seen, ",") != "runTestEcho,nope,boom,leave,slow,runTestEcho" {
+		t.Errorf("Call hook saw %v", seen)
+	}
+	if len(results) != 6 {
+		t.Fatalf("%d results, want 6", len(results))
+	}
+	if results[0].IsError || results[0].Output != `{"ms":30}` {
+		t.Errorf("result 0 = %+v", results[0])
+	}
+	var unknown *toolnexus.UnknownToolError
+	if !errors.As(results[1].Err, &unknown) {
+		t.Errorf("result 1 err = %v, want an UnknownToolError", results[1].Err)
+	}
+	var pe *define.PanicError
+	if !errors.As(results[2].Err, &pe) || !results[2].IsError {
+		t.Errorf("result 2 = %+v, want a PanicError", results[2])
+	}
+	if !errors.Is(results[3].Err, toolnexus.ErrToolExited) {
+		t.Errorf("result 3 err = %v, want ErrToolExited", results[3].Err)
+	}
+	if !errors.Is(results[4].Err, toolnexus.ErrAbandoned) || !errors.Is(results[4].Err, context.DeadlineExceeded) {
+		t.Errorf("result 4 err = %v, want ErrAbandoned and DeadlineExceeded", results[4].Err)
+	}
+	if results[5].IsError || results[5].Output != `{"ms":0}` {
+		t.Errorf("result 5 = %+v", results[5])
+	}
+}
+
+// TestRunStreamParallelism: no more tools run at once than the bound.
+func TestRunStreamParallelism(t *testing.T) {
+	var now, peak atomic.Int32
+	tool := runTestTool(t, "work", func(context.Context, json.RawMessage) (any, error) {
+		n := now.Add(1)
+		for {
+			p := peak.Load()
+			if n <= p || peak.CompareAndSwap(p, n) {
+				break
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+		now.Add(-1)
+		return "ok", nil
+	})
+	tk := runTestToolkit(t, tool)
+	var pairs []string
+	for range 12 {
+		pairs = append(pairs, "work", `{}`)
+	}
+	_, results, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(streamOf(pairs...)), adapters.StreamHooks{}, toolnexus.WithParallelism(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range results {
+		if r.IsError {
+			t.Errorf("result %d: %v", i, r.Err)
+		}
+	}
+	if p := peak.Load(); p > 2 || p < 1 {
+		t.Errorf("peak of %d tools at once, want 1 or 2", p)
+	}
+}
+
+// TestRunStreamBroken: a stream that fails after a call completed returns
+// the ReplyError and no turn; the call that ran has its result.
+func TestRunStreamBroken(t *testing.T) {
+	tk := runTestToolkit(t, runTestTool(t, "look", func(context.Context, json.RawMessage) (any, error) {
+		return "ok", nil
+	}))
+	body := sseCall(0, "call_a", "look", `{}`) + sseCall(1, "call_b", "look", `{"q":`) + // call 0 complete
+		"event: error\ndata: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n"
+	turn, results, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(body), adapters.StreamHooks{})
+	if !errors.Is(err, adapters.ErrProviderError) {
+		t.Fatalf("err = %v, want ErrProviderError", err)
+	}
+	if turn.Calls != nil || turn.Text != "" {
+		t.Errorf("turn = %+v, want zero", turn)
+	}
+	if len(results) != 1 {
+		t.Fatalf("%d results, want 1 (the call completed before the error)", len(results))
+	}
+	// The call ran to its end, or was abandoned when the stream failed.
+	if r := results[0]; !(r.Output == "ok" && !r.IsError) && !errors.Is(r.Err, toolnexus.ErrAbandoned) {
+		t.Errorf("result 0 = %+v, want ok or abandoned", r)
+	}
+}
+
+// TestRunStreamCancelled: a done context starts no call.
+func TestRunStreamCancelled(t *testing.T) {
+	var ran atomic.Int32
+	tk := runTestToolkit(t, runTestTool(t, "look", func(context.Context, json.RawMessage) (any, error) {
+		ran.Add(1)
+		return "ok", nil
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, results, err := tk.RunStream(ctx, adapters.ForOpenAI(), strings.NewReader(streamOf("look", `{}`, "look", `{}`)), adapters.StreamHooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 || ran.Load() != 0 {
+		t.Fatalf("%d results, %d ran; want 2 and 0", len(results), ran.Load())
+	}
+	for i, r := range results {
+		if !errors.Is(r.Err, context.Canceled) {
+			t.Errorf("result %d err = %v, want context.Canceled", i, r.Err)
+		}
+	}
+}
+
+// TestRunStreamNotStreamed: MCP has no streams.
+func TestRunStreamNotStreamed(t *testing.T) {
+	tk := runTestToolkit(t)
+	if _, _, err := tk.RunStream(context.Background(), adapters.ForMCP(), strings.NewReader("{}"), adapters.StreamHooks{}); err == nil {
+		t.Fatal("RunStream with MCP succeeded")
+	}
+}
