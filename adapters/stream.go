@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
@@ -307,7 +306,7 @@ func (s *Stream) text(delta string) {
 func (s *Stream) textRaw(raw []byte) {
 	if s.hooks.Text != nil && len(raw) > 2 {
 		if t, ok := jsonwire.Text(raw); ok {
-			s.hooks.Text(t)
+			s.text(t)
 		}
 	}
 }
@@ -322,10 +321,6 @@ func (s *Stream) giveCall(c Call) {
 
 // handedOut is how many calls are complete so far.
 func (s *Stream) handedOut() int { return len(s.handed) }
-
-// validUTF8 reports whether b is UTF-8 (the framers check what they cut
-// out of a binary frame).
-func validUTF8(b []byte) bool { return utf8.Valid(b) }
 
 // objectEnd follows a call's arguments text as its pieces arrive, to tell
 // when it is one whole JSON object: brackets counted outside strings. It
