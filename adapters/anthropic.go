@@ -43,6 +43,7 @@ var anthropicSpec = &spec{
 	},
 	prompt:     userText,
 	appendJSON: appendAs(sizeAnthropic, appendAnthropic),
+	choice:     anthropicChoice,
 }
 
 // anthropicKey is Anthropic's rule for property keys (Bedrock's too).
@@ -166,3 +167,15 @@ func sizeAnthropic(t *AnthropicTool) int {
 // NameAnthropic is Anthropic's name, as [Provider.Name] and
 // [ReplyError.Provider] spell it.
 const NameAnthropic = "anthropic"
+
+// anthropicChoice renders a Choice for ToolChoice.
+func anthropicChoice(c Choice) (string, json.RawMessage, error) {
+	switch {
+	case len(c.Allowed) == 0:
+		return "tool_choice", json.RawMessage(`{"type":"` + [...]string{"auto", "any", "none"}[c.Mode] + `"}`), nil
+	case c.Mode == ChoiceRequired && len(c.Allowed) == 1:
+		b := appendString([]byte(`{"type":"tool","name":`), c.Allowed[0])
+		return "tool_choice", append(b, '}'), nil
+	}
+	return "", nil, errNoSubset(c)
+}

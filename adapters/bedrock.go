@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -33,6 +34,7 @@ var bedrockSpec = &spec{
 		return []any{promptBedrockMessage{Role: "user", Content: []promptBedrockBlock{{Text: text}}}}
 	},
 	appendJSON: appendAs(sizeBedrock, appendBedrock),
+	choice:     bedrockChoice,
 }
 
 type promptBedrockMessage struct {
@@ -135,3 +137,17 @@ func sizeBedrock(t *BedrockTool) int {
 // NameBedrock is Bedrock's name, as [Provider.Name] and
 // [ReplyError.Provider] spell it.
 const NameBedrock = "bedrock"
+
+// bedrockChoice renders a Choice for ToolChoice.
+func bedrockChoice(c Choice) (string, json.RawMessage, error) {
+	switch {
+	case c.Mode == ChoiceNone:
+		return "", nil, fmt.Errorf("no tool choice none: leave the request's toolConfig out")
+	case len(c.Allowed) == 0:
+		return "toolChoice", json.RawMessage(`{"` + [...]string{"auto", "any"}[c.Mode] + `":{}}`), nil
+	case c.Mode == ChoiceRequired && len(c.Allowed) == 1:
+		b := appendString([]byte(`{"tool":{"name":`), c.Allowed[0])
+		return "toolChoice", append(b, "}}"...), nil
+	}
+	return "", nil, errNoSubset(c)
+}

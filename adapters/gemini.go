@@ -52,6 +52,7 @@ var geminiSpec = &spec{
 		return []any{promptGeminiContent{Role: "user", Parts: []promptGeminiPart{{Text: text}}}}
 	},
 	appendJSON: appendAs(sizeGemini, appendGemini),
+	choice:     geminiChoice,
 }
 
 var (
@@ -274,3 +275,17 @@ func sizeGemini(t *GeminiTool) int {
 // NameGemini is Gemini's name, as [Provider.Name] and [ReplyError.Provider]
 // spell it.
 const NameGemini = "gemini"
+
+// geminiChoice renders a Choice for ToolChoice.
+func geminiChoice(c Choice) (string, json.RawMessage, error) {
+	mode := [...]string{"AUTO", "ANY", "NONE"}[c.Mode]
+	if len(c.Allowed) == 0 {
+		return "toolConfig", json.RawMessage(`{"functionCallingConfig":{"mode":"` + mode + `"}}`), nil
+	}
+	if c.Mode == ChoiceAuto {
+		mode = "VALIDATED" // AUTO takes no allowedFunctionNames
+	}
+	b := []byte(`{"functionCallingConfig":{"mode":"` + mode + `","allowedFunctionNames":`)
+	b = choiceNames(b, c.Allowed, "", "")
+	return "toolConfig", append(b, "}}"...), nil
+}

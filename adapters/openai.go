@@ -33,6 +33,7 @@ var openAISpec = &spec{
 	},
 	prompt:     userText,
 	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
+	choice:     openAIChoice,
 }
 
 // openAIToolName is OpenAI's rule for tool names, Chat and Responses.
@@ -165,3 +166,17 @@ func sizeOpenAI(t *OpenAITool) int {
 // NameOpenAI is OpenAI Chat's name, as [Provider.Name] and
 // [ReplyError.Provider] spell it.
 const NameOpenAI = "openai"
+
+// openAIChoice renders a Choice for ToolChoice.
+func openAIChoice(c Choice) (string, json.RawMessage, error) {
+	switch {
+	case len(c.Allowed) == 0:
+		return "tool_choice", json.RawMessage(`"` + [...]string{"auto", "required", "none"}[c.Mode] + `"`), nil
+	case c.Mode == ChoiceRequired && len(c.Allowed) == 1:
+		b := appendString([]byte(`{"type":"function","function":{"name":`), c.Allowed[0])
+		return "tool_choice", append(b, "}}"...), nil
+	}
+	b := []byte(`{"type":"allowed_tools","allowed_tools":{"mode":"` + [...]string{"auto", "required"}[c.Mode] + `","tools":`)
+	b = choiceNames(b, c.Allowed, `{"type":"function","function":{"name":`, `}}`)
+	return "tool_choice", append(b, "}}"...), nil
+}

@@ -1,6 +1,10 @@
 package adapters
 
-import "github.com/toolnexus/toolnexus/define"
+import (
+	"encoding/json"
+
+	"github.com/toolnexus/toolnexus/define"
+)
 
 // A provider home is the file set of one provider (openai.go and
 // openai_reply.go, gemini*.go, ...): its wire types, its public functions
@@ -51,6 +55,10 @@ type spec struct {
 	// stream reads the provider's streamed replies; nil when it has none
 	// (MCP).
 	stream *streamSpec
+
+	// choice renders a Choice for the request (see ToolChoice): the
+	// field's name and value; nil when the provider has none.
+	choice func(c Choice) (field string, value json.RawMessage, err error)
 
 	// looks names the provider's reply shape that a JSON object is, from
 	// its top-level members (member returns one, nil when absent), for

@@ -34,6 +34,7 @@ var responsesSpec = &spec{
 	},
 	prompt:     userText,
 	appendJSON: appendAs(sizeResponses, appendResponses),
+	choice:     responsesChoice,
 }
 
 // OpenAIResponsesTool is one entry of an OpenAI Responses API "tools" array
@@ -96,3 +97,17 @@ func sizeResponses(t *OpenAIResponsesTool) int {
 // NameOpenAIResponses is the Responses API's name, as [Provider.Name] and
 // [ReplyError.Provider] spell it.
 const NameOpenAIResponses = "openai-responses"
+
+// responsesChoice renders a Choice for ToolChoice.
+func responsesChoice(c Choice) (string, json.RawMessage, error) {
+	switch {
+	case len(c.Allowed) == 0:
+		return "tool_choice", json.RawMessage(`"` + [...]string{"auto", "required", "none"}[c.Mode] + `"`), nil
+	case c.Mode == ChoiceRequired && len(c.Allowed) == 1:
+		b := appendString([]byte(`{"type":"function","name":`), c.Allowed[0])
+		return "tool_choice", append(b, '}'), nil
+	}
+	b := []byte(`{"type":"allowed_tools","mode":"` + [...]string{"auto", "required"}[c.Mode] + `","tools":`)
+	b = choiceNames(b, c.Allowed, `{"type":"function","name":`, `}`)
+	return "tool_choice", append(b, '}'), nil
+}
