@@ -26,8 +26,6 @@ func sse(chunks ...string) string {
 	return b.String()
 }
 
-const usageChunk = `{"usageMetadata":{"promptTokenCount":10,"candidatesTokenCount":10,"totalTokenCount":20},"modelVersion":"gemini-test","responseId":"resp-1"}`
-
 // streamTurns are script's replies as Gemini streams them: parts spread
 // over chunks, text in pieces, the finish reason with the last part.
 var streamTurns = [][]string{
