@@ -28,6 +28,34 @@
 //		}
 //	}
 //
+// # Streaming
+//
+// The SDK's streamed form needs no glue: accumulate the events of
+// client.Messages.NewStreaming into an anthropic.Message and pass it to
+// [Run]:
+//
+//	stream := client.Messages.NewStreaming(ctx, params)
+//	msg := anthropic.Message{}
+//	for stream.Next() {
+//		if err := msg.Accumulate(stream.Current()); err != nil {
+//			return err
+//		}
+//	}
+//	if err := stream.Err(); err != nil {
+//		return err
+//	}
+//	next, done, err := tnanthropic.Run(ctx, tk, &msg)
+//
+// One thing Accumulate loses: a tool_use whose input_json_delta pieces do
+// not join into valid JSON (max_tokens cut the input short) gets the input
+// {} at its content_block_stop, with no error, so the tool would run with
+// no arguments. Run therefore refuses ([ErrReply]) a message whose last
+// block is a tool_use and whose stop_reason is max_tokens or
+// model_context_window_exceeded, whatever its input: send the request again
+// with a larger max_tokens. To keep the cut input, and to refuse a stream
+// that ended before message_stop, read the raw body with package adapters
+// instead (adapters.NewStream of adapters.ForAnthropic).
+//
 // The model's message is replayed through the SDK's own Message.ToParam,
 // so thinking blocks and their signatures go back unchanged. Each
 // tool_use input, which the SDK keeps as raw JSON, goes to
@@ -49,7 +77,9 @@ import (
 )
 
 // ErrReply is wrapped by the error of [Run] when the message cannot be
-// answered: nil, or with a tool_use block without an id or a name.
+// answered: nil, with a tool_use block without an id or a name, or with a
+// last tool_use block that was cut off (stop_reason max_tokens or
+// model_context_window_exceeded).
 var ErrReply = errors.New("tnanthropic: unusable model message")
 
 // Tools renders the toolkit's tools for [anthropic.MessageNewParams] Tools.
@@ -106,6 +136,15 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opt
 			return nil, false, fmt.Errorf("%w: content[%d]: tool_use without a name", ErrReply, i)
 		}
 		calls = append(calls, adapters.Call{ID: b.ID, Name: b.Name, Args: b.Input})
+	}
+	if n := len(msg.Content); n > 0 && msg.Content[n-1].Type == "tool_use" &&
+		(msg.StopReason == anthropic.StopReasonMaxTokens || msg.StopReason == anthropic.StopReasonModelContextWindowExceeded) {
+		// The model ran out of tokens inside its last tool_use: its input
+		// is cut (the SDK's Message.Accumulate even replaces input that is
+		// not valid JSON with {}), and running the tool on it would act on
+		// arguments the model did not finish.
+		return nil, false, fmt.Errorf("%w: content[%d]: tool_use %s was cut off by stop_reason %s; send the request again with a larger max_tokens",
+			ErrReply, n-1, msg.Content[n-1].Name, msg.StopReason)
 	}
 	next = []anthropic.MessageParam{msg.ToParam()}
 	if len(calls) == 0 {

@@ -79,3 +79,53 @@ func Example() {
 	// Output:
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }
+
+// The loop with streamed replies: the SDK's NewStreaming and
+// Message.Accumulate build each message, printing its text as it arrives,
+// and Run answers it.
+func Example_stream() {
+	ctx := context.Background()
+	m := sdktest.NewModel(modelPath, streamScript...)
+	defer m.Close()
+	client := newClient(m)
+	tk := sdktest.Toolkit()
+
+	tools, err := tnanthropic.Tools(tk)
+	if err != nil {
+		log.Fatal(err)
+	}
+	params := anthropic.MessageNewParams{Model: "claude-test", MaxTokens: 1024, Tools: tools,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather and time in Oslo?"))}}
+	for {
+		stream := client.Messages.NewStreaming(ctx, params)
+		msg := anthropic.Message{}
+		printed := false
+		for stream.Next() {
+			event := stream.Current()
+			if err := msg.Accumulate(event); err != nil {
+				log.Fatal(err)
+			}
+			if event.Type == "content_block_delta" && event.Delta.Type == "text_delta" {
+				fmt.Print(event.Delta.Text)
+				printed = true
+			}
+		}
+		if err := stream.Err(); err != nil {
+			log.Fatal(err)
+		}
+		if printed {
+			fmt.Println()
+		}
+		next, done, err := tnanthropic.Run(ctx, tk, &msg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		params.Messages = append(params.Messages, next...)
+		if done {
+			break
+		}
+	}
+	// Output:
+	// Retrying in Celsius.
+	// 12 °C and overcast in Oslo, where it is 09:00.
+}

@@ -109,3 +109,40 @@ func ExampleRunParts() {
 	// Output:
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }
+
+// The loop with streamed responses: Collect joins the chunks of
+// GenerateContentStream into the one response Run answers.
+func ExampleCollect() {
+	ctx := context.Background()
+	m := sdktest.NewModel(streamPath, streamBodies(true)...)
+	defer m.Close()
+	client, err := newClient(ctx, m)
+	if err != nil {
+		log.Fatal(err)
+	}
+	tk := sdktest.Toolkit()
+
+	tools, err := tngenai.Tools(tk)
+	if err != nil {
+		log.Fatal(err)
+	}
+	config := &genai.GenerateContentConfig{Tools: tools}
+	history := []*genai.Content{genai.NewContentFromText("Weather and time in Oslo?", genai.RoleUser)}
+	for {
+		resp, err := tngenai.Collect(client.Models.GenerateContentStream(ctx, "gemini-test", history, config))
+		if err != nil {
+			log.Fatal(err)
+		}
+		next, done, err := tngenai.Run(ctx, tk, resp)
+		if err != nil {
+			log.Fatal(err)
+		}
+		history = append(history, next...)
+		if done {
+			fmt.Println(resp.Text())
+			break
+		}
+	}
+	// Output:
+	// 12 °C and overcast in Oslo, where it is 09:00.
+}

@@ -25,6 +25,25 @@
 // With a [genai.Chat], which keeps the history itself, [RunParts] gives the
 // function responses to send back with Chat.Send.
 //
+// # Streaming
+//
+// A streamed response comes in chunks; [Collect] reads the iterator of
+// Models.GenerateContentStream and joins its chunks ([Merge]) into the one
+// response Run takes:
+//
+//	resp, err := tngenai.Collect(client.Models.GenerateContentStream(ctx, model, history, config))
+//	if err != nil {
+//		return err
+//	}
+//	next, done, err := tngenai.Run(ctx, tk, resp)
+//
+// Passing the last chunk alone would lose the parts of the others, and
+// fails when it holds only the usage metadata ("no candidates"). Prefer
+// this loop, with the history of your own, to a genai.Chat with
+// SendStream: the Chat records each chunk's content as a content of its
+// own, and leaves the whole turn out of its history when a chunk has no
+// candidates (the usage-only chunk).
+//
 // The function calls' Args, which the SDK has already decoded into maps,
 // reach [define.Tool.Execute] as they are: no marshal and parse round trip.
 // The model's content is replayed as the SDK returned it, so thought

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net/http"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/integrations/openai"
 	"github.com/toolnexus/toolnexus/internal/sdktest"
 )
@@ -123,5 +125,62 @@ func ExampleRunResponses() {
 	// README end
 
 	// Output:
+	// 12 °C and overcast in Oslo, where it is 09:00.
+}
+
+// The loop with a streamed reply: the SDK's client.Post hands over the raw
+// body (the SSE stream, unread), adapters.NewStream reads it, printing the
+// text as it arrives, and RunTurn answers the Turn. The stream's calls
+// arrive through StreamHooks.Call as soon as each is complete, too.
+func ExampleRunTurn() {
+	ctx := context.Background()
+	m := sdktest.NewModel(chatPath, chatStreamScript...) // the conversation above, streamed
+	defer m.Close()
+	client := newClient(m)
+	tk := sdktest.Toolkit()
+
+	// README: sdk-openai-stream
+	tools, err := tnopenai.Tools(tk)
+	if err != nil {
+		log.Fatal(err)
+	}
+	params := openai.ChatCompletionNewParams{Model: "gpt-test", Tools: tools,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather and time in Oslo?")}}
+	for {
+		var res *http.Response // the raw body: the SDK does not read it
+		if err := client.Post(ctx, "chat/completions", params, &res, option.WithJSONSet("stream", true)); err != nil {
+			log.Fatal(err)
+		}
+		stream, err := adapters.NewStream(adapters.ForOpenAI(), adapters.StreamHooks{
+			Text: func(delta string) { fmt.Print(delta) },
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+		_, err = stream.ReadFrom(res.Body)
+		res.Body.Close()
+		if err != nil {
+			log.Fatal(err)
+		}
+		turn, err := stream.Close()
+		if err != nil {
+			log.Fatal(err)
+		}
+		if turn.Text != "" {
+			fmt.Println()
+		}
+		next, done, err := tnopenai.RunTurn(ctx, tk, turn)
+		if err != nil {
+			log.Fatal(err)
+		}
+		params.Messages = append(params.Messages, next...)
+		if done {
+			break
+		}
+	}
+	// README end
+
+	// Output:
+	// Retrying in Celsius.
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }

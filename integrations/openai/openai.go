@@ -25,6 +25,36 @@
 //		}
 //	}
 //
+// # Streaming
+//
+// For a streamed reply, read the raw body with package adapters and answer
+// its Turn with [RunTurn]. client.Post with an *http.Response as the result
+// hands over the body unread (an error status is still the SDK's
+// *openai.Error):
+//
+//	var res *http.Response
+//	err := client.Post(ctx, "chat/completions", params, &res, option.WithJSONSet("stream", true))
+//	...
+//	turn, err := adapters.ParseOpenAIStream(res.Body) // or adapters.NewStream, for text and calls as they arrive
+//	res.Body.Close()
+//	...
+//	next, done, err := tnopenai.RunTurn(ctx, tk, turn)
+//
+// The SDK's own form, client.Chat.Completions.NewStreaming with an
+// openai.ChatCompletionAccumulator, also works with [Run] (pass
+// &acc.ChatCompletion) over OpenAI's own streams, but the accumulator
+// goes wrong without an error over what some servers and connections
+// send: a compatible server that repeats a call's name in every piece
+// gives the name joined with itself ("get_weatherget_weather", an unknown
+// tool); a chunk with "finish_reason": null after the finish empties
+// FinishReason; and a stream cut off before [DONE] gives the calls read so
+// far, with no error. adapters.ParseOpenAIStream reads the first two as
+// meant and refuses the last (adapters.ErrIncomplete).
+//
+// With the Responses API, client.Responses.NewStreaming is enough: the
+// response.completed event holds the whole response, and [RunResponses]
+// takes &event.Response.
+//
 // The arguments text of each call goes to [define.Tool.ExecuteJSON] as the
 // model sent it; text that is not a JSON object is that call's error
 // result, which the model sees and can correct. Results are rendered as
@@ -151,6 +181,49 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion
 		return next, true, nil
 	}
 	msgs, err := adapters.OpenAIResults(calls, tk.Run(ctx, calls, opts...))
+	if err != nil {
+		return nil, false, fmt.Errorf("tnopenai: %w", err)
+	}
+	for _, m := range msgs {
+		next = append(next, openai.ToolMessage(m.Content, m.ToolCallID))
+	}
+	return next, false, nil
+}
+
+// RunTurn is [Run] for a Turn that package adapters read: the Turn of
+// [adapters.ParseOpenAIStream] or of an [adapters.Stream] of
+// [adapters.ForOpenAI] (a streamed reply read from its raw body), or of
+// [adapters.ParseOpenAIReply]. Its Replay, the one
+// [adapters.OpenAIAssistantMessage], goes back as the assistant message,
+// byte for byte; then one tool message per call. done is true when the
+// model called no tool; turn.Text is then the answer.
+//
+// This is the streamed loop to prefer: the adapters' parser joins the
+// pieces of a stream as they are meant to be, and refuses a stream that
+// ended early, where the SDK's ChatCompletionAccumulator does not (see the
+// package documentation).
+func RunTurn(ctx context.Context, tk *toolnexus.Toolkit, turn adapters.Turn, opts ...toolnexus.RunOption) (next []openai.ChatCompletionMessageParamUnion, done bool, err error) {
+	if len(turn.Replay) != 1 {
+		return nil, false, fmt.Errorf("%w: a Turn with %d replay entries, want the one assistant message of an OpenAI Chat reply", ErrReply, len(turn.Replay))
+	}
+	msg, ok := turn.Replay[0].(adapters.OpenAIAssistantMessage)
+	if !ok {
+		return nil, false, fmt.Errorf("%w: a Turn whose replay is a %T, want an adapters.OpenAIAssistantMessage (a Turn of another provider?)", ErrReply, turn.Replay[0])
+	}
+	raw, err := json.Marshal(msg)
+	if err != nil {
+		return nil, false, fmt.Errorf("tnopenai: the assistant message: %w", err)
+	}
+	next = []openai.ChatCompletionMessageParamUnion{param.Override[openai.ChatCompletionMessageParamUnion](json.RawMessage(raw))}
+	for i, c := range turn.Calls {
+		if err := checkCall(fmt.Sprintf("calls[%d]", i), c.ID, c.Name); err != nil {
+			return nil, false, err
+		}
+	}
+	if len(turn.Calls) == 0 {
+		return next, true, nil
+	}
+	msgs, err := adapters.OpenAIResults(turn.Calls, tk.Run(ctx, turn.Calls, opts...))
 	if err != nil {
 		return nil, false, fmt.Errorf("tnopenai: %w", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -69,8 +70,9 @@ func Toolkit() *toolnexus.Toolkit {
 }
 
 // Model is an HTTP server that plays a model: it answers each POST to its
-// path with the next scripted reply (JSON, status 200) and records the
-// request bodies. A request to another path, or past the last reply, gets
+// path with the next scripted reply (status 200) and records the request
+// bodies. A reply that starts with "data:" or "event:" is a streamed one,
+// sent as text/event-stream; any other is sent as application/json. A request to another path, or past the last reply, gets
 // a 4xx or 5xx answer and is recorded as an error ([Model.Err]).
 type Model struct {
 	srv     *httptest.Server
@@ -112,7 +114,11 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := m.replies[len(m.bodies)]
 	m.bodies = append(m.bodies, json.RawMessage(body))
-	w.Header().Set("Content-Type", "application/json")
+	if strings.HasPrefix(reply, "data:") || strings.HasPrefix(reply, "event:") {
+		w.Header().Set("Content-Type", "text/event-stream")
+	} else {
+		w.Header().Set("Content-Type", "application/json")
+	}
 	_, _ = io.WriteString(w, reply)
 }
 
