@@ -1,16 +1,20 @@
 package toolnexus_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
-	"io"
 	"log"
 	"strings"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
 )
 
 // The README's streaming example over a streamed OpenAI Chat reply: the
-// text as it arrives, then the call once its arguments are whole.
+// text as it arrives, the call run once its arguments are whole, and its
+// result rendered for the next request.
 func Example_readmeStream() {
 	body := strings.NewReader(`data: {"choices":[{"index":0,"delta":{"role":"assistant","content":"Checking "}}]}
 
@@ -21,29 +25,34 @@ data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"argu
 data: [DONE]
 
 `)
-	p := adapters.ForOpenAI()
-	run := func() (string, error) {
-		// README: stream
-		stream, err := adapters.NewStream(p, adapters.StreamHooks{Text: func(d string) { fmt.Print(d) }})
-		if err != nil {
-			return "", err
-		}
-		if _, err := io.Copy(stream, body); err != nil { // the raw body of a "stream": true request
-			return "", err
-		}
-		turn, err := stream.Close() // the same Turn as p.Parse of the whole reply
-		// README end
-		if err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("\n%s %s %s", turn.Stop, turn.Calls[0].Name, turn.Calls[0].Args), nil
-	}
-	out, err := run()
+	weather := define.MustDefineTool(func(_ context.Context, in struct {
+		City string `json:"city"`
+	}) (string, error) {
+		return "sunny in " + in.City, nil
+	}, define.WithName("get_weather"))
+	tk, err := toolnexus.NewToolkit(weather)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(out)
+	ctx := context.Background()
+	p := adapters.ForOpenAI()
+	run := func() ([]any, error) {
+		// README: stream
+		turn, results, err := tk.RunStream(ctx, p, body, adapters.StreamHooks{Text: func(d string) { fmt.Print(d) }})
+		if err != nil { // a broken or cut-off stream: never a turn with a partial call
+			return nil, err
+		}
+		next, err := p.Results(turn.Calls, results) // as after tk.Run
+		// README end
+		return next, err
+	}
+	next, err := run()
+	if err != nil {
+		log.Fatal(err)
+	}
+	out, _ := json.Marshal(next)
+	fmt.Printf("\n%s\n", out)
 	// Output:
 	// Checking Oslo.
-	// tool_calls get_weather {"city":"Oslo"}
+	// [{"role":"tool","tool_call_id":"call_1","content":"sunny in Oslo"}]
 }
