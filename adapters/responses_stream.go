@@ -629,8 +629,17 @@ func (a *responsesStream) showText(s *Stream, it *responsesItem, t string) error
 func (a *responsesStream) finish1(s *Stream, it *responsesItem, status, reason string) error {
 	b := make([]byte, 0, len(it.added)+len(it.args)+64)
 	b = append(b, '{')
+	// The item's status is its end's: the response's, or "completed" for
+	// a call the server moved on from.
+	itemStatus, hasStatus := "completed", false
+	if status == "incomplete" {
+		itemStatus = status
+	}
 	skip := func(key []byte) bool {
 		switch {
+		case jsonwire.KeyIs(key, "status"):
+			hasStatus = true
+			return true
 		case it.typ == "function_call":
 			return jsonwire.KeyIs(key, "arguments")
 		case len(it.parts[0]) > 0 && jsonwire.KeyIs(key, "content"):
@@ -653,6 +662,10 @@ func (a *responsesStream) finish1(s *Stream, it *responsesItem, status, reason s
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
+	}
+	if hasStatus {
+		comma()
+		b = appendString(append(b, `"status":`...), itemStatus)
 	}
 	if it.typ == "function_call" {
 		args := it.args
