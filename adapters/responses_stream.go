@@ -84,6 +84,7 @@ type responsesStream struct {
 	byID    map[string]int   // item id -> items
 	pending []*responsesItem // calls whose arguments' .done came, and no output_item.done yet
 	next    int64            // the output index from which calls are not handed out yet
+	last    int64            // the output index of the last event on an item
 	ended   string           // the type of the last event (response.completed, ...) once it came
 	reply   []byte
 }
@@ -143,7 +144,7 @@ func (a *responsesStream) event(s *Stream, name string, data []byte) error {
 	if err := p.fields(ptr(""), obj, responsesEventKeys, f[:]); err != nil {
 		return err
 	}
-	typ, err := p.text(ptr("/type"), f[rsType])
+	typ, err := eventType(p, f[rsType])
 	if err != nil {
 		return err
 	}
@@ -187,6 +188,28 @@ func (a *responsesStream) event(s *Stream, name string, data []byte) error {
 	return nil
 }
 
+// responsesEventTypes are the event types the assembler reads, so that
+// reading one makes no string.
+var responsesEventTypes = []string{
+	"response.function_call_arguments.delta", "response.output_text.delta",
+	"response.reasoning_summary_text.delta", "response.reasoning_text.delta",
+	"response.refusal.delta", "response.output_item.added", "response.output_item.done",
+	"response.function_call_arguments.done", "response.content_part.added",
+	"response.content_part.done", "response.output_text.done", "response.completed",
+}
+
+// eventType reads an event's type.
+func eventType(p *replyParser, raw []byte) (string, error) {
+	if raw != nil && len(raw) > 2 && raw[0] == '"' {
+		for _, t := range responsesEventTypes {
+			if len(t) == len(raw)-2 && string(raw[1:len(raw)-1]) == t {
+				return t, nil
+			}
+		}
+	}
+	return p.text(ptr("/type"), raw)
+}
+
 // errorEvent reads an error event: {"type":"error","code","message",
 // "param"}, or the error object nested in "error".
 func (a *responsesStream) errorEvent(s *Stream, obj []byte, f *[rsKeys][]byte) error {
@@ -226,9 +249,18 @@ func (it *responsesItem) what() string {
 // already done, is an error.
 func (a *responsesStream) find(s *Stream, typ string, f *[rsKeys][]byte) (*responsesItem, error) {
 	p := &s.rp
-	id, err := p.text(ptr("/item_id"), f[rsItemID])
-	if err != nil {
-		return nil, err
+	var id string
+	if r := f[rsItemID]; r != nil && r[0] == '"' && bytes.IndexByte(r, '\\') < 0 {
+		// Most often the id of the item at the output_index: no string made.
+		if j, ok := a.byIndex[a.last]; ok && string(r[1:len(r)-1]) == a.items[j].id {
+			id = a.items[j].id
+		}
+	}
+	if id == "" {
+		var err error
+		if id, err = p.text(ptr("/item_id"), f[rsItemID]); err != nil {
+			return nil, err
+		}
 	}
 	var it *responsesItem
 	switch raw := f[rsOutputIndex]; {
@@ -241,7 +273,7 @@ func (a *responsesStream) find(s *Stream, typ string, f *[rsKeys][]byte) (*respo
 		if !ok {
 			return nil, p.fail(ptr("/output_index"), ErrReplyShape, "%s for output item %d, which no response.output_item.added began", typ, n)
 		}
-		it = a.items[j]
+		it, a.last = a.items[j], n
 		if id != "" && it.id != "" && id != it.id {
 			return nil, p.fail(ptr("/item_id"), ErrReplyShape, "%s for item %s at output_index %d, where the item is %s", typ, rtQuote(id), n, rtQuote(it.id))
 		}
@@ -865,10 +897,19 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 // agree checks that the output of the response's last event is the one
 // its other events built, when they built one.
 func (a *responsesStream) agree(s *Stream, out []byte) error {
-	if len(a.items) == 0 {
-		return nil
-	}
 	p := &s.rp
+	if len(a.items) == 0 {
+		// No event built an item (a server that sends the response
+		// whole at its end): its text reaches the Text hook now.
+		return p.ix.Elems(out, func(i int, raw []byte) error {
+			if raw[0] != '{' || string(p.ix.Field(raw, "type")) != `"message"` {
+				return nil // the reply's parser reports what is wrong
+			}
+			t, err := joinTextParts(*p, ptr("/response/output").index(i).key("/content"), p.ix.Field(raw, "content"), "output_text")
+			s.text(t)
+			return err
+		})
+	}
 	n := 0
 	at := ptr("/response/output")
 	err := p.ix.Elems(out, func(i int, raw []byte) error {
