@@ -200,7 +200,7 @@ var responsesEventTypes = []string{
 
 // eventType reads an event's type.
 func eventType(p *replyParser, raw []byte) (string, error) {
-	if raw != nil && len(raw) > 2 && raw[0] == '"' {
+	if len(raw) > 2 && raw[0] == '"' {
 		for _, t := range responsesEventTypes {
 			if len(t) == len(raw)-2 && string(raw[1:len(raw)-1]) == t {
 				return t, nil
