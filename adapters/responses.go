@@ -33,6 +33,7 @@ var responsesSpec = &spec{
 		return ""
 	},
 	prompt:     userText,
+	stream:     responsesStreamSpec,
 	appendJSON: appendAs(sizeResponses, appendResponses),
 	choice:     responsesChoice,
 }
