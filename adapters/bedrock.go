@@ -33,6 +33,7 @@ var bedrockSpec = &spec{
 		return []any{promptBedrockMessage{Role: "user", Content: []promptBedrockBlock{{Text: text}}}}
 	},
 	appendJSON: appendAs(sizeBedrock, appendBedrock),
+	stream:     bedrockStreamSpec,
 }
 
 type promptBedrockMessage struct {
