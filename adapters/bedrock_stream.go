@@ -50,15 +50,17 @@ var (
 
 // bedrockStream is the state of one ConverseStream.
 type bedrockStream struct {
-	started  bool   // messageStart came
-	role     []byte // its role, as sent
-	stopped  bool   // messageStop came
-	metadata bool   // metadata came
-	blocks   []*bedrockBlock
-	byIndex  map[int64]int // contentBlockIndex -> blocks
-	ids      map[string]bool
-	top      []bedrockMember // the response's members from messageStop and metadata
-	scratch  []byte
+	started bool   // messageStart came
+	role    []byte // its role, as sent
+	stopped bool   // messageStop came
+	// stopReason is messageStop's, as sent, while it ends the open blocks.
+	stopReason []byte
+	metadata   bool // metadata came
+	blocks     []*bedrockBlock
+	byIndex    map[int64]int // contentBlockIndex -> blocks
+	ids        map[string]bool
+	top        []bedrockMember // the response's members from messageStop and metadata
+	scratch    []byte
 }
 
 // bedrockMember is a member of the rebuilt response, compact.
@@ -163,6 +165,7 @@ func (a *bedrockStream) event(s *Stream, name string, data []byte) error {
 		if _, err := p.text(ptr("/stopReason"), v[0]); err != nil {
 			return err
 		}
+		a.stopReason = v[0]
 		if err := a.endOpen(s); err != nil {
 			return err
 		}
@@ -484,6 +487,9 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	} else {
 		v, err := s.rp.check(ptr(""), text, ErrArguments, nil)
 		if err != nil {
+			if a.stopReason != nil {
+				return s.rp.fail(ptr(""), ErrArguments, "input of tool use block %d (%s) is not whole JSON when messageStop (stopReason %s) ends it: %s", b.index, rtQuote(name), a.stopReason, errProblem(err))
+			}
 			return s.rp.fail(ptr(""), ErrArguments, "input of tool use block %d (%s) is not valid JSON: %s", b.index, rtQuote(name), errProblem(err))
 		}
 		if v[0] != '{' {
