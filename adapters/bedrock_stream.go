@@ -57,6 +57,7 @@ type bedrockStream struct {
 	stopReason []byte
 	metadata   bool // metadata came
 	blocks     []*bedrockBlock
+	open       *bedrockBlock // the block not ended yet, if any
 	byIndex    map[int64]int // contentBlockIndex -> blocks
 	ids        map[string]bool
 	top        []bedrockMember // the response's members from messageStop and metadata
@@ -93,7 +94,7 @@ type bedrockBlock struct {
 
 	id, name, typ []byte // toolUse: as sent (quoted); typ nil when none came
 	server        bool   // toolUse of type server_tool_use: no call
-	input         []byte // toolUse: the input pieces' insides joined
+	input         []byte // toolUse: a quote, then the input pieces' insides joined
 	args          []byte // toolUse: the compact input object, once ended
 
 	start   []byte // toolResult: the start object's members, compact, without braces
@@ -240,18 +241,16 @@ func (a *bedrockStream) add(s *Stream, index int64, kind int) *bedrockBlock {
 	}
 	a.byIndex[index] = len(a.blocks)
 	a.blocks = append(a.blocks, b)
+	a.open = b
 	return b
 }
 
-// endOpen ends the blocks still open, at the start of another block or at
-// messageStop.
+// endOpen ends the block still open, at the start of another block or
+// at messageStop. Since every block's start ends the one before, at most
+// one is open.
 func (a *bedrockStream) endOpen(s *Stream) error {
-	for _, b := range a.blocks {
-		if !b.ended {
-			if err := a.end(s, b); err != nil {
-				return err
-			}
-		}
+	if b := a.open; b != nil {
+		return a.end(s, b)
 	}
 	return nil
 }
@@ -424,6 +423,9 @@ func (a *bedrockStream) delta(s *Stream, obj []byte) error {
 			if in[0][0] != '"' {
 				return p.fail(at.key("/input"), ErrArguments, "expected a string piece of the input's JSON text, got %s", jsonwire.Kind(in[0]))
 			}
+			if b.input == nil {
+				b.input = append(make([]byte, 0, len(in[0])), '"')
+			}
 			b.input = append(b.input, in[0][1:len(in[0])-1]...)
 		case "reasoningContent":
 			var r [3][]byte
@@ -476,12 +478,18 @@ func (a *bedrockStream) delta(s *Stream, obj []byte) error {
 // handed out (unless a server ran it).
 func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	b.ended = true
+	if a.open == b {
+		a.open = nil
+	}
 	if b.kind != bedrockToolUse {
 		return nil
 	}
 	name, _ := jsonwire.Text(b.name)
-	a.scratch = append(append(append(a.scratch[:0], '"'), b.input...), '"')
-	text := jsonwire.AppendUnquoted(nil, a.scratch)
+	if b.input == nil {
+		b.input = []byte{'"'}
+	}
+	text := jsonwire.AppendUnquoted(a.scratch[:0], append(b.input, '"'))
+	a.scratch = text
 	if len(bytes.TrimSpace(text)) == 0 {
 		b.args = []byte("{}")
 	} else {
@@ -530,10 +538,9 @@ func (a *bedrockStream) members(s *Stream, obj []byte) error {
 
 func (a *bedrockStream) finish(s *Stream) ([]byte, error) {
 	if !a.stopped {
-		for _, b := range a.blocks {
-			if b.kind == bedrockToolUse && !b.ended {
-				return nil, s.failStream(ErrIncomplete, "the stream ended inside tool use block %d (%s), before its input was complete", b.index, rtQuote(string(b.name[1:len(b.name)-1])))
-			}
+		if b := a.open; b != nil && b.kind == bedrockToolUse {
+			name, _ := jsonwire.Text(b.name)
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool use block %d (%s), before its input was complete", b.index, rtQuote(name))
 		}
 		return nil, s.failStream(ErrIncomplete, "the stream ended before messageStop")
 	}
