@@ -40,6 +40,8 @@ var (
 	bedrockIndexKeys    = []string{"contentBlockIndex"}
 	bedrockStartKeys    = []string{"contentBlockIndex", "start"}
 	bedrockDeltaKeys    = []string{"contentBlockIndex", "delta"}
+	bedrockDeltaKinds   = []string{"text", "toolUse", "reasoningContent", "citation", "toolResult"}
+	bedrockDeltaPaths   = [...]string{"/delta/text", "/delta/toolUse", "/delta/reasoningContent", "/delta/citation", "/delta/toolResult"}
 	bedrockStopKeys     = []string{"stopReason"}
 	bedrockStartUseKeys = []string{"toolUseId", "name", "type"}
 	bedrockReasonKeys   = []string{"text", "signature", "redactedContent"}
@@ -369,109 +371,138 @@ func (a *bedrockStream) delta(s *Stream, obj []byte) error {
 	if b != nil && b.ended {
 		return p.fail(ptr("/contentBlockIndex"), ErrReplyShape, "a delta for content block %d after it ended", index)
 	}
-	return p.ix.Members(v[1], func(m jsonwire.Member) error {
-		key := string(m.Key[1 : len(m.Key)-1])
-		at := ptr("/delta").key("/" + key)
-		kind := bedrockNone
-		switch key {
-		case "text", "citation":
-			kind = bedrockText
-		case "toolUse":
-			kind = bedrockToolUse
-		case "reasoningContent":
-			kind = bedrockReasoning
-		case "toolResult":
-			kind = bedrockToolResult
-		default:
-			return p.fail(at, ErrReplyShape, "a delta of kind %s is not supported", rtQuote(key))
+	var d [5][]byte
+	others, err := p.fieldsOthers(ptr("/delta"), v[1], bedrockDeltaKinds, d[:])
+	if err != nil {
+		return err
+	}
+	if others > 0 {
+		var unknown []byte
+		_ = p.ix.Members(v[1], func(m jsonwire.Member) error {
+			if unknown == nil && !jsonwire.KeyIn(m.Key, bedrockDeltaKinds) {
+				unknown = m.Key
+			}
+			return nil
+		})
+		return p.fail(ptr("/delta"), ErrReplyShape, "a delta of kind %s is not supported", string(unknown))
+	}
+	for i, val := range d {
+		if val == nil {
+			continue
 		}
-		if b == nil {
-			if kind == bedrockToolUse || kind == bedrockToolResult {
-				return p.fail(at, ErrReplyShape, "a %s delta for content block %d, which no contentBlockStart started", key, index)
-			}
-			if err := a.endOpen(s); err != nil {
-				return err
-			}
-			b = a.add(s, index, kind)
+		if err := a.deltaMember(s, &b, index, i, val); err != nil {
+			return err
 		}
-		if b.kind != kind {
-			return p.fail(at, ErrReplyShape, "a %s delta in content block %d, a %s block", key, index, bedrockKindNames[b.kind])
+	}
+	return nil
+}
+
+// deltaMember reads member k (of bedrockDeltaKinds) of a delta for block
+// index (*bp, nil when the delta starts it).
+func (a *bedrockStream) deltaMember(s *Stream, bp **bedrockBlock, index int64, k int, val []byte) error {
+	p := &s.rp
+	m := jsonwire.Member{Val: val}
+	key, at := bedrockDeltaKinds[k], ptr(bedrockDeltaPaths[k])
+	b := *bp
+	kind := bedrockNone
+	switch key {
+	case "text", "citation":
+		kind = bedrockText
+	case "toolUse":
+		kind = bedrockToolUse
+	case "reasoningContent":
+		kind = bedrockReasoning
+	case "toolResult":
+		kind = bedrockToolResult
+	default:
+		return p.fail(at, ErrReplyShape, "a delta of kind %s is not supported", rtQuote(key))
+	}
+	if b == nil {
+		if kind == bedrockToolUse || kind == bedrockToolResult {
+			return p.fail(at, ErrReplyShape, "a %s delta for content block %d, which no contentBlockStart started", key, index)
 		}
-		switch key {
-		case "text":
-			if m.Val[0] != '"' {
-				return p.fail(at, ErrReplyShape, "expected a string, got %s", jsonwire.Kind(m.Val))
-			}
-			b.text = append(b.text, m.Val[1:len(m.Val)-1]...)
-			s.textRaw(m.Val)
-		case "citation":
-			if err := p.object(at, m.Val); err != nil {
-				return err
-			}
-			if len(b.citations) > 0 {
-				b.citations = append(b.citations, ',')
-			}
-			b.citations = append(b.citations, p.ix.Compact(m.Val)...)
-		case "toolUse":
-			var in [1][]byte
-			if err := p.fields(at, m.Val, bedrockInputKeys, in[:]); err != nil {
-				return err
-			}
-			if in[0] == nil || in[0][0] == 'n' {
-				return nil
-			}
-			if in[0][0] != '"' {
-				return p.fail(at.key("/input"), ErrArguments, "expected a string piece of the input's JSON text, got %s", jsonwire.Kind(in[0]))
-			}
-			if b.input == nil {
-				b.input = append(make([]byte, 0, len(in[0])), '"')
-			}
-			b.input = append(b.input, in[0][1:len(in[0])-1]...)
-		case "reasoningContent":
-			var r [3][]byte
-			others, err := p.fieldsOthers(at, m.Val, bedrockReasonKeys, r[:])
-			if err != nil {
-				return err
-			}
-			if others > 0 {
-				return p.fail(at, ErrReplyShape, "a reasoningContent delta with a member other than text, signature and redactedContent")
-			}
-			for i, x := range r {
-				if x == nil || x[0] == 'n' {
-					continue
-				}
-				if x[0] != '"' {
-					return p.fail(at.key("/"+bedrockReasonKeys[i]), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(x))
-				}
-				piece := x[1 : len(x)-1]
-				switch i {
-				case 0:
-					b.text = append(b.text, piece...)
-				case 1:
-					b.signature, b.hasSig = append(b.signature, piece...), true
-				case 2:
-					b.redacted, b.hasRed = append(b.redacted, piece...), true
-				}
-			}
-			if b.hasRed && (b.hasSig || len(b.text) > 0) {
-				return p.fail(at, ErrReplyShape, "content block %d has both reasoning text and redactedContent", index)
-			}
-		case "toolResult":
-			if err := p.array(at, m.Val); err != nil {
-				return err
-			}
-			if m.Val[0] == 'n' {
-				return nil
-			}
-			inner := p.ix.Compact(m.Val)
-			inner = inner[1 : len(inner)-1]
-			if len(b.content) > 0 && len(inner) > 0 {
-				b.content = append(b.content, ',')
-			}
-			b.content = append(b.content, inner...)
+		if err := a.endOpen(s); err != nil {
+			return err
 		}
-		return nil
-	})
+		b = a.add(s, index, kind)
+	}
+	if b.kind != kind {
+		return p.fail(at, ErrReplyShape, "a %s delta in content block %d, a %s block", key, index, bedrockKindNames[b.kind])
+	}
+	switch key {
+	case "text":
+		if m.Val[0] != '"' {
+			return p.fail(at, ErrReplyShape, "expected a string, got %s", jsonwire.Kind(m.Val))
+		}
+		b.text = append(b.text, m.Val[1:len(m.Val)-1]...)
+		s.textRaw(m.Val)
+	case "citation":
+		if err := p.object(at, m.Val); err != nil {
+			return err
+		}
+		if len(b.citations) > 0 {
+			b.citations = append(b.citations, ',')
+		}
+		b.citations = append(b.citations, p.ix.Compact(m.Val)...)
+	case "toolUse":
+		var in [1][]byte
+		if err := p.fields(at, m.Val, bedrockInputKeys, in[:]); err != nil {
+			return err
+		}
+		if in[0] == nil || in[0][0] == 'n' {
+			return nil
+		}
+		if in[0][0] != '"' {
+			return p.fail(at.key("/input"), ErrArguments, "expected a string piece of the input's JSON text, got %s", jsonwire.Kind(in[0]))
+		}
+		if b.input == nil {
+			b.input = append(make([]byte, 0, len(in[0])), '"')
+		}
+		b.input = append(b.input, in[0][1:len(in[0])-1]...)
+	case "reasoningContent":
+		var r [3][]byte
+		others, err := p.fieldsOthers(at, m.Val, bedrockReasonKeys, r[:])
+		if err != nil {
+			return err
+		}
+		if others > 0 {
+			return p.fail(at, ErrReplyShape, "a reasoningContent delta with a member other than text, signature and redactedContent")
+		}
+		for i, x := range r {
+			if x == nil || x[0] == 'n' {
+				continue
+			}
+			if x[0] != '"' {
+				return p.fail(at.key("/"+bedrockReasonKeys[i]), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(x))
+			}
+			piece := x[1 : len(x)-1]
+			switch i {
+			case 0:
+				b.text = append(b.text, piece...)
+			case 1:
+				b.signature, b.hasSig = append(b.signature, piece...), true
+			case 2:
+				b.redacted, b.hasRed = append(b.redacted, piece...), true
+			}
+		}
+		if b.hasRed && (b.hasSig || len(b.text) > 0) {
+			return p.fail(at, ErrReplyShape, "content block %d has both reasoning text and redactedContent", index)
+		}
+	case "toolResult":
+		if err := p.array(at, m.Val); err != nil {
+			return err
+		}
+		if m.Val[0] == 'n' {
+			return nil
+		}
+		inner := p.ix.Compact(m.Val)
+		inner = inner[1 : len(inner)-1]
+		if len(b.content) > 0 && len(inner) > 0 {
+			b.content = append(b.content, ',')
+		}
+		b.content = append(b.content, inner...)
+	}
+	return nil
 }
 
 // end ends block b; a toolUse block's input must be whole: its call is

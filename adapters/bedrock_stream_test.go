@@ -423,3 +423,20 @@ func TestBedrockStreamLimits(t *testing.T) {
 }
 
 func FuzzBedrockStream(f *testing.F) { fuzzStream(f, adapters.ForBedrock()) }
+
+// TestBedrockReplyCitedText checks that a whole Converse reply's
+// citationsContent text is the turn's text, as a streamed one's is.
+func TestBedrockReplyCitedText(t *testing.T) {
+	turn, err := adapters.ParseBedrockReply([]byte(`{"output":{"message":{"role":"assistant","content":[{"text":"Per the file: "},` +
+		`{"citationsContent":{"content":[{"text":"the sky "},{"text":"is blue."}],"citations":[{"title":"sky.txt"}]}}]}},"stopReason":"end_turn"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turn.Text != "Per the file: the sky is blue." {
+		t.Fatalf("text %q, want the text block and the cited text joined", turn.Text)
+	}
+	_, err = adapters.ParseBedrockReply([]byte(`{"output":{"message":{"role":"assistant","content":[{"citationsContent":{"content":[{"text":7}]}}]}},"stopReason":"end_turn"}`))
+	if !errors.Is(err, adapters.ErrReplyShape) || !strings.Contains(err.Error(), "/output/message/content/0/citationsContent/content/0/text") {
+		t.Fatalf("a number as cited text: got %v, want ErrReplyShape at its path", err)
+	}
+}
