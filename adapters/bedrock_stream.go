@@ -168,8 +168,10 @@ func (a *bedrockStream) event(s *Stream, name string, data []byte) error {
 		if _, err := p.text(ptr("/stopReason"), v[0]); err != nil {
 			return err
 		}
-		a.stopReason = v[0]
-		if err := a.endOpen(s); err != nil {
+		a.stopReason = v[0] // for end's error; the event's data is valid only during the call
+		err := a.endOpen(s)
+		a.stopReason = nil
+		if err != nil {
 			return err
 		}
 		a.stopped = true
