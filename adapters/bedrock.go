@@ -35,6 +35,7 @@ var bedrockSpec = &spec{
 	},
 	appendJSON: appendAs(sizeBedrock, appendBedrock),
 	choice:     bedrockChoice,
+	stream:     bedrockStreamSpec,
 }
 
 type promptBedrockMessage struct {

@@ -44,8 +44,10 @@ var (
 	bedrockKeys        = []string{"output", "stopReason", "message", "Message", "__type", "role", "content"}
 	bedrockOutputKeys  = []string{"message"}
 	bedrockMessageKeys = []string{"role", "content"}
-	bedrockBlockKeys   = []string{"text", "toolUse"}
+	bedrockBlockKeys   = []string{"text", "toolUse", "citationsContent"}
 	bedrockToolUseKeys = []string{"toolUseId", "name", "input", "type"}
+	bedrockCitedKeys   = []string{"content"}
+	bedrockTextKeys    = []string{"text"}
 )
 
 // ParseBedrockReply parses a Bedrock Converse reply: the whole response
@@ -67,7 +69,8 @@ func ParseBedrockReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseB
 //
 // Turn.Replay holds the assistant message as a [json.RawMessage],
 // verbatim (reasoning blocks and their signatures included). Turn.Text
-// joins the text blocks; Turn.Stop is stopReason.
+// joins the text blocks (and the generated text of citationsContent
+// blocks); Turn.Stop is stopReason.
 func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	p := l.parser(NameBedrock)
 	data, err := p.whole(reply)
@@ -144,7 +147,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	list := ptr(path.key("/content").String()) // once, so that index below makes no path
 	err = p.ix.Elems(m[1], func(i int, raw []byte) error {
 		at := list.index(i)
-		var b [2][]byte
+		var b [3][]byte
 		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
 			return err
 		}
@@ -153,6 +156,9 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 			return err
 		}
 		text.WriteString(s)
+		if err := p.citedText(at.key("/citationsContent"), b[2], &text); err != nil {
+			return err
+		}
 		if b[1] == nil || b[1][0] == 'n' {
 			return nil
 		}
@@ -188,6 +194,32 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	turn.Text = text.String()
 	turn.Replay = []any{json.RawMessage(p.ix.Compact(msg))}
 	return turn.noEmptyCalls(), nil
+}
+
+// citedText adds the generated text of a citationsContent block
+// ({"content":[{"text":...}],"citations":[...]}) to text: it is the
+// reply's visible text, with its sources beside it.
+func (p replyParser) citedText(at loc, raw []byte, text *textJoin) error {
+	if raw == nil || raw[0] == 'n' {
+		return nil
+	}
+	var c [1][]byte
+	if err := p.fields(at, raw, bedrockCitedKeys, c[:]); err != nil {
+		return err
+	}
+	if err := p.array(at.key("/content"), c[0]); err != nil || c[0] == nil || c[0][0] == 'n' {
+		return err
+	}
+	list := ptr(at.key("/content").String())
+	return p.ix.Elems(c[0], func(i int, raw []byte) error {
+		var t [1][]byte
+		if err := p.fields(list.index(i), raw, bedrockTextKeys, t[:]); err != nil {
+			return err
+		}
+		s, err := p.text(list.index(i).key("/text"), t[0])
+		text.WriteString(s)
+		return err
+	})
 }
 
 // BedrockResults renders the results of calls as the one Converse user

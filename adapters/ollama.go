@@ -34,6 +34,7 @@ var ollamaSpec = &spec{
 		return ""
 	},
 	prompt: userText,
+	stream: ollamaStreamSpec,
 	// ToOllama returns []OpenAITool: the OpenAI home appends it.
 }
 
