@@ -3,6 +3,7 @@ package adapters
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"unicode/utf8"
 )
 
 // eventStreamFramer reads AWS's binary event stream
@@ -205,7 +206,7 @@ func (f *eventStreamFramer) headers(h []byte) error {
 		if typ != 7 {
 			return frameError(ErrReplyShape, "frame %d: header %s is not a string (value type %d)", f.frames, string(name), typ)
 		}
-		if !validUTF8(val[2:]) {
+		if !utf8.Valid(val[2:]) {
 			return frameError(ErrReplyShape, "frame %d: header %s is not UTF-8", f.frames, string(name))
 		}
 		*dst = string(val[2:])
