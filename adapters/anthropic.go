@@ -27,6 +27,7 @@ var anthropicSpec = &spec{
 	tools:       func(p *spec, t []define.Tool, o []Option) (any, error) { return toAnthropic(p, t, o) },
 	build:       buildAs(buildAnthropic),
 	parse:       ReplyLimits.ParseAnthropicReply,
+	stream:      anthropicStreamSpec,
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		m, err := AnthropicResults(c, r)
 		return asEntries([]AnthropicToolResultMessage{m}, err)
