@@ -217,8 +217,8 @@ func (w *wireMembers) merge(x *jsonwire.Index, key, val []byte) byte {
 	return 0
 }
 
-// appendElem appends the checked value val to the array member key (a
-// citation to "citations"); it returns the member's kind when that is not
+// appendElem appends the checked value val to the array member key, quoted
+// (a citation to "citations"); it returns the member's kind when that is not
 // an array, 0 when it appended.
 func (w *wireMembers) appendElem(x *jsonwire.Index, key string, val []byte) byte {
 	k := []byte(key)
@@ -522,7 +522,7 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 			b.pieces = true
 			return nil
 		case typ == "citations_delta" && jsonwire.KeyIs(m.Key, "citation"):
-			if k := b.members.appendElem(p.ix, "citations", m.Val); k != 0 {
+			if k := b.members.appendElem(p.ix, `"citations"`, m.Val); k != 0 {
 				return p.fail(ptr("/delta/citation"), ErrReplyShape, "a citation for block %d, whose citations are %s, not an array", index, kindName(k))
 			}
 			return nil
