@@ -93,7 +93,7 @@ type wireMembers struct {
 }
 
 type wireMember struct {
-	name string // the key's text
+	name []byte // the key's text: inside key, unless the key has escapes
 	key  []byte // the key as sent, quoted
 	kind byte
 	val  []byte
@@ -101,7 +101,7 @@ type wireMember struct {
 
 func (w *wireMembers) reset() {
 	for i := range w.m {
-		w.m[i] = wireMember{key: w.m[i].key[:0], val: w.m[i].val[:0]}
+		w.m[i] = wireMember{key: w.m[i].key[:0], val: w.m[i].val[:0], name: w.m[i].name[:0]}
 	}
 	w.m, w.last, w.byName = w.m[:0], 0, nil
 }
@@ -112,16 +112,19 @@ func (w *wireMembers) find(key []byte) int {
 	if w.last < len(w.m) && string(w.m[w.last].key) == string(key) {
 		return w.last
 	}
-	name := keyText(key)
+	name := key[1 : len(key)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		name = jsonwire.AppendUnquoted(nil, key)
+	}
 	if w.byName != nil {
-		if i, ok := w.byName[name]; ok {
+		if i, ok := w.byName[string(name)]; ok {
 			w.last = i
 			return i
 		}
 		return -1
 	}
 	for i := range w.m {
-		if w.m[i].name == name {
+		if string(w.m[i].name) == string(name) {
 			w.last = i
 			return i
 		}
@@ -147,14 +150,20 @@ func (w *wireMembers) add(key []byte) *wireMember {
 		w.m = append(w.m, wireMember{})
 	}
 	m := &w.m[n]
-	m.name, m.key, m.val = keyText(key), append(m.key[:0], key...), m.val[:0]
+	m.key, m.val = append(m.key[:0], key...), m.val[:0]
+	if bytes.IndexByte(key, '\\') < 0 {
+		m.name = m.key[1 : len(m.key)-1]
+	} else {
+		// Its own buffer: m.key's may be m.name's next time.
+		m.name = jsonwire.AppendUnquoted(nil, key)
+	}
 	switch {
 	case w.byName != nil:
-		w.byName[m.name] = n
+		w.byName[string(m.name)] = n
 	case n == 16:
 		w.byName = make(map[string]int, 32)
 		for i := range w.m {
-			w.byName[w.m[i].name] = i
+			w.byName[string(w.m[i].name)] = i
 		}
 	}
 	w.last = n
@@ -290,7 +299,7 @@ func (a *anthropicStream) event(s *Stream, name string, data []byte) error {
 	if err := p.fields(ptr(""), obj, anthropicEventKeys, f[:]); err != nil {
 		return err
 	}
-	typ, err := p.text(ptr("/type"), f[0])
+	typ, err := anthropicType(p, ptr("/type"), f[0])
 	if err != nil {
 		return err
 	}
@@ -341,6 +350,24 @@ func (a *anthropicStream) event(s *Stream, name string, data []byte) error {
 	}
 	a.stopped = true
 	return nil
+}
+
+// anthropicTypes are the event and delta types the stream reads, which
+// anthropicType returns without making a string of each event's type.
+var anthropicTypes = []string{"ping", "message_start", "content_block_start", "content_block_delta",
+	"content_block_stop", "message_delta", "message_stop", "error",
+	"text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta"}
+
+// anthropicType reads the string raw, a type: "" when absent or null.
+func anthropicType(p *replyParser, at loc, raw []byte) (string, error) {
+	if raw != nil && raw[0] == '"' {
+		for _, t := range anthropicTypes {
+			if string(raw[1:len(raw)-1]) == t {
+				return t, nil
+			}
+		}
+	}
+	return p.text(at, raw)
 }
 
 // start reads message_start's message.
@@ -506,7 +533,7 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 	if err := p.fields(ptr("/delta"), delta, anthropicBlockKeys[:1], dt[:]); err != nil {
 		return err
 	}
-	typ, err := p.text(ptr("/delta/type"), dt[0])
+	typ, err := anthropicType(p, ptr("/delta/type"), dt[0])
 	if err != nil {
 		return err
 	}
@@ -599,8 +626,8 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 	if err := p.object(ptr("/usage"), usage); err != nil {
 		return err
 	}
-	if i := a.msg.find([]byte(`"usage"`)); i < 0 {
-		a.msg.add([]byte(`"usage"`)).kind = wireUsage
+	if i := a.msg.find(keyUsage); i < 0 {
+		a.msg.add(keyUsage).kind = wireUsage
 	} else if a.msg.m[i].kind != wireUsage {
 		a.msg.m[i].kind = wireUsage
 		a.usage.reset()
@@ -663,11 +690,10 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 	if b.typ == "tool_use" && args[0] != '{' {
 		return s.failStream(ErrArguments, "the input of block %d (%s) is %s, not a JSON object", b.index, a.blockName(b), jsonwire.Kind(args))
 	}
-	k := []byte(`"input"`)
-	i := b.members.find(k)
+	i := b.members.find(keyInput)
 	var m *wireMember
 	if i < 0 {
-		m = b.members.add(k)
+		m = b.members.add(keyInput)
 	} else {
 		m = &b.members.m[i]
 	}
@@ -677,7 +703,7 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 
 // blockName names block b in an error: its type and, for a tool, its name.
 func (a *anthropicStream) blockName(b *anthropicBlock) string {
-	if i := b.members.find([]byte(`"name"`)); i >= 0 && b.members.m[i].kind == wireString {
+	if i := b.members.find(keyName); i >= 0 && b.members.m[i].kind == wireString {
 		return b.typ + " " + rtQuote(textOf(b.members.m[i].val))
 	}
 	return b.typ
@@ -695,7 +721,7 @@ func textOf(inner []byte) string {
 // ParseAnthropicReply checks it, so that it is the call the reply gives.
 func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) {
 	str := func(key string) (string, error) {
-		i := b.members.find([]byte(`"` + key + `"`))
+		i := b.members.find(quotedKey(key))
 		switch {
 		case i < 0:
 			return "", nil
@@ -724,7 +750,7 @@ func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) 
 		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use %s): call id %s is used by an earlier call", b.index, rtQuote(name), rtQuote(id))
 	}
 	args := []byte("{}")
-	if i := b.members.find([]byte(`"input"`)); i >= 0 {
+	if i := b.members.find(keyInput); i >= 0 {
 		m := &b.members.m[i]
 		switch {
 		case m.kind == wireValue && m.val[0] == '{':
@@ -739,6 +765,22 @@ func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) 
 	}
 	a.ids[id] = struct{}{}
 	return Call{ID: id, Name: name, Args: args}, nil
+}
+
+// The keys the stream looks up, quoted.
+var (
+	keyID    = []byte(`"id"`)
+	keyName  = []byte(`"name"`)
+	keyInput = []byte(`"input"`)
+	keyUsage = []byte(`"usage"`)
+)
+
+// quotedKey is "id" or "name", quoted.
+func quotedKey(key string) []byte {
+	if key == "id" {
+		return keyID
+	}
+	return keyName
 }
 
 // wireKind names the kind of a member's value in an error.
