@@ -36,7 +36,9 @@ func anthropicBenchStream(kind string, n int) []string {
 		ev = append(ev, fmt.Sprintf(`{"type":"content_block_stop","index":%d}`, block))
 		block++
 	}
-	tool := func(name string) { start(fmt.Sprintf(`{"type":"tool_use","id":"toolu_%d","name":"%s","input":{}}`, block, name)) }
+	tool := func(name string) {
+		start(fmt.Sprintf(`{"type":"tool_use","id":"toolu_%d","name":"%s","input":{}}`, block, name))
+	}
 	switch kind {
 	case "ordinary":
 		for range n {
