@@ -130,9 +130,9 @@ func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
 }
 
 // ForAnthropic returns the [Provider] for the Anthropic Messages API. Tools
-// is [ToAnthropic] with opts; Parse is [ParseAnthropicReply]; Results is
-// [AnthropicResults], one user message; Prompt is
-// {"role":"user","content":text}.
+// is [ToAnthropic] with opts; Parse is [ParseAnthropicReply]; ParseStream
+// is [ParseAnthropicStream]; Results is [AnthropicResults], one user
+// message; Prompt is {"role":"user","content":text}.
 func ForAnthropic(opts ...Option) Provider { return forSpec(anthropicSpec, opts) }
 
 func appendAnthropic(dst []byte, t *AnthropicTool) ([]byte, error) {
