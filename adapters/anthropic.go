@@ -27,6 +27,7 @@ var anthropicSpec = &spec{
 	tools:       func(p *spec, t []define.Tool, o []Option) (any, error) { return toAnthropic(p, t, o) },
 	build:       buildAs(buildAnthropic),
 	parse:       ReplyLimits.ParseAnthropicReply,
+	stream:      anthropicStreamSpec,
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		m, err := AnthropicResults(c, r)
 		return asEntries([]AnthropicToolResultMessage{m}, err)
@@ -130,9 +131,9 @@ func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
 }
 
 // ForAnthropic returns the [Provider] for the Anthropic Messages API. Tools
-// is [ToAnthropic] with opts; Parse is [ParseAnthropicReply]; Results is
-// [AnthropicResults], one user message; Prompt is
-// {"role":"user","content":text}.
+// is [ToAnthropic] with opts; Parse is [ParseAnthropicReply]; ParseStream
+// is [ParseAnthropicStream]; Results is [AnthropicResults], one user
+// message; Prompt is {"role":"user","content":text}.
 func ForAnthropic(opts ...Option) Provider { return forSpec(anthropicSpec, opts) }
 
 func appendAnthropic(dst []byte, t *AnthropicTool) ([]byte, error) {

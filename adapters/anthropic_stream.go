@@ -1,0 +1,836 @@
+package adapters
+
+import (
+	"bytes"
+	"io"
+	"sort"
+
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
+)
+
+// Anthropic Messages streams ("stream": true) are Server-Sent Events whose
+// data is a JSON object with a "type" equal to the event's name:
+// message_start (the message, content empty), then for each content block
+// content_block_start (the block, by index), content_block_delta pieces
+// and content_block_stop, then message_delta (stop_reason, stop_sequence,
+// the final usage) and message_stop; ping may come anywhere, and error
+// ends a stream that failed. The assembler rebuilds the message a request
+// without streaming would have returned and ParseAnthropicReply reads it,
+// so thinking blocks and their signatures, server tool blocks and
+// citations replay as a whole reply's do.
+//
+// How the pieces are joined:
+//   - a block is the object content_block_start gave, with each delta's
+//     members (other than its "type") merged into it: a string is
+//     appended to the block's string of that name (text_delta's text,
+//     thinking_delta's thinking, signature_delta's signature), an array's
+//     elements to its array, null is skipped and any other value replaces
+//     the one before. A delta of a type this file does not know is merged
+//     the same way, so what it carries is kept; a member whose kind
+//     differs from the block's (a string onto an array) is an error;
+//   - input_json_delta's partial_json pieces are joined as sent and read
+//     once the block ends: pieces that join to nothing leave the input
+//     content_block_start gave ({} for a tool_use); otherwise they must be
+//     one whole JSON value (an object, for a tool_use), which replaces it;
+//   - citations_delta's citation is appended to the block's citations;
+//   - a block ends at its content_block_stop, or, when that is missing,
+//     at the next content_block_start, message_delta or message_stop; a
+//     tool_use is handed out as a call when it ends;
+//   - message_delta's delta members replace the message's (stop_reason,
+//     stop_sequence, ...), and its usage members replace those of
+//     message_start's usage;
+//   - event types this file does not know are skipped (Anthropic may add
+//     some); ping is skipped.
+var anthropicStreamSpec = &streamSpec{
+	framer:   func(max int) framer { return newSSEFramer(max) },
+	assemble: func(*spec) assembler { return new(anthropicStream) },
+}
+
+var anthropicEventKeys = []string{"type", "index", "delta", "content_block", "message", "usage", "error"}
+
+// anthropicStream is the state of one Anthropic stream.
+type anthropicStream struct {
+	started   bool // message_start came
+	stopped   bool // message_stop came
+	deltaSeen bool // a message_delta came
+	stopSeen  bool // a message_delta gave a stop_reason that is not null
+	msg       wireMembers
+	usage     wireMembers // message's usage, when it is an object
+	content   []byte      // the ended blocks, each a compact object, joined by commas
+	blocks    int         // how many blocks ended
+	indexes   []int64     // the index of every block started, increasing
+	starts    []int       // the event that started each
+	open      *anthropicBlock
+	spare     *anthropicBlock // a block's storage, reused
+	ids       callIDs
+	scratch   []byte
+}
+
+// anthropicBlock is the content block being streamed.
+type anthropicBlock struct {
+	index   int64
+	typ     string // its type, as sent
+	members wireMembers
+	input   []byte // `"` and the partial_json pieces' insides, joined
+	pieces  bool   // a partial_json piece came
+}
+
+// member kinds of a wireMember.
+const (
+	wireString  = 's' // val is a string's inside, escaped as sent
+	wireArray   = 'a' // val is an array's elements, compact, without brackets
+	wireValue   = 'v' // val is a compact value
+	wireContent = 'c' // the message's content, written from the blocks
+	wireUsage   = 'u' // the message's usage, written from its members
+)
+
+// wireMembers are an object's members, in the order they first came,
+// gathered from the pieces of a stream.
+type wireMembers struct {
+	m      []wireMember
+	last   int            // the member found last: deltas repeat one key
+	byName map[string]int // the members by name, once there are many
+}
+
+type wireMember struct {
+	name []byte // the key's text: inside key, unless the key has escapes
+	key  []byte // the key as sent, quoted
+	kind byte
+	val  []byte
+}
+
+func (w *wireMembers) reset() {
+	for i := range w.m {
+		w.m[i] = wireMember{key: w.m[i].key[:0], val: w.m[i].val[:0], name: w.m[i].name[:0]}
+	}
+	w.m, w.last, w.byName = w.m[:0], 0, nil
+}
+
+// find returns the position of the member with the key key (quoted, as
+// sent), -1 when there is none.
+func (w *wireMembers) find(key []byte) int {
+	if w.last < len(w.m) && string(w.m[w.last].key) == string(key) {
+		return w.last
+	}
+	name := key[1 : len(key)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		name = jsonwire.AppendUnquoted(nil, key)
+	}
+	if w.byName != nil {
+		if i, ok := w.byName[string(name)]; ok {
+			w.last = i
+			return i
+		}
+		return -1
+	}
+	for i := range w.m {
+		if string(w.m[i].name) == string(name) {
+			w.last = i
+			return i
+		}
+	}
+	return -1
+}
+
+// keyText is the text of the quoted key key.
+func keyText(key []byte) string {
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	return string(jsonwire.AppendUnquoted(nil, key))
+}
+
+// add appends a new member and returns it.
+func (w *wireMembers) add(key []byte) *wireMember {
+	n := len(w.m)
+	if n < cap(w.m) {
+		w.m = w.m[:n+1]
+	} else {
+		w.m = append(w.m, wireMember{})
+	}
+	m := &w.m[n]
+	m.key, m.val = append(m.key[:0], key...), m.val[:0]
+	if bytes.IndexByte(key, '\\') < 0 {
+		m.name = m.key[1 : len(m.key)-1]
+	} else {
+		// Its own buffer: m.key's may be m.name's next time.
+		m.name = jsonwire.AppendUnquoted(nil, key)
+	}
+	switch {
+	case w.byName != nil:
+		w.byName[string(m.name)] = n
+	case n == 16:
+		w.byName = make(map[string]int, 32)
+		for i := range w.m {
+			w.byName[string(w.m[i].name)] = i
+		}
+	}
+	w.last = n
+	return m
+}
+
+// setVal stores the checked value val (a slice of x's text) in m.
+func (m *wireMember) setVal(x *jsonwire.Index, val []byte) {
+	switch val[0] {
+	case '"':
+		m.kind, m.val = wireString, append(m.val[:0], val[1:len(val)-1]...)
+	case '[':
+		m.kind = wireArray
+		m.val = x.AppendCompact(m.val[:0], val)
+		m.val = m.val[1 : len(m.val)-1]
+	default:
+		m.kind, m.val = wireValue, x.AppendCompact(m.val[:0], val)
+	}
+}
+
+// set sets the member key to val, in place when it is there.
+func (w *wireMembers) set(x *jsonwire.Index, key, val []byte) {
+	i := w.find(key)
+	if i < 0 {
+		w.add(key).setVal(x, val)
+		return
+	}
+	w.m[i].setVal(x, val)
+}
+
+// merge merges a delta's member into w (see anthropicStreamSpec). It
+// returns the kind of the member it could not merge into, 0 when it did.
+func (w *wireMembers) merge(x *jsonwire.Index, key, val []byte) byte {
+	if val[0] == 'n' {
+		return 0
+	}
+	i := w.find(key)
+	if i < 0 {
+		w.add(key).setVal(x, val)
+		return 0
+	}
+	m := &w.m[i]
+	switch {
+	case m.kind == wireValue && string(m.val) == "null":
+		m.setVal(x, val)
+	case m.kind == wireString && val[0] == '"':
+		m.val = append(m.val, val[1:len(val)-1]...)
+	case m.kind == wireArray && val[0] == '[':
+		if j := jsonwire.SkipSpace(val, 1); val[j] != ']' {
+			if len(m.val) > 0 {
+				m.val = append(m.val, ',')
+			}
+			m.val = x.AppendCompact(m.val, val[1:len(val)-1])
+		}
+	case m.kind == wireValue && val[0] != '"' && val[0] != '[':
+		m.setVal(x, val)
+	default:
+		return m.kind
+	}
+	return 0
+}
+
+// appendElem appends the checked value val to the array member key, quoted
+// (a citation to "citations"); it returns the member's kind when that is not
+// an array, 0 when it appended.
+func (w *wireMembers) appendElem(x *jsonwire.Index, key string, val []byte) byte {
+	k := []byte(key)
+	i := w.find(k)
+	var m *wireMember
+	switch {
+	case i < 0:
+		m = w.add(k)
+		m.kind, m.val = wireArray, m.val[:0]
+	case w.m[i].kind == wireValue && string(w.m[i].val) == "null":
+		m = &w.m[i]
+		m.kind, m.val = wireArray, m.val[:0]
+	case w.m[i].kind == wireArray:
+		m = &w.m[i]
+	default:
+		return w.m[i].kind
+	}
+	if len(m.val) > 0 {
+		m.val = append(m.val, ',')
+	}
+	m.val = x.AppendCompact(m.val, val)
+	return 0
+}
+
+// appendObject appends the members as one JSON object; content and usage
+// write the message's.
+func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte, usage *wireMembers) []byte {
+	dst = append(dst, '{')
+	for i := range w.m {
+		m := &w.m[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(dst, m.key...), ':')
+		switch m.kind {
+		case wireString:
+			dst = append(append(append(dst, '"'), m.val...), '"')
+		case wireArray:
+			dst = append(append(append(dst, '['), m.val...), ']')
+		case wireContent:
+			dst = content(dst)
+		case wireUsage:
+			dst = usage.appendObject(dst, nil, nil)
+		default:
+			dst = append(dst, m.val...)
+		}
+	}
+	return append(dst, '}')
+}
+
+// kindName names a member kind in an error.
+func kindName(k byte) string {
+	switch k {
+	case wireString:
+		return "a string"
+	case wireArray:
+		return "an array"
+	}
+	return "another value"
+}
+
+func (a *anthropicStream) event(s *Stream, name string, data []byte) error {
+	obj, err := s.object(data)
+	if err != nil {
+		return err
+	}
+	p := &s.rp
+	var f [7][]byte
+	if err := p.fields(ptr(""), obj, anthropicEventKeys, f[:]); err != nil {
+		return err
+	}
+	typ, err := anthropicType(p, ptr("/type"), f[0])
+	if err != nil {
+		return err
+	}
+	if name == "error" || typ == "error" {
+		if f[6] != nil && f[6][0] == '{' {
+			return p.errorObject(ptr("/error"), f[6], &anthropicErrorKeys)
+		}
+		msg, _ := jsonwire.Text(f[6])
+		if msg == "" {
+			msg = string(p.ix.Compact(obj))
+		}
+		return p.providerError(ptr(""), msg, "", "", "")
+	}
+	switch {
+	case typ == "":
+		typ = name
+	case name != "" && name != typ:
+		return p.fail(ptr("/type"), ErrReplyShape, "the event is named %s but its type is %s", rtQuote(name), rtQuote(typ))
+	}
+	switch typ {
+	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop":
+	default:
+		return nil // ping, and the event types added after this file was written
+	}
+	switch {
+	case a.stopped:
+		return p.fail(ptr("/type"), ErrReplyShape, "%s after message_stop", typ)
+	case typ == "message_start":
+		return a.start(s, f[4])
+	case !a.started:
+		return p.fail(ptr("/type"), ErrReplyShape, "%s before message_start", typ)
+	}
+	switch typ {
+	case "content_block_start":
+		return a.blockStart(s, f[1], f[3])
+	case "content_block_delta":
+		return a.blockDelta(s, f[1], f[2])
+	case "content_block_stop":
+		return a.blockStop(s, f[1])
+	case "message_delta":
+		return a.messageDelta(s, f[2], f[5])
+	}
+	// message_stop
+	if a.open != nil {
+		if err := a.end(s, " (no content_block_stop came before message_stop)"); err != nil {
+			return err
+		}
+	}
+	a.stopped = true
+	return nil
+}
+
+// anthropicTypes are the event and delta types the stream reads, which
+// anthropicType returns without making a string of each event's type.
+var anthropicTypes = []string{"ping", "message_start", "content_block_start", "content_block_delta",
+	"content_block_stop", "message_delta", "message_stop", "error",
+	"text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta"}
+
+// anthropicType reads the string raw, a type: "" when absent or null.
+func anthropicType(p *replyParser, at loc, raw []byte) (string, error) {
+	if raw != nil && raw[0] == '"' {
+		for _, t := range anthropicTypes {
+			if string(raw[1:len(raw)-1]) == t {
+				return t, nil
+			}
+		}
+	}
+	return p.text(at, raw)
+}
+
+// start reads message_start's message.
+func (a *anthropicStream) start(s *Stream, msg []byte) error {
+	p := &s.rp
+	if a.started {
+		return p.fail(ptr("/type"), ErrReplyShape, "message_start again (the stream has one message)")
+	}
+	if msg == nil {
+		return p.fail(ptr("/message"), ErrReplyShape, "missing message")
+	}
+	if err := p.object(ptr("/message"), msg); err != nil {
+		return err
+	}
+	a.started = true
+	hasContent := false
+	err := p.ix.Members(msg, func(m jsonwire.Member) error {
+		switch {
+		case jsonwire.KeyIs(m.Key, "content"):
+			if m.Val[0] != 'n' && (m.Val[0] != '[' || p.ix.First(m.Val) != nil) {
+				return p.fail(ptr("/message/content"), ErrReplyShape, "expected an empty array (the blocks come in content_block_start events), got %s", contentKind(m.Val))
+			}
+			a.msg.add(m.Key).kind = wireContent
+			hasContent = true
+		case jsonwire.KeyIs(m.Key, "usage") && m.Val[0] == '{':
+			a.msg.add(m.Key).kind = wireUsage
+			_ = p.ix.Members(m.Val, func(u jsonwire.Member) error {
+				a.usage.set(p.ix, u.Key, u.Val)
+				return nil
+			})
+		default:
+			a.msg.set(p.ix, m.Key, m.Val)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if !hasContent {
+		a.msg.add([]byte(`"content"`)).kind = wireContent
+	}
+	return nil
+}
+
+// contentKind names a non-empty content value.
+func contentKind(raw []byte) string {
+	if raw[0] == '[' {
+		return "an array with blocks"
+	}
+	return jsonwire.Kind(raw)
+}
+
+// blockIndex reads an event's index: an integer of at least 0.
+func blockIndex(p *replyParser, raw []byte) (int64, error) {
+	if raw == nil {
+		return 0, p.fail(ptr("/index"), ErrReplyShape, "missing index")
+	}
+	var n int64
+	ok := len(raw) > 0 && len(raw) <= 18 && (raw[0] != '0' || len(raw) == 1)
+	for _, c := range raw {
+		if c < '0' || c > '9' {
+			ok = false
+			break
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if !ok {
+		return 0, p.fail(ptr("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", rtQuote(string(raw)))
+	}
+	return n, nil
+}
+
+// started returns the position of index among the blocks started, -1
+// when no block with it started.
+func (a *anthropicStream) startedAt(index int64) int {
+	i := sort.Search(len(a.indexes), func(i int) bool { return a.indexes[i] >= index })
+	if i < len(a.indexes) && a.indexes[i] == index {
+		return i
+	}
+	return -1
+}
+
+// notOpen is the error for an event about block index when that block is
+// not the one being streamed.
+func (a *anthropicStream) notOpen(p *replyParser, what string, index int64) error {
+	if i := a.startedAt(index); i >= 0 {
+		return p.fail(ptr("/index"), ErrReplyShape, "%s for block %d, which ended (it started in event %d)", what, index, a.starts[i])
+	}
+	return p.fail(ptr("/index"), ErrReplyShape, "%s for block %d, which no content_block_start started", what, index)
+}
+
+func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
+	p := &s.rp
+	if a.deltaSeen {
+		return p.fail(ptr("/type"), ErrReplyShape, "content_block_start after message_delta")
+	}
+	index, err := blockIndex(p, rawIndex)
+	if err != nil {
+		return err
+	}
+	if block == nil {
+		return p.fail(ptr("/content_block"), ErrReplyShape, "missing content_block")
+	}
+	if err := p.object(ptr("/content_block"), block); err != nil {
+		return err
+	}
+	if i := a.startedAt(index); i >= 0 {
+		return p.fail(ptr("/index"), ErrReplyShape, "block %d started again (it started in event %d)", index, a.starts[i])
+	}
+	if n := len(a.indexes); n > 0 && index < a.indexes[n-1] {
+		return p.fail(ptr("/index"), ErrReplyShape, "block %d starts after block %d (blocks come in index order)", index, a.indexes[n-1])
+	}
+	var bt [1][]byte
+	if err := p.fields(ptr("/content_block"), block, anthropicBlockKeys[:1], bt[:]); err != nil {
+		return err
+	}
+	typ, err := p.text(ptr("/content_block/type"), bt[0])
+	if err != nil {
+		return err
+	}
+	if typ == "" {
+		return p.fail(ptr("/content_block/type"), ErrReplyShape, "missing type")
+	}
+	if a.open != nil {
+		if err := a.end(s, " (no content_block_stop came before the next block started)"); err != nil {
+			return err
+		}
+	}
+	b := a.spare
+	if b == nil {
+		b = new(anthropicBlock)
+	}
+	a.spare = nil
+	b.index, b.typ, b.pieces = index, typ, false
+	b.members.reset()
+	b.input = append(b.input[:0], '"')
+	a.open = b
+	a.indexes = append(a.indexes, index)
+	a.starts = append(a.starts, s.events)
+	return p.ix.Members(block, func(m jsonwire.Member) error {
+		b.members.set(p.ix, m.Key, m.Val)
+		if typ == "text" && m.Val[0] == '"' && jsonwire.KeyIs(m.Key, "text") {
+			s.textRaw(m.Val)
+		}
+		return nil
+	})
+}
+
+func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
+	p := &s.rp
+	index, err := blockIndex(p, rawIndex)
+	if err != nil {
+		return err
+	}
+	b := a.open
+	if b == nil || b.index != index {
+		return a.notOpen(p, "content_block_delta", index)
+	}
+	if delta == nil {
+		return p.fail(ptr("/delta"), ErrReplyShape, "missing delta")
+	}
+	var dt [1][]byte
+	if err := p.fields(ptr("/delta"), delta, anthropicBlockKeys[:1], dt[:]); err != nil {
+		return err
+	}
+	typ, err := anthropicType(p, ptr("/delta/type"), dt[0])
+	if err != nil {
+		return err
+	}
+	return p.ix.Members(delta, func(m jsonwire.Member) error {
+		switch {
+		case jsonwire.KeyIs(m.Key, "type"):
+			return nil
+		case typ == "input_json_delta" && jsonwire.KeyIs(m.Key, "partial_json"):
+			if m.Val[0] != '"' {
+				return p.fail(ptr("/delta/partial_json"), a.inputSentinel(b), "expected a string piece of the input's JSON text, got %s", jsonwire.Kind(m.Val))
+			}
+			b.input = append(b.input, m.Val[1:len(m.Val)-1]...)
+			b.pieces = true
+			return nil
+		case typ == "citations_delta" && jsonwire.KeyIs(m.Key, "citation"):
+			if k := b.members.appendElem(p.ix, `"citations"`, m.Val); k != 0 {
+				return p.fail(ptr("/delta/citation"), ErrReplyShape, "a citation for block %d, whose citations are %s, not an array", index, kindName(k))
+			}
+			return nil
+		}
+		if k := b.members.merge(p.ix, m.Key, m.Val); k != 0 {
+			return p.fail(ptr("/delta/"+jsonwire.EscapeToken(keyText(m.Key))), ErrReplyShape, "%s piece for block %d, whose %s is %s", jsonwire.Kind(m.Val), index, rtQuote(keyText(m.Key)), kindName(k))
+		}
+		if b.typ == "text" && m.Val[0] == '"' && jsonwire.KeyIs(m.Key, "text") {
+			s.textRaw(m.Val)
+		}
+		return nil
+	})
+}
+
+// inputSentinel is the error of a block's input that is not whole: a
+// tool_use's input is its call's arguments.
+func (a *anthropicStream) inputSentinel(b *anthropicBlock) error {
+	if b.typ == "tool_use" {
+		return ErrArguments
+	}
+	return ErrReplyShape
+}
+
+func (a *anthropicStream) blockStop(s *Stream, rawIndex []byte) error {
+	p := &s.rp
+	index, err := blockIndex(p, rawIndex)
+	if err != nil {
+		return err
+	}
+	if a.open == nil || a.open.index != index {
+		return a.notOpen(p, "content_block_stop", index)
+	}
+	return a.end(s, "")
+}
+
+func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
+	p := &s.rp
+	if a.open != nil {
+		why := " (no content_block_stop came before message_delta"
+		if delta != nil && delta[0] == '{' {
+			if r := p.ix.Field(delta, "stop_reason"); r != nil && r[0] == '"' {
+				why += ", stop_reason " + rtQuote(string(r[1:len(r)-1]))
+			}
+		}
+		if err := a.end(s, why+")"); err != nil {
+			return err
+		}
+	}
+	a.deltaSeen = true
+	if delta != nil && delta[0] != 'n' {
+		if err := p.object(ptr("/delta"), delta); err != nil {
+			return err
+		}
+		err := p.ix.Members(delta, func(m jsonwire.Member) error {
+			switch {
+			case jsonwire.KeyIs(m.Key, "content") || jsonwire.KeyIs(m.Key, "usage"):
+				return p.fail(ptr("/delta/"+keyText(m.Key)), ErrReplyShape, "message_delta's delta may not set the message's %s", keyText(m.Key))
+			case jsonwire.KeyIs(m.Key, "stop_reason"):
+				if _, err := p.text(ptr("/delta/stop_reason"), m.Val); err != nil {
+					return err
+				}
+				a.stopSeen = a.stopSeen || m.Val[0] != 'n'
+			}
+			a.msg.set(p.ix, m.Key, m.Val)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if usage == nil || usage[0] == 'n' {
+		return nil
+	}
+	if err := p.object(ptr("/usage"), usage); err != nil {
+		return err
+	}
+	if i := a.msg.find(keyUsage); i < 0 {
+		a.msg.add(keyUsage).kind = wireUsage
+	} else if a.msg.m[i].kind != wireUsage {
+		a.msg.m[i].kind = wireUsage
+		a.usage.reset()
+	}
+	return p.ix.Members(usage, func(m jsonwire.Member) error {
+		a.usage.set(p.ix, m.Key, m.Val)
+		return nil
+	})
+}
+
+// end ends the open block: its input pieces are read, a tool_use is
+// handed out, and the block is written to the content. why says how the
+// block ended when it was not its content_block_stop, for errors.
+func (a *anthropicStream) end(s *Stream, why string) error {
+	b := a.open
+	a.open, a.spare = nil, b
+	p := &s.rp
+	if b.pieces {
+		b.input = append(b.input, '"')
+		text := jsonwire.AppendUnquoted(a.scratch[:0], b.input)
+		a.scratch = text
+		if text = bytes.TrimSpace(text); len(text) > 0 {
+			if err := a.readInput(s, b, text, why); err != nil {
+				return err
+			}
+		}
+	}
+	if b.typ == "tool_use" {
+		c, err := a.call(p, b)
+		if err != nil {
+			return err
+		}
+		s.giveCall(c)
+	}
+	if a.blocks > 0 {
+		a.content = append(a.content, ',')
+	}
+	a.blocks++
+	a.content = b.members.appendObject(a.content, nil, nil)
+	return nil
+}
+
+// readInput checks the joined input text of block b and makes it the
+// block's input.
+func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, why string) error {
+	p := &s.rp
+	var oe objectEnd
+	oe.feed(text)
+	if text[0] == '{' && !oe.closed {
+		return s.failStream(ErrIncomplete, "the input of block %d (%s) was cut off before its JSON was whole%s", b.index, a.blockName(b), why)
+	}
+	args, err := p.check(ptr(""), text, a.inputSentinel(b), nil)
+	if err != nil {
+		var re *ReplyError
+		if re, _ = err.(*ReplyError); re != nil && re.Err == ErrReplyLimit {
+			return err
+		}
+		return s.failStream(a.inputSentinel(b), "the input of block %d (%s) is not valid JSON: %s: %s", b.index, a.blockName(b), errProblem(err), rtQuote(string(text)))
+	}
+	if b.typ == "tool_use" && args[0] != '{' {
+		return s.failStream(ErrArguments, "the input of block %d (%s) is %s, not a JSON object", b.index, a.blockName(b), jsonwire.Kind(args))
+	}
+	i := b.members.find(keyInput)
+	var m *wireMember
+	if i < 0 {
+		m = b.members.add(keyInput)
+	} else {
+		m = &b.members.m[i]
+	}
+	m.kind, m.val = wireValue, jsonwire.AppendCompact(m.val[:0], args)
+	return nil
+}
+
+// blockName names block b in an error: its type and, for a tool, its name.
+func (a *anthropicStream) blockName(b *anthropicBlock) string {
+	if i := b.members.find(keyName); i >= 0 && b.members.m[i].kind == wireString {
+		return b.typ + " " + rtQuote(textOf(b.members.m[i].val))
+	}
+	return b.typ
+}
+
+// textOf is the text of a string's inside, escaped as sent.
+func textOf(inner []byte) string {
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	return string(jsonwire.AppendUnquoted(nil, append(append([]byte{'"'}, inner...), '"')))
+}
+
+// call is the call of the tool_use block b, checked as
+// ParseAnthropicReply checks it, so that it is the call the reply gives.
+func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) {
+	str := func(key string) (string, error) {
+		i := b.members.find(quotedKey(key))
+		switch {
+		case i < 0:
+			return "", nil
+		case b.members.m[i].kind == wireString:
+			return textOf(b.members.m[i].val), nil
+		case b.members.m[i].kind == wireValue && string(b.members.m[i].val) == "null":
+			return "", nil
+		}
+		return "", p.fail(ptr(""), ErrReplyShape, "block %d: %s: expected a string, got %s", b.index, key, wireKind(&b.members.m[i]))
+	}
+	id, err := str("id")
+	if err != nil {
+		return Call{}, err
+	}
+	if id == "" {
+		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use): missing id (results are paired by it)", b.index)
+	}
+	name, err := str("name")
+	if err != nil {
+		return Call{}, err
+	}
+	if name == "" {
+		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use): missing name", b.index)
+	}
+	if _, dup := a.ids[id]; dup {
+		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use %s): call id %s is used by an earlier call", b.index, rtQuote(name), rtQuote(id))
+	}
+	args := []byte("{}")
+	if i := b.members.find(keyInput); i >= 0 {
+		m := &b.members.m[i]
+		switch {
+		case m.kind == wireValue && m.val[0] == '{':
+			args = append([]byte(nil), m.val...)
+		case m.kind == wireValue && string(m.val) == "null":
+		default:
+			return Call{}, p.fail(ptr(""), ErrArguments, "block %d (tool_use %s): input: expected a JSON object, got %s", b.index, rtQuote(name), wireKind(m))
+		}
+	}
+	if a.ids == nil {
+		a.ids = callIDs{}
+	}
+	a.ids[id] = struct{}{}
+	return Call{ID: id, Name: name, Args: args}, nil
+}
+
+// The keys the stream looks up, quoted.
+var (
+	keyID    = []byte(`"id"`)
+	keyName  = []byte(`"name"`)
+	keyInput = []byte(`"input"`)
+	keyUsage = []byte(`"usage"`)
+)
+
+// quotedKey is "id" or "name", quoted.
+func quotedKey(key string) []byte {
+	if key == "id" {
+		return keyID
+	}
+	return keyName
+}
+
+// wireKind names the kind of a member's value in an error.
+func wireKind(m *wireMember) string {
+	switch m.kind {
+	case wireString:
+		return "a string"
+	case wireArray:
+		return "an array"
+	}
+	return jsonwire.Kind(m.val)
+}
+
+func (a *anthropicStream) finish(s *Stream) ([]byte, error) {
+	if !a.started {
+		return nil, s.failStream(ErrIncomplete, "the stream ended before message_start")
+	}
+	if !a.stopped && !a.stopSeen {
+		if b := a.open; b != nil {
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside block %d (%s), before its content_block_stop and before message_stop", b.index, a.blockName(b))
+		}
+		return nil, s.failStream(ErrIncomplete, "the stream ended before message_stop, and no message_delta gave a stop_reason")
+	}
+	// A block still open here started after message_delta, which is an
+	// error; message_delta and message_stop end the open block.
+	out := make([]byte, 0, len(a.content)+256)
+	return a.msg.appendObject(out, func(dst []byte) []byte {
+		return append(append(append(dst, '['), a.content...), ']')
+	}, &a.usage), nil
+}
+
+// ParseAnthropicStream reads an Anthropic Messages stream (a request with
+// "stream": true) from body, the HTTP response body as sent: its
+// Server-Sent Events from message_start to message_stop. The Turn is what
+// [ParseAnthropicReply] gives for the same message unstreamed: a call for
+// each tool_use block, in order, with its compact input as Args; the text
+// blocks as Text; stop_reason as Stop; and one [AnthropicMessage] whose
+// content holds every block as the whole message would (thinking blocks
+// with their signatures, server tool blocks, citations).
+//
+// A tool_use is complete at its content_block_stop (see [Stream] to get
+// calls then). Its input_json_delta pieces joined must be one JSON object,
+// or nothing (the input is then {}); pieces that are not JSON are an error
+// wrapping [ErrArguments], and an input cut off (by max_tokens, or by the
+// end of the body) one wrapping [ErrIncomplete]. A delta or stop for a
+// block that is not the one being streamed, or a block index started
+// twice, wrap [ErrReplyShape]; an error event wraps [ErrProviderError] and
+// quotes it. A body that ends before message_stop is an error wrapping
+// [ErrIncomplete] unless a message_delta with a stop_reason came, as
+// message_stop follows it at once.
+func ParseAnthropicStream(body io.Reader) (Turn, error) {
+	return ReplyLimits{}.parseStream(anthropicSpec, body)
+}
