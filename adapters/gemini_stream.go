@@ -786,7 +786,7 @@ func (root *geminiNode) apply(segs []geminiSeg, path string, kind byte, val []by
 			case kind == 0:
 				return ""
 			default:
-				return "index " + strconv.Itoa(sg.index) + " skips ahead: " + pathPrefix(path, segs, i) + " has " + strconv.Itoa(len(n.kids)) + " elements"
+				return "index " + strconv.Itoa(sg.index) + " skips ahead: " + pathPrefix(path, segs, i) + " holds " + strconv.Itoa(len(n.kids)) + " element(s) so far"
 			}
 		} else {
 			j := n.find(sg.key)
@@ -811,7 +811,10 @@ func (root *geminiNode) apply(segs []geminiSeg, path string, kind byte, val []by
 		n.kind = kind
 		n.val = append(n.val[:0], val...)
 	default:
-		return "it holds " + n.what() + ", and the value is " + map[byte]string{'s': "a string", 'v': jsonwire.Kind(val)}[kind]
+		if kind == 's' {
+			return path + " holds " + n.what() + ": a string piece cannot be appended to it"
+		}
+		return path + " holds " + n.what() + ": " + jsonwire.Kind(val) + " cannot replace it"
 	}
 	return ""
 }
