@@ -174,7 +174,7 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 		return p.providerError(ptr("/error"), msg, "", "", "")
 	}
 	var parts, stop, msg []byte
-	var at loc
+	at, list := ptr("/candidates/0/content"), ptr("/candidates/0/content/parts")
 	switch {
 	case top[0] != nil && top[0][0] != 'n':
 		if top[0][0] != '[' {
@@ -198,7 +198,6 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 			if err := p.object(ptr("/candidates/0/content"), c[0]); err != nil {
 				return err
 			}
-			at = ptr("/candidates/0/content")
 			if parts, err = p.geminiContent(at, c[0]); err != nil {
 				return err
 			}
@@ -206,14 +205,13 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 	case top[1] != nil:
 		return p.geminiBlocked(ptr(""), top[1])
 	case top[3] != nil:
-		at = ptr("")
+		at, list = ptr(""), ptr("/parts")
 		if parts, err = p.geminiContent(at, obj); err != nil {
 			return err
 		}
 	}
 	before := a.nparts
 	if !geminiNoParts(parts) {
-		list := ptr(at.key("/parts").String())
 		if err := p.ix.Elems(parts, func(i int, raw []byte) error {
 			return a.part(s, list.index(i), raw)
 		}); err != nil {
