@@ -427,7 +427,8 @@ func (a *geminiStream) closeOpen(s *Stream, p *replyParser, at loc) error {
 func (a *geminiStream) give(s *Stream, c *geminiCall) {
 	a.open, a.ended = nil, true
 	c.args = c.root.appendJSON(make([]byte, 0, 64))
-	s.giveCall(Call{ID: c.id, Name: c.name, Args: c.args, ThoughtSignature: c.sig})
+	// The hook's Args are its own: the assembled reply is built from c.args.
+	s.giveCall(Call{ID: c.id, Name: c.name, Args: append(make([]byte, 0, len(c.args)), c.args...), ThoughtSignature: c.sig})
 }
 
 // endTurn is the end of the turn (a finishReason, or the end of the
