@@ -35,6 +35,7 @@ var geminiSpec = &spec{
 	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return toGeminiTools(p, t, o) },
 	build:  buildAs(buildGemini),
 	parse:  ReplyLimits.ParseGeminiReply,
+	stream: geminiStreamSpec,
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		m, err := GeminiResults(c, r)
 		return asEntries([]GeminiFunctionResponses{m}, err)
