@@ -353,6 +353,7 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 	if err != nil {
 		return define.Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}
+	schema = closeNoParameters(schema)
 	desc := t.Description
 	if max := r.cfg.maxDescription; max > 0 && utf8.RuneCountInString(desc) > max {
 		if r.cfg.refuseLong {
@@ -379,6 +380,34 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 		return define.Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
 	return tool, nil
+}
+
+// closeNoParameters gives a root schema that declares no parameters
+// ("properties": {} and nothing else that admits a property) the
+// "additionalProperties": false that a Go struct{} input has, so that
+// strict modes, which refuse a free-form object, accept the tool as they
+// accept a local tool without arguments. Any other schema is returned as
+// it is.
+func closeNoParameters(schema []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(schema, &top) != nil {
+		return schema
+	}
+	if p, ok := top["properties"]; !ok || strings.Join(strings.Fields(string(p)), "") != "{}" {
+		return schema
+	}
+	for _, k := range []string{"additionalProperties", "patternProperties", "unevaluatedProperties", "propertyNames",
+		"$ref", "$dynamicRef", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies"} {
+		if _, ok := top[k]; ok {
+			return schema
+		}
+	}
+	top["additionalProperties"] = json.RawMessage("false")
+	out, err := json.Marshal(top)
+	if err != nil {
+		return schema
+	}
+	return out
 }
 
 // shorten cuts s to max runes, the last being DescriptionMarker, at a

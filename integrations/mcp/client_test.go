@@ -71,6 +71,8 @@ func awkwardServer(longDesc string) *mcp.Server {
 		server.AddTool(&mcp.Tool{Name: name, Description: "tool " + name, InputSchema: json.RawMessage(objectSchema)}, argsEcho)
 	}
 	server.AddTool(&mcp.Tool{Name: "long", Description: longDesc, InputSchema: json.RawMessage(objectSchema)}, argsEcho)
+	// No parameters, as zod writes it: strict modes refuse it unless closed.
+	server.AddTool(&mcp.Tool{Name: "noargs", InputSchema: json.RawMessage(`{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"}`)}, argsEcho)
 	return server
 }
 
@@ -87,8 +89,8 @@ func TestRemoteNames(t *testing.T) {
 		t.Errorf("Server() = %q, want the server's own name", remote.Server())
 	}
 	names := remote.Names()
-	if len(names) != 11 {
-		t.Fatalf("got %d names, want 11: %v", len(names), names)
+	if len(names) != 12 {
+		t.Fatalf("got %d names, want 12: %v", len(names), names)
 	}
 	seen := map[string]string{}
 	for _, n := range names {
@@ -139,6 +141,15 @@ func TestRemoteNames(t *testing.T) {
 	tool, _ := tk.Get("long")
 	if d := tool.Description(); utf8.RuneCountInString(d) > tnmcp.MaxDescription || !strings.HasSuffix(d, tnmcp.DescriptionMarker) || !strings.HasPrefix(long, strings.TrimSuffix(d, tnmcp.DescriptionMarker)) {
 		t.Errorf("description of %d characters: %q", utf8.RuneCountInString(d), d)
+	}
+
+	// A tool without parameters is closed, as a Go struct{} input is; a
+	// tool with parameters keeps its schema.
+	if tool, _ := tk.Get("noargs"); !strings.Contains(string(tool.InputSchema()), `"additionalProperties":false`) {
+		t.Errorf("noargs: %s, want it closed", tool.InputSchema())
+	}
+	if tool, _ := tk.Get("plain"); strings.Contains(string(tool.InputSchema()), "additionalProperties") {
+		t.Errorf("plain: %s, want it unchanged", tool.InputSchema())
 	}
 
 	// Run sends each call to the server under its remote name, with the
@@ -284,6 +295,18 @@ func TestRemoteResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A free-form input stays free-form: strict modes send it non-strict
+	// under StrictWherePossible, and refuse it under Strict(true).
+	if tool, _ := tk.Get("structured"); strings.Contains(string(tool.InputSchema()), "additionalProperties") {
+		t.Errorf("a free-form schema changed: %s", tool.InputSchema())
+	}
+	if _, err := tk.ToOpenAI(adapters.StrictWherePossible()); err != nil {
+		t.Error(err)
+	}
+	if _, err := tk.ToOpenAI(adapters.Strict(true)); err == nil {
+		t.Error("OpenAI strict accepted a free-form object")
+	}
+
 	r := tk.ExecuteJSON(ctx, "structured", nil)
 	if r.IsError || r.Output != `{"sum":3}` || fmt.Sprint(r.Value) != "map[sum:3]" {
 		t.Errorf("structured: %+v", r)
