@@ -121,7 +121,11 @@ type Name struct {
 // the remote names are taken in sorted order, so the mapping depends only
 // on the set of remote names, never on the listing's order. [Remote.Names],
 // [Remote.ToolName] and [Remote.RemoteName] give the mapping; the call
-// always sends the remote name.
+// always sends the remote name. Root property keys that Anthropic and
+// Bedrock refuse (outside ^[a-zA-Z0-9_.-]{1,64}$: spaces, non-ASCII) are
+// mapped the same way, in "properties" and "required", and the call's
+// arguments get their remote keys back (values untouched); keys of nested
+// objects are not mapped.
 //
 // Descriptions longer than [MaxDescription] characters are shortened (see
 // [WithMaxDescription], [RefuseLongDescriptions]); the title is the tool's
@@ -354,6 +358,10 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 		return define.Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
 	}
 	schema = closeNoParameters(schema)
+	schema, keys, err := mapPropertyKeys(schema)
+	if err != nil {
+		return define.Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
+	}
 	desc := t.Description
 	if max := r.cfg.maxDescription; max > 0 && utf8.RuneCountInString(desc) > max {
 		if r.cfg.refuseLong {
@@ -369,6 +377,12 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 		define.WithName(name), define.WithDescription(desc), define.WithTitle(title))
 	session, remote, server := r.session, t.Name, r.cfg.server
 	handler := func(ctx context.Context, args json.RawMessage) (any, error) {
+		if keys != nil {
+			var err error
+			if args, err = renameArgs(args, keys); err != nil {
+				return nil, fmt.Errorf("tnmcp: arguments: %w", err)
+			}
+		}
 		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: remote, Arguments: args})
 		if err != nil {
 			return nil, &CallError{Server: server, Tool: remote, Err: err}
@@ -408,6 +422,128 @@ func closeNoParameters(schema []byte) []byte {
 		return schema
 	}
 	return out
+}
+
+// validKey reports whether k is a property key every provider accepts
+// (Anthropic's and Bedrock's ^[a-zA-Z0-9_.-]{1,64}$; Gemini's stricter
+// "parameters" rule only moves a schema to parametersJsonSchema).
+func validKey(k string) bool {
+	if len(k) == 0 || len(k) > maxName {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c == '_' || c == '-' || c == '.' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// mapPropertyKeys renames the root properties whose keys a provider
+// refuses (spaces, non-ASCII, too long), as names are mapped, in
+// "properties" and "required", and returns the renamed schema and the
+// map from new keys to remote keys (nil when no key changed). Keys of
+// nested objects are left as they are.
+func mapPropertyKeys(schema []byte) ([]byte, map[string]string, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &top); err != nil {
+		return nil, nil, err
+	}
+	var props map[string]json.RawMessage
+	if raw, ok := top["properties"]; !ok || json.Unmarshal(raw, &props) != nil {
+		return schema, nil, nil
+	}
+	var bad, remotes []string
+	for k := range props {
+		remotes = append(remotes, k)
+		if !validKey(k) {
+			bad = append(bad, k)
+		}
+	}
+	if len(bad) == 0 {
+		return schema, nil, nil
+	}
+	sort.Strings(remotes)
+	mapped := mapAll("", remotes, validKey, sanitizeKey)
+	toRemote := make(map[string]string, len(bad))
+	toLocal := make(map[string]string, len(remotes))
+	newProps := make(map[string]json.RawMessage, len(props))
+	for i, k := range remotes {
+		newProps[mapped[i]] = props[k]
+		toLocal[k] = mapped[i]
+		if mapped[i] != k {
+			toRemote[mapped[i]] = k
+		}
+	}
+	var err error
+	if top["properties"], err = json.Marshal(newProps); err != nil {
+		return nil, nil, err
+	}
+	if raw, ok := top["required"]; ok {
+		var req []string
+		if json.Unmarshal(raw, &req) == nil {
+			for i, k := range req {
+				if n, ok := toLocal[k]; ok {
+					req[i] = n
+				}
+			}
+			if top["required"], err = json.Marshal(req); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	out, err := json.Marshal(top)
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, toRemote, nil
+}
+
+// renameArgs gives the arguments' renamed keys their remote names back,
+// values untouched.
+func renameArgs(args json.RawMessage, toRemote map[string]string) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(args, &m); err != nil {
+		return nil, err
+	}
+	renamed := false
+	for k, v := range m {
+		if r, ok := toRemote[k]; ok {
+			delete(m, k)
+			m[r] = v
+			renamed = true
+		}
+	}
+	if !renamed {
+		return args, nil
+	}
+	return json.Marshal(m)
+}
+
+// sanitizeKey makes k a valid property key, as sanitize makes a name.
+func sanitizeKey(k string) string {
+	var b strings.Builder
+	replaced := false
+	for _, c := range k {
+		if c < utf8.RuneSelf && validKey(string(c)) {
+			b.WriteRune(c)
+			replaced = false
+			continue
+		}
+		if !replaced {
+			b.WriteByte('_')
+			replaced = true
+		}
+	}
+	key := b.String()
+	if key == "" {
+		return "_"
+	}
+	if len(key) > maxName {
+		return withHash(key, k, 0)
+	}
+	return key
 }
 
 // shorten cuts s to max runes, the last being DescriptionMarker, at a
@@ -568,11 +704,17 @@ func bytesText(n int) string {
 // depends on the set of names, not their order. remotes must not hold a
 // name twice.
 func MapNames(prefix string, remotes []string) []string {
+	return mapAll(prefix, remotes, func(n string) bool { return define.ValidateName(n) == nil }, sanitize)
+}
+
+// mapAll maps each prefixed remote name that valid refuses through
+// sanitize, then resolves collisions with hash suffixes, in sorted order.
+func mapAll(prefix string, remotes []string, valid func(string) bool, sanitize func(string) string) []string {
 	out := make([]string, len(remotes))
 	taken := make(map[string]bool, len(remotes))
 	var mapped []int
 	for i, r := range remotes {
-		if cand := prefix + r; define.ValidateName(cand) == nil {
+		if cand := prefix + r; valid(cand) {
 			out[i] = cand
 			taken[cand] = true
 			continue
@@ -581,9 +723,10 @@ func MapNames(prefix string, remotes []string) []string {
 	}
 	sort.Slice(mapped, func(a, b int) bool { return remotes[mapped[a]] < remotes[mapped[b]] })
 	for _, i := range mapped {
-		name := sanitize(prefix + remotes[i])
+		base := sanitize(prefix + remotes[i])
+		name := base
 		for k := 0; taken[name]; k++ {
-			name = withHash(sanitize(prefix+remotes[i]), remotes[i], k)
+			name = withHash(base, remotes[i], k)
 		}
 		out[i] = name
 		taken[name] = true

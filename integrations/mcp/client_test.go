@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -73,6 +74,10 @@ func awkwardServer(longDesc string) *mcp.Server {
 	server.AddTool(&mcp.Tool{Name: "long", Description: longDesc, InputSchema: json.RawMessage(objectSchema)}, argsEcho)
 	// No parameters, as zod writes it: strict modes refuse it unless closed.
 	server.AddTool(&mcp.Tool{Name: "noargs", InputSchema: json.RawMessage(`{"type":"object","properties":{},"$schema":"http://json-schema.org/draft-07/schema#"}`)}, argsEcho)
+	// Property keys Anthropic and Bedrock refuse.
+	server.AddTool(&mcp.Tool{Name: "person", InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+		`"first name":{"type":"string"},"größe":{"type":"number"},"a.b":{"type":"string"},"first_name":{"type":"string"}},` +
+		`"required":["first name","a.b"]}`)}, argsEcho)
 	return server
 }
 
@@ -89,8 +94,8 @@ func TestRemoteNames(t *testing.T) {
 		t.Errorf("Server() = %q, want the server's own name", remote.Server())
 	}
 	names := remote.Names()
-	if len(names) != 12 {
-		t.Fatalf("got %d names, want 12: %v", len(names), names)
+	if len(names) != 13 {
+		t.Fatalf("got %d names, want 13: %v", len(names), names)
 	}
 	seen := map[string]string{}
 	for _, n := range names {
@@ -150,6 +155,31 @@ func TestRemoteNames(t *testing.T) {
 	}
 	if tool, _ := tk.Get("plain"); strings.Contains(string(tool.InputSchema()), "additionalProperties") {
 		t.Errorf("plain: %s, want it unchanged", tool.InputSchema())
+	}
+
+	// Property keys are mapped like names, required with them; the call
+	// sends the remote keys.
+	person, _ := tk.Get("person")
+	var ps struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	if err := json.Unmarshal(person.InputSchema(), &ps); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range ps.Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	// "first name" sanitizes to first_name, which the server also has.
+	if len(keys) != 4 || keys[0] != "a.b" || keys[1] != "first_name" || !strings.HasPrefix(keys[2], "first_name_") || keys[3] != "gr_e" ||
+		fmt.Sprint(ps.Required) != fmt.Sprintf("[%s a.b]", keys[2]) {
+		t.Errorf("person: keys %v, required %v", keys, ps.Required)
+	}
+	r := tk.ExecuteJSON(ctx, "person", []byte(`{"`+keys[2]+`":"Ada","gr_e":1.8,"a.b":"x","first_name":"y","n":12345678901234567890}`))
+	if want := `person {"a.b":"x","first name":"Ada","first_name":"y","größe":1.8,"n":12345678901234567890}`; r.IsError || r.Output != want {
+		t.Errorf("person: got %+v, want %s", r, want)
 	}
 
 	// Run sends each call to the server under its remote name, with the
