@@ -9,6 +9,19 @@
 //	}
 //	return server.Run(ctx, &mcp.StdioTransport{})
 //
+// The other way round, [NewRemote] makes the tools of a connected client
+// session (a server someone else wrote) into define.Tool values, so that
+// one toolkit holds local and remote tools and renders them for every
+// provider; see [Remote] for how names, descriptions, results and
+// notifications/tools/list_changed are handled:
+//
+//	client := mcp.NewClient(impl, &mcp.ClientOptions{ToolListChangedHandler: tnmcp.ToolListChanged})
+//	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command("some-server")}, nil)
+//	...
+//	remote, err := tnmcp.NewRemote(ctx, session)
+//	...
+//	tk, err := toolnexus.NewToolkit(append(localTools, remote.Tools()...)...)
+//
 // Each tool is registered with [mcp.Server.AddTool], the SDK's raw
 // registration: the arguments reach [define.Tool.ExecuteJSON] as the bytes
 // the client sent, and toolnexus's decoder is the only validation (the
