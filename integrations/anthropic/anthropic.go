@@ -54,7 +54,8 @@
 // model_context_window_exceeded, whatever its input: send the request again
 // with a larger max_tokens. To keep the cut input, and to refuse a stream
 // that ended before message_stop, read the raw body with package adapters
-// instead (adapters.NewStream of adapters.ForAnthropic).
+// instead (adapters.ParseAnthropicStream, or adapters.NewStream of
+// adapters.ForAnthropic) and answer its Turn with [RunTurn].
 //
 // The model's message is replayed through the SDK's own Message.ToParam,
 // so thinking blocks and their signatures go back unchanged. Each
@@ -150,9 +151,19 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opt
 	if len(calls) == 0 {
 		return next, msg.StopReason != anthropic.StopReasonPauseTurn, nil
 	}
+	user, err := resultMessage(ctx, tk, calls, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	return append(next, user), false, nil
+}
+
+// resultMessage runs calls and renders their results as the user message
+// of tool_result blocks.
+func resultMessage(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.Call, opts []toolnexus.RunOption) (anthropic.MessageParam, error) {
 	rendered, err := adapters.AnthropicResults(calls, tk.Run(ctx, calls, opts...))
 	if err != nil {
-		return nil, false, fmt.Errorf("tnanthropic: %w", err)
+		return anthropic.MessageParam{}, fmt.Errorf("tnanthropic: %w", err)
 	}
 	blocks := make([]anthropic.ContentBlockParamUnion, len(rendered.Content))
 	for i, r := range rendered.Content {
@@ -162,5 +173,41 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opt
 		}
 		blocks[i] = anthropic.ContentBlockParamUnion{OfToolResult: &block}
 	}
-	return append(next, anthropic.NewUserMessage(blocks...)), false, nil
+	return anthropic.NewUserMessage(blocks...), nil
+}
+
+// RunTurn is [Run] for a Turn that package adapters read: the Turn of
+// [adapters.ParseAnthropicStream] or of an [adapters.Stream] of
+// [adapters.ForAnthropic] (a streamed reply read from its raw body), or of
+// [adapters.ParseAnthropicReply]. Its Replay, the one
+// [adapters.AnthropicMessage], goes back as the assistant message byte for
+// byte (thinking blocks and signatures intact); then the user message of
+// tool_result blocks. done is true when the model called no tool (or
+// paused: stop_reason pause_turn is not done); turn.Text is then the answer.
+//
+// This is the streamed loop to prefer: the adapters' parser refuses a
+// tool_use whose input was cut off or is not valid JSON, where the SDK's
+// Message.Accumulate replaces such input with {} (see the package
+// documentation).
+func RunTurn(ctx context.Context, tk *toolnexus.Toolkit, turn adapters.Turn, opts ...toolnexus.RunOption) (next []anthropic.MessageParam, done bool, err error) {
+	if len(turn.Replay) != 1 {
+		return nil, false, fmt.Errorf("%w: a Turn with %d replay entries, want the one assistant message of an Anthropic reply", ErrReply, len(turn.Replay))
+	}
+	msg, ok := turn.Replay[0].(adapters.AnthropicMessage)
+	if !ok {
+		return nil, false, fmt.Errorf("%w: a Turn whose replay is a %T, want an adapters.AnthropicMessage (a Turn of another provider?)", ErrReply, turn.Replay[0])
+	}
+	raw, err := json.Marshal(msg)
+	if err != nil {
+		return nil, false, fmt.Errorf("tnanthropic: the assistant message: %w", err)
+	}
+	next = []anthropic.MessageParam{param.Override[anthropic.MessageParam](json.RawMessage(raw))}
+	if len(turn.Calls) == 0 {
+		return next, turn.Stop != string(anthropic.StopReasonPauseTurn), nil
+	}
+	user, err := resultMessage(ctx, tk, turn.Calls, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	return append(next, user), false, nil
 }

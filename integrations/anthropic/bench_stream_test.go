@@ -85,10 +85,21 @@ func sdkStreamCalls(body []byte) ([]adapters.Call, error) {
 // BenchmarkStream: a streamed body in, its tool calls out, through the
 // SDK's path (its SSE decoder and Message.Accumulate for every event; the
 // input is not checked beyond json.Valid at each block's stop). MB/s is of
-// the body. The row of ours, adapters.ParseAnthropicStream over the same
-// bodies, is to be added next to it.
+// the body. The rows of ours read the same bodies with
+// adapters.ParseAnthropicStream, which checks every event and the input
+// strictly.
 func BenchmarkStream(b *testing.B) {
 	for _, tc := range streamBenchBodies(b) {
+		b.Run(tc.name+"/toolnexus", func(b *testing.B) {
+			b.SetBytes(int64(len(tc.body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				turn, err := adapters.ParseAnthropicStream(bytes.NewReader(tc.body))
+				if err != nil || len(turn.Calls) == 0 {
+					b.Fatal(err)
+				}
+			}
+		})
 		b.Run(tc.name+"/anthropic-sdk-go", func(b *testing.B) {
 			b.SetBytes(int64(len(tc.body)))
 			b.ReportAllocs()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/integrations/anthropic"
 	"github.com/toolnexus/toolnexus/internal/sdktest"
 )
@@ -244,5 +245,50 @@ func TestAccumulateCutInput(t *testing.T) {
 				t.Fatalf("Run = %d messages, done %v, err %v; want 2, false, nil", len(next), done, err)
 			}
 		})
+	}
+}
+
+// TestRunTurnStreamed: each streamed reply of the script read from its raw
+// body by adapters.ParseAnthropicStream and answered by RunTurn gives the
+// same next messages as Run over the whole message; a tool_use cut off by
+// max_tokens is refused by the parser, never run with {}.
+func TestRunTurnStreamed(t *testing.T) {
+	ctx := context.Background()
+	tk := sdktest.Toolkit()
+	for i, body := range streamScript {
+		turn, err := adapters.ParseAnthropicStream(strings.NewReader(body))
+		if err != nil {
+			t.Fatalf("reply %d: %v", i, err)
+		}
+		got, gotDone, err := tnanthropic.RunTurn(ctx, tk, turn)
+		if err != nil {
+			t.Fatalf("reply %d: RunTurn: %v", i, err)
+		}
+		var msg anthropic.Message
+		if err := json.Unmarshal([]byte(script[i]), &msg); err != nil {
+			t.Fatal(err)
+		}
+		want, wantDone, err := tnanthropic.Run(ctx, tk, &msg)
+		if err != nil {
+			t.Fatalf("reply %d: Run: %v", i, err)
+		}
+		gj, _ := json.Marshal(got)
+		wj, _ := json.Marshal(want)
+		var gv, wv any
+		_ = json.Unmarshal(gj, &gv)
+		_ = json.Unmarshal(wj, &wv)
+		if d := cmp.Diff(wv, gv); d != "" || gotDone != wantDone {
+			t.Errorf("reply %d: RunTurn differs from Run (done %v, %v) (-Run +RunTurn):\n%s", i, wantDone, gotDone, d)
+		}
+	}
+	cut, err := messageStream(script[0], 3, "max_tokens", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := adapters.ParseAnthropicStream(strings.NewReader(cut)); !errors.Is(err, adapters.ErrIncomplete) && !errors.Is(err, adapters.ErrArguments) {
+		t.Errorf("a tool_use cut by max_tokens: %v, want ErrIncomplete or ErrArguments", err)
+	}
+	if _, _, err := tnanthropic.RunTurn(ctx, tk, adapters.Turn{Replay: []any{adapters.OpenAIAssistantMessage{}}}); !errors.Is(err, tnanthropic.ErrReply) {
+		t.Errorf("a Turn of another provider: %v, want ErrReply", err)
 	}
 }
