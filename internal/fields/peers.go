@@ -391,10 +391,12 @@ func (tr *translator) description(v string) error {
 }
 
 // mcpForm reports whether the comma-separated parts of a jsonschema tag
-// are mcp-go's: at least one enum=value, and otherwise only text without
-// an invopop key or flag.
+// are mcp-go's: at least one enum=value and some text, without another
+// invopop key or flag. (enum=value parts alone are read as invopop's,
+// which puts them on the elements of a slice where mcp-go would put them
+// on the slice.)
 func mcpForm(parts []string) bool {
-	enum := false
+	enum, text := false, false
 	for _, part := range parts {
 		part = strings.TrimSpace(part)
 		word, _, ok := strings.Cut(part, "=")
@@ -405,9 +407,11 @@ func mcpForm(parts []string) bool {
 			return false // another key
 		case invopopFlag(part) || part == "-" || part == "nullable":
 			return false
+		case part != "":
+			text = true
 		}
 	}
-	return enum
+	return enum && text
 }
 
 // invopopFlag reports whether s is one of invopop's flags that toolnexus

@@ -101,7 +101,8 @@ func TestPeerTags(t *testing.T) {
 		{"invopop on a slice: the default lists elements", tInts, `jsonschema:"default=1,default=2,minimum=0"`, `default:"[1,2]" items.minimum:"0"`},
 		{"mcp-go enum parts", tString, `jsonschema:"Temperature unit,enum=C,enum=F"`, `description:"Temperature unit" enum:"C,F"`},
 		{"mcp-go enum parts after text", tString, `jsonschema:"The unit, enum=C, enum=F"`, `description:"The unit" enum:"C,F"`},
-		{"mcp-go enum only", tString, `jsonschema:"enum=C,enum=F"`, `enum:"C,F"`},
+		{"enum only", tString, `jsonschema:"enum=C,enum=F"`, `enum:"C,F"`},
+		{"enum only on a slice: the elements'", tStrings, `jsonschema:"enum=C,enum=F"`, `items.enum:"C,F"`},
 		{"same value twice", tInt, `minimum:"1" jsonschema:"minimum=1"`, `minimum:"1"`},
 		{"same description twice", tString, `description:"x" jsonschema:"x" jsonschema_description:"x"`, `description:"x"`},
 	} {
