@@ -182,9 +182,9 @@ type diffCase struct {
 	validate verdict
 	decJSON  verdict
 	decMap   *verdict // nil when the arguments are not an object (the map path cannot be called)
-	// roundedOK is set when the validator rejects args, the decoder
-	// accepts them, and the validator accepts them once the number at
-	// site is replaced by its nearest float64.
+	// roundedOK is set when the validator and the decoder disagree on
+	// args, and the validator agrees with the decoder once the number at
+	// site is replaced by its nearest float64 (1e-400 by 0, say).
 	roundedOK bool
 }
 
@@ -267,12 +267,17 @@ func deliberate(c diffCase, mutNode map[string]any) string {
 	case c.validate.ok && strings.Contains(d, "date-time") && leapSecond.Match(c.args):
 		return "decisions.md: the leap second is rejected in date-time"
 	// "A float is decoded to the nearest float64 before its constraints
-	// are checked": the validator accepts the arguments with that float64.
-	case !c.validate.ok && c.decJSON.ok && c.roundedOK:
+	// are checked": the validator agrees with the decoder on the arguments
+	// with that float64 (1e-400 passes multipleOf as 0, and fails
+	// exclusiveMinimum 0).
+	case c.validate.ok != c.decJSON.ok && c.roundedOK:
 		return "decisions.md: a float is checked as the nearest float64"
 	// "format uri rejects whitespace, which RFC 3986 does not allow."
 	case c.validate.ok && strings.Contains(d, "expected absolute URI"):
 		return "decisions.md: format uri rejects whitespace (RFC 3986)"
+	// "format email rejects an empty local part (RFC 5321)."
+	case c.validate.ok && strings.Contains(d, `expected email address, got "@`):
+		return "decisions.md: format email rejects an empty local part (RFC 5321)"
 	// "base64 with a line break is rejected, as RFC 4648 section 3.3 says."
 	case c.validate.ok && strings.Contains(d, "expected base64") && base64Break.Match(c.args):
 		return "decisions.md: base64 with a line break is rejected (RFC 4648)"
@@ -409,10 +414,10 @@ func TestDecoderAgreesWithValidator(t *testing.T) {
 					v := toVerdict(fromMap(m))
 					c.decMap = &v
 				}
-				if !c.validate.ok && c.decJSON.ok {
+				if c.validate.ok != c.decJSON.ok {
 					if r, ok := roundedArgs(args, c.site); ok {
 						if ri, err := jsonschema.UnmarshalJSON(bytes.NewReader(r)); err == nil {
-							c.roundedOK = sch.Validate(ri) == nil
+							c.roundedOK = (sch.Validate(ri) == nil) == c.decJSON.ok
 						}
 					}
 				}

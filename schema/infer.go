@@ -70,7 +70,11 @@ func For[T any]() (*Schema, error) { return ForType(reflect.TypeFor[T]()) }
 // maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minLength,
 // maxLength, pattern, format, minItems, maxItems, uniqueItems, minProperties,
 // maxProperties) and apply to the field's own schema after removing a
-// pointer. A tag that does not fit the field's kind, a malformed value, an
+// pointer. The same names after items. (a slice or array) or values. (a
+// map) apply to every element: items.format:"email" on a []string puts
+// "format": "email" under "items". The jsonschema tags of
+// google/jsonschema-go, invopop/jsonschema and mcp-go are read too, as the
+// swaggest tags that say the same (docs/schema.md has the table). A tag that does not fit the field's kind, a malformed value, an
 // unknown format, an empty range or a default that breaks the field's own
 // constraints is an error wrapping [ErrInvalidTag]. Errors are [*TypeError]s
 // naming the Go type and the field path.
@@ -473,15 +477,36 @@ func (b *builder) structSchema(t reflect.Type, path string, s *Schema) error {
 
 // fieldSchema returns the schema of one struct field.
 func (b *builder) fieldSchema(f fields.Field, path string) (*Schema, error) {
-	s, err := b.typeSchema(fields.Deref(f.Type), path, false)
+	return b.ruledSchema(f.Type, f.Rules, path)
+}
+
+// ruledSchema returns the schema of type t with the rules r of a field's
+// tags: those of t itself, and through r.Elem those of its items
+// (items.*) or its values (values.*), which replace the element schema
+// with one that carries them.
+func (b *builder) ruledSchema(t reflect.Type, r *fields.Rules, path string) (*Schema, error) {
+	base := fields.Deref(t)
+	s, err := b.typeSchema(base, path, false)
 	if err != nil {
 		return nil, err
 	}
 	if s.Ref != "" {
 		s = &Schema{Ref: s.Ref}
 	}
-	applyRules(s, f.Rules)
-	if f.Type.Kind() == reflect.Pointer {
+	applyRules(s, r)
+	if r.Elem != nil {
+		switch base.Kind() {
+		case reflect.Slice, reflect.Array:
+			if s.Items, err = b.ruledSchema(base.Elem(), r.Elem, path+"[]"); err != nil {
+				return nil, err
+			}
+		case reflect.Map:
+			if s.AdditionalProperties, err = b.ruledSchema(base.Elem(), r.Elem, path+"{}"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if t.Kind() == reflect.Pointer {
 		s = nullable(s)
 	}
 	return s, nil

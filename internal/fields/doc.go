@@ -4,8 +4,10 @@
 // encoder and decoder.
 //
 // [Describe] walks a struct with encoding/json's selection and dominance
-// rules, reads every field's tags into [Rules] and makes every define-time
-// check: the tag fits the field's type, its value is well formed, ranges are
+// rules, reads every field's tags into [Rules] (swaggest's; the same after
+// items. or values. for the elements, into [Rules.Elem]; the jsonschema
+// tags of google/jsonschema-go, invopop/jsonschema and mcp-go, translated
+// into swaggest's) and makes every define-time check: the tag fits the field's type, its value is well formed, ranges are
 // not empty, enum members, const and scalar defaults meet the field's other
 // constraints, required and default do not contradict. [KindOf] classifies
 // a type and rejects the ones with no JSON form. The result is cached per

@@ -64,8 +64,18 @@ type Rules struct {
 	HasExample  bool     // Examples[0] is the example tag
 
 	// Set reports whether any constraint tag (one that changes what the
-	// decoder accepts) is present.
+	// decoder accepts) is present on the field itself.
 	Set bool
+
+	// Elem are the rules of every element of a slice or array (the
+	// items.* tags) or of every value of a map (values.*), read for the
+	// element type without pointers, the element type's own declarations
+	// included; nil when there are no such tags. See [ElemPrefix].
+	Elem *Rules
+
+	// peer says which tags came from another library's dialect (the
+	// jsonschema tags), so that errors name the tag the user wrote.
+	peer origins
 }
 
 // Number is a number tag, exactly.
@@ -90,15 +100,17 @@ func noRules(t reflect.Type) Rules {
 	return Rules{Type: t, Class: ClassOf(t), MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1, MinProperties: -1, MaxProperties: -1}
 }
 
-// ParseRules reads the tags of a field whose type without pointers is t.
-// Every define-time check of a tag is here: the tag fits t, its value is
+// ParseRules reads the tags of a field whose type without pointers is t:
+// swaggest's, the items.* and values.* tags of the elements ([ElemPrefix])
+// and the peer dialects' jsonschema tags, translated into swaggest's
+// (peerTags). Every define-time check of a tag is here: the tag fits t, its value is
 // well formed, ranges are not empty, enum members and const meet the other
 // constraints, scalar defaults and examples are values of t. (A default or
 // example of another type is checked by the decoder, which decodes it.)
 // Errors are [*Error]s with an empty path.
 func ParseRules(t reflect.Type, tag reflect.StructTag) (*Rules, error) {
 	r := new(Rules)
-	if err := parseRulesInto(r, t, tag); err != nil {
+	if err := rulesFor(r, t, tag, false); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -132,42 +144,53 @@ type tagPair struct{ key, quoted string }
 // instead of one per keyword.
 func (p *parser) scan() {
 	tag := string(p.tag)
-	for tag != "" {
-		i := 0
-		for i < len(tag) && tag[i] == ' ' {
-			i++
-		}
-		tag = tag[i:]
-		if tag == "" {
-			break
-		}
-		i = 0
-		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
-			i++
-		}
-		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
-			break
-		}
-		key := tag[:i]
-		tag = tag[i+1:]
-		i = 1
-		for i < len(tag) && tag[i] != '"' {
-			if tag[i] == '\\' {
-				i++
-			}
-			i++
-		}
-		if i >= len(tag) {
-			break
+	for {
+		key, quoted, rest, ok := nextPair(tag)
+		if !ok {
+			return
 		}
 		if p.n == len(p.pairs) {
 			p.overflow = true
 			return
 		}
-		p.pairs[p.n] = tagPair{key, tag[:i+1]}
+		p.pairs[p.n] = tagPair{key, quoted}
 		p.n++
-		tag = tag[i+1:]
+		tag = rest
 	}
+}
+
+// nextPair reads the first key:"value" pair of tag with the grammar of
+// [reflect.StructTag.Lookup], the value still quoted; ok is false where
+// Lookup would stop looking.
+func nextPair(tag string) (key, quoted, rest string, ok bool) {
+	i := 0
+	for i < len(tag) && tag[i] == ' ' {
+		i++
+	}
+	tag = tag[i:]
+	if tag == "" {
+		return "", "", "", false
+	}
+	i = 0
+	for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+		i++
+	}
+	if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+		return "", "", "", false
+	}
+	key = tag[:i]
+	tag = tag[i+1:]
+	i = 1
+	for i < len(tag) && tag[i] != '"' {
+		if tag[i] == '\\' {
+			i++
+		}
+		i++
+	}
+	if i >= len(tag) {
+		return "", "", "", false
+	}
+	return key, tag[:i+1], tag[i+1:], true
 }
 
 // lookup is [reflect.StructTag.Lookup] on the scanned pairs: the first
@@ -204,8 +227,14 @@ func (p *parser) fits(name string, ok bool, want string) error {
 		hint = "; consider minLength/maxLength, pattern or format for strings"
 	case ClassArray:
 		hint = "; consider minItems/maxItems for slices"
+		if keyFits(name, ClassOf(Deref(p.r.Type.Elem()))) {
+			hint = fmt.Sprintf("; consider items.%s:\"…\" to put it on every element, or minItems/maxItems for the slice", name)
+		}
 	case ClassMap:
 		hint = "; consider minProperties/maxProperties for maps"
+		if keyFits(name, ClassOf(Deref(p.r.Type.Elem()))) {
+			hint = fmt.Sprintf("; consider values.%s:\"…\" to put it on every value, or minProperties/maxProperties for the map", name)
+		}
 	}
 	return p.errorf(name, "does not apply to %s (only to %s%s)", p.r.Type, want, hint)
 }
@@ -253,7 +282,10 @@ func (p *parser) parse() error {
 	if err := p.strings(); err != nil {
 		return err
 	}
-	return p.values()
+	if err := p.values(); err != nil {
+		return err
+	}
+	return p.elems()
 }
 
 func (p *parser) numbers() error {

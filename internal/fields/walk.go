@@ -100,12 +100,8 @@ func describe(t reflect.Type) ([]Field, error) {
 		if _, err := KindOf(base); err != nil {
 			return nil, Under(err, f.GoPath, nil)
 		}
-		tag, err := MergeTypeTags(base, f.tag)
-		if err != nil {
-			return nil, Under(err, f.GoPath, nil)
-		}
 		r := &rules[i]
-		if err := parseRulesInto(r, base, tag); err != nil {
+		if err := rulesFor(r, base, f.tag, true); err != nil {
 			return nil, Under(err, f.GoPath, nil)
 		}
 		f.Rules = r
@@ -113,8 +109,8 @@ func describe(t reflect.Type) ([]Field, error) {
 		if r.Required != nil {
 			f.Required = *r.Required
 			if f.Required && r.HasDefault {
-				return nil, errorf(f.GoPath, "default", ErrInvalidTag,
-					"default is never used on a required field (consider removing required:\"true\" or the default)")
+				return nil, Under(r.Errorf("", "default", ErrInvalidTag,
+					"default is never used on a required field (consider removing required:\"true\" or the default)"), f.GoPath, nil)
 			}
 		}
 	}

@@ -77,8 +77,8 @@ func PlanFor(t reflect.Type) (*Plan, error) {
 //     the value or its pointer (map keys included): such a type may declare
 //     an enum, swaggest keywords or its own decoding, which only the plan
 //     compiles and checks;
-//   - no field has a default, example or examples tag: the plan checks
-//     those by decoding them.
+//   - no field has a default, example or examples tag (items.example and
+//     the like included): the plan checks those by decoding them.
 //
 // For such types the plan build reads the same cached field descriptions
 // and compiled patterns that the rules have accepted, adds nothing that can
@@ -115,7 +115,7 @@ func Deferrable(t reflect.Type) bool {
 				return false
 			}
 			for _, f := range fs {
-				if r := f.Rules; r.HasDefault || len(r.ExampleJSON) > 0 || !ok(f.Type) {
+				if r := f.Rules; r.HasDefault || hasExamples(r) || !ok(f.Type) {
 					return false
 				}
 			}
@@ -439,11 +439,25 @@ func withConstraints(n *node, r *fields.Rules) (*node, error) {
 		return &cp, nil
 	}
 	c, err := compileConstraints(n, r)
-	if err != nil || c == nil {
+	if err != nil {
 		return n, err
 	}
+	elem := n.elem
+	if r.Elem != nil && (n.kind == kSlice || n.kind == kArray || n.kind == kMap) {
+		// The items.* or values.* tags: every element is checked as a
+		// field with those tags would be.
+		if elem, err = withConstraints(n.elem, r.Elem); err != nil {
+			return n, err
+		}
+	}
+	if c == nil && elem == n.elem {
+		return n, nil
+	}
 	cp := *n
-	cp.c = c
+	if c != nil {
+		cp.c = c
+	}
+	cp.elem = elem
 	return &cp, nil
 }
 
@@ -596,7 +610,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 			// need struct plans still being built (recursive types).
 			idx := len(sp.fields)
 			b.pending = append(b.pending, func() error {
-				def, err := compileDefault(fn, r.DefaultJSON, fpath)
+				def, err := compileDefault(fn, r, fpath)
 				if err == nil {
 					sp.fields[idx].def = def
 				}
@@ -604,7 +618,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 			})
 			sp.hasDefaults = true
 		}
-		if r := c.Rules; len(r.ExampleJSON) > 0 {
+		if r := c.Rules; hasExamples(r) {
 			b.pending = append(b.pending, func() error { return checkExamples(fn, r, fpath) })
 		}
 		f.keyWords()

@@ -227,11 +227,13 @@ func isScalar(k kind) bool {
 
 // compileDefault decodes a field's default (JSON text from internal/fields)
 // with the field's node: the decoder is what checks a default against the
-// field's type and constraints. It keeps a ready value for scalars.
-func compileDefault(n *node, text []byte, path string) (*defaultValue, error) {
+// field's type and constraints. It keeps a ready value for scalars. r are
+// the field's rules, which name the tag the default came from.
+func compileDefault(n *node, r *fields.Rules, path string) (*defaultValue, error) {
+	text := r.DefaultJSON
 	val := reflect.New(n.t)
 	if err := decodeDefault(n, val.UnsafePointer(), text); err != nil {
-		return nil, fields.Errorf(path, "default", fields.ErrInvalidTag,
+		return nil, r.Errorf(path, "default", fields.ErrInvalidTag,
 			"the default %s does not fit the field: %v (consider fixing the default or the constraints)", text, err)
 	}
 	d := &defaultValue{json: text}
@@ -241,17 +243,40 @@ func compileDefault(n *node, text []byte, path string) (*defaultValue, error) {
 	return d, nil
 }
 
+// hasExamples reports whether r, or the rules of its elements (items.*,
+// values.*), have examples.
+func hasExamples(r *fields.Rules) bool {
+	for ; r != nil; r = r.Elem {
+		if len(r.ExampleJSON) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // checkExamples decodes a field's examples with the field's node, as
-// compileDefault does for its default.
+// compileDefault does for its default, and those of its elements with the
+// element node.
 func checkExamples(n *node, r *fields.Rules, path string) error {
-	for i, text := range r.ExampleJSON {
-		tag := "examples"
-		if i == 0 && r.HasExample {
-			tag = "example"
+	top, prefix := r, ""
+	for r != nil && n != nil {
+		for n.kind == kPtr {
+			n = n.elem
 		}
-		if err := decodeDefault(n, reflect.New(n.t).UnsafePointer(), text); err != nil {
-			return fields.Errorf(path, tag, fields.ErrInvalidTag, "the example %s does not fit the field: %v", text, err)
+		for i, text := range r.ExampleJSON {
+			tag := "examples"
+			if i == 0 && r.HasExample {
+				tag = "example"
+			}
+			if err := decodeDefault(n, reflect.New(n.t).UnsafePointer(), text); err != nil {
+				return top.Errorf(path, prefix+tag, fields.ErrInvalidTag, "the example %s does not fit the field: %v", text, err)
+			}
 		}
+		if r.Elem == nil {
+			break
+		}
+		prefix += fields.ElemPrefix(fields.ClassOf(n.t))
+		r, n = r.Elem, n.elem
 	}
 	return nil
 }

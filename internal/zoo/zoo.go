@@ -43,6 +43,8 @@ var Cases = []Case{
 	{"map_root", reflect.TypeFor[map[string]int]()},
 	{"any_root", reflect.TypeFor[any]()},
 	{"search", reflect.TypeFor[Search]()},
+	{"elements", reflect.TypeFor[Elements]()},
+	{"peer_tags", reflect.TypeFor[PeerTags]()},
 }
 
 // Empty is the input of a tool without arguments.
@@ -280,6 +282,32 @@ type Constraints struct {
 	Clock     string            `json:"clock" format:"time"`
 	Nullable  *int              `json:"nullable" enum:"1,2"`
 	Described Point             `json:"described" description:"A point."`
+}
+
+// Elements constrains every element of its slices and arrays (items.*
+// tags) and every value of its maps (values.*).
+type Elements struct {
+	Emails  []string           `json:"emails" items.format:"email" minItems:"1" maxItems:"3"`
+	Codes   [2]string          `json:"codes" items.pattern:"^[A-Z]{2}$"`
+	Scores  map[string]int     `json:"scores,omitempty" values.minimum:"0" values.maximum:"10"`
+	Grid    [][]int8           `json:"grid,omitempty" items.maxItems:"2" items.items.minimum:"-1"`
+	Labels  []*string          `json:"labels,omitempty" items.enum:"red,green"`
+	Weights map[string]float64 `json:"weights,omitempty" values.exclusiveMinimum:"0" values.multipleOf:"0.5"`
+}
+
+// PeerTags writes its constraints in the tags of other libraries:
+// google/jsonschema-go's jsonschema description, invopop/jsonschema's
+// key=value list (\\, for a comma in a value) and jsonschema_description,
+// and mcp-go's enum=value parts; each is read as the swaggest tag that
+// says the same.
+type PeerTags struct {
+	City  string   `json:"city" jsonschema:"the city, e.g. Paris"`
+	Unit  string   `json:"unit,omitempty" jsonschema:"Temperature unit,enum=C,enum=F"`
+	Days  int      `json:"days" jsonschema:"minimum=1,maximum=14,description=forecast length in days"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"maxItems=3,uniqueItems,minLength=1,example=red" jsonschema_description:"free labels"`
+	Ratio float64  `json:"ratio" jsonschema:"exclusiveMinimum=0,exclusiveMaximum=1,title=Ratio"`
+	Code  string   `json:"code,omitempty" jsonschema:"required,pattern=^[a-z]{1\\,3}$"`
+	Level int      `json:"level,omitempty" jsonschema:"enum=1,enum=2,enum=3,default=2"`
 }
 
 // Defaults has a default on every kind; a default makes a field optional.
