@@ -37,6 +37,7 @@ type dialect struct {
 	openMaps     bool // additionalProperties other than false is accepted
 	patternProps bool // patternProperties is kept (its schemas walked); else described
 	anyKey       bool // property keys are not held to the provider's key rule
+	nullAnyOf    bool // a type list with null becomes anyOf [the rest, null]
 
 	format  func(s *schema.Schema) bool
 	pattern func(p string) bool

@@ -11,10 +11,10 @@ import (
 
 var mcpSpec = &spec{
 	name: NameMCP, funcName: "ToMCP", display: "MCP",
-	optionText: "no options",
+	options: optNullAnyOf, optionText: "NullAsAnyOf",
 	toolName: nameRule{text: "^[A-Za-z0-9_.-]{1,128}$", min: 1, max: 128,
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }},
-	dialect: plainDialectFor, rootUnions: true, keepExtra: true,
+	dialect: mcpDialectFor, rootUnions: true, keepExtra: true,
 	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildMCP) },
 	build: buildAs(buildMCP),
 	parse: ReplyLimits.ParseMCPReply,
@@ -29,6 +29,18 @@ var mcpSpec = &spec{
 	},
 	prompt:     func(string) []any { return []any{} }, // MCP has no conversation
 	appendJSON: appendAs(sizeMCP, appendMCP),
+}
+
+// mcpNullDialect is plain JSON Schema with nullable values as anyOf
+// (NullAsAnyOf).
+var mcpNullDialect = func() dialect { d := plainDialect; d.nullAnyOf = true; return d }()
+
+// mcpDialectFor is MCP's dialect for cfg.
+func mcpDialectFor(cfg config) *dialect {
+	if cfg.nullAnyOf {
+		return &mcpNullDialect
+	}
+	return &plainDialect
 }
 
 // MCPTool is one entry of an MCP tools/list result's "tools".

@@ -23,6 +23,7 @@ const (
 	optStrict optionKind = 1 << iota
 	optGeminiJSONSchema
 	optMaxInlineDepth
+	optNullAnyOf
 )
 
 // geminiMode is how [ToGemini] chooses between "parameters" and
@@ -51,7 +52,8 @@ type config struct {
 	strict     bool // strict rendering (per tool, after define.WithStrict)
 	strictAuto bool // StrictWherePossible(): strict when the schema allows
 	gemini     geminiMode
-	depth      int // MaxInlineDepth; 0 means DefaultMaxInlineDepth
+	depth      int  // MaxInlineDepth; 0 means DefaultMaxInlineDepth
+	nullAnyOf  bool // NullAsAnyOf(): a nullable type is anyOf [T, null]
 }
 
 type option struct {
@@ -127,6 +129,16 @@ func GeminiParameters() Option {
 // [DefaultMaxInlineDepth].
 func MaxInlineDepth(n int) Option {
 	return option{optMaxInlineDepth, func(c *config) { c.depth = n }, "MaxInlineDepth(" + strconv.Itoa(n) + ")"}
+}
+
+// NullAsAnyOf makes [ToMCP] write a nullable value (a pointer field, by
+// default "type": ["string", "null"]) as "anyOf": [{"type": "string", ...},
+// {"type": "null"}], its constraints in the first branch. Both mean the
+// same in JSON Schema 2020-12; use this one for clients whose schema
+// checks, or whose models, handle only a single "type" (the MCP
+// inspector's strict mode flags type lists as less portable).
+func NullAsAnyOf() Option {
+	return option{optNullAnyOf, func(c *config) { c.nullAnyOf = true }, "NullAsAnyOf()"}
 }
 
 // newConfig applies opts for the provider p, rejecting options p does not

@@ -364,7 +364,24 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		}
 		out = makeNullable(out)
 	}
+	if c.d.nullAnyOf {
+		out = nullBranch(out)
+	}
 	return out, false, nil
+}
+
+// nullBranch writes a node whose type list holds null and another type as
+// anyOf [the node without null, {"type":"null"}], title and description
+// on the outside.
+func nullBranch(s *schema.Schema) *schema.Schema {
+	if len(s.Types) < 2 || !s.HasType("null") {
+		return s
+	}
+	inner := *s
+	inner.Types = without(s.Types, "null")
+	inner.Title, inner.Description = "", ""
+	return &schema.Schema{Title: s.Title, Description: s.Description,
+		AnyOf: []*schema.Schema{&inner, {Types: []string{"null"}}}}
 }
 
 // strictHint is the way out of a schema OpenAI's strict subset cannot
