@@ -245,10 +245,7 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var key []byte
-	if tk.hooks != nil {
-		key = tk.hooks.key
-	}
+	key := tk.cfg.approvalKey
 	byCall := make(map[string]int, len(pending))
 	callKey := func(index int, id string) string { return strconv.Itoa(index) + "\x00" + id }
 	for k, p := range pending {

@@ -283,7 +283,6 @@ type hooks struct {
 	chains    []Handler      // per tool, in toolkit order: its middleware around terminal, or nil
 	gates     []approvalRule // per tool: whether a call needs approval (zero: never)
 	observers []Observer
-	key       []byte // WithApprovalKey
 }
 
 // newHooks resolves the lifecycle options of a toolkit; nil when there
@@ -293,7 +292,7 @@ func newHooks(tk *Toolkit) (*hooks, error) {
 	if len(cfg.middleware) == 0 && len(cfg.named) == 0 && len(cfg.observers) == 0 {
 		return nil, nil
 	}
-	h := &hooks{key: cfg.approvalKey}
+	h := &hooks{}
 	for _, o := range cfg.observers {
 		if o != nil {
 			h.observers = append(h.observers, o)
@@ -398,7 +397,7 @@ func (tk *Toolkit) call(ctx context.Context, index int, c *adapters.Call, approv
 		return call.res // bad arguments, a done context
 	}
 	if gate.set && gate.needs(ctx, call) {
-		return pendingResult(h.key, index, call)
+		return pendingResult(tk.cfg.approvalKey, index, call)
 	}
 	if chain == nil {
 		return terminal(ctx, call)

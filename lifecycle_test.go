@@ -473,3 +473,50 @@ func TestRunWithMiddlewareRace(t *testing.T) {
 		t.Errorf("%d events, want %d", len(rec.events), 4*20)
 	}
 }
+
+// upper is a string that decodes with a method of its own, so that its
+// tool's decode calls user code.
+type upper string
+
+func (u *upper) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	if s == "" {
+		return errors.New("empty")
+	}
+	*u = upper(strings.ToUpper(s))
+	return nil
+}
+
+func TestMiddlewareOnAUserDecoder(t *testing.T) {
+	type in struct {
+		Word upper `json:"word"`
+	}
+	tool, err := define.DefineTool(func(ctx context.Context, v in) (string, error) { return string(v.Word), nil }, define.WithName("shout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saw any
+	mw := func(next toolnexus.Handler) toolnexus.Handler {
+		return func(ctx context.Context, c *toolnexus.Call) define.Result {
+			saw = c.Input()
+			return next(ctx, c)
+		}
+	}
+	tk, err := toolnexus.NewToolkitWith([]define.Tool{tool}, toolnexus.WithMiddleware(mw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := tk.Run(context.Background(), []adapters.Call{
+		{ID: "1", Name: "shout", Args: json.RawMessage(`{"word":"hey"}`)},
+		{ID: "2", Name: "shout", Args: json.RawMessage(`{"word":""}`)},
+	}, toolnexus.WithParallelism(1))
+	if results[0].Output != "HEY" || toolnexus.OutcomeOf(results[1]) != toolnexus.OutcomeBadArguments {
+		t.Errorf("results = %+v", results)
+	}
+	if v, ok := saw.(in); !ok || v.Word != "HEY" {
+		t.Errorf("Input() = %#v", saw)
+	}
+}
