@@ -135,7 +135,7 @@ func PendingCalls(results []define.Result) []PendingCall {
 // pendingResult is the result of call c, the index-th of its batch,
 // stopped at the gate.
 func pendingResult(key []byte, index int, c *Call) define.Result {
-	args := c.Args()
+	args := append(json.RawMessage(nil), c.Args()...) // the caller's buffer may be reused
 	p := PendingCall{Index: index, ID: c.ID, Tool: c.Name, Args: args, Digest: digest(key, index, c.ID, c.Name, args)}
 	return pendingOf(p)
 }

@@ -93,7 +93,8 @@ func (c *Call) Input() any {
 // the handler runs on them (and Args and Input give them); when they do
 // not, SetArgs returns the error (an [*define.ArgErrors]) and the call's
 // handler no longer runs: next returns the invalid-arguments result, as
-// for a model's bad arguments.
+// for a model's bad arguments. The call keeps args: do not modify it
+// afterwards.
 func (c *Call) SetArgs(args json.RawMessage) error {
 	c.prepared, c.value, c.hasValue, c.input, c.bad = nil, nil, false, nil, false
 	c.args = compactArgs(args)
@@ -107,11 +108,15 @@ func (c *Call) SetArgs(args json.RawMessage) error {
 }
 
 // compactArgs returns args as compact JSON when it is valid JSON ("" and
-// null are {}), else as it is, for the decoder to reject.
+// null are {}), else as it is, for the decoder to reject. It may return
+// args itself, trimmed, which is then only read.
 func compactArgs(args []byte) json.RawMessage {
 	trimmed := bytes.TrimSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return json.RawMessage("{}")
+	}
+	if bytes.IndexAny(trimmed, " \t\r\n") < 0 {
+		return trimmed // compact already (a model's usual arguments): no copy
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(trimmed))

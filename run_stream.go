@@ -33,6 +33,11 @@ import (
 // results wrap [ErrAbandoned]); reading body stops only when its own
 // Read returns, so give the request the same ctx.
 //
+// Each call goes through the toolkit's middleware, approval gate and
+// observers as under Run (see [Middleware]): a call that needs approval
+// does not run, its result is pending ([PendingCalls]), and the observers
+// see every result, in call order, before RunStream returns.
+//
 // A stream that is broken or ends early returns its [*adapters.ReplyError]
 // with a zero Turn, and the results of the calls it had completed before
 // (which started, and are abandoned if still running), so that what ran
