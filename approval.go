@@ -248,6 +248,12 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 	key := tk.cfg.approvalKey
 	byCall := make(map[string]int, len(pending))
 	callKey := func(index int, id string) string { return strconv.Itoa(index) + "\x00" + id }
+	// Stored JSON may have been indented: the digest is of the compact
+	// arguments, and those are what runs.
+	pending = append([]PendingCall(nil), pending...)
+	for k := range pending {
+		pending[k].Args = compactArgs(pending[k].Args)
+	}
 	for k, p := range pending {
 		fail := func(err error) error { return &DecisionError{Index: p.Index, ID: p.ID, Err: err} }
 		t, ok := tk.Get(p.Tool)

@@ -69,7 +69,8 @@ func TestApprovalResumeInAFreshToolkit(t *testing.T) {
 		t.Errorf("middleware ran for pending calls: %q", mwSaw)
 	}
 
-	stored, err := json.Marshal(pending)
+	// Stored indented, as a person-readable file might be.
+	stored, err := json.MarshalIndent(pending, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -115,7 +115,7 @@ func compactArgs(args []byte) json.RawMessage {
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return json.RawMessage("{}")
 	}
-	if bytes.IndexAny(trimmed, " \t\r\n") < 0 {
+	if !bytes.ContainsAny(trimmed, " \t\r\n") {
 		return trimmed // compact already (a model's usual arguments): no copy
 	}
 	var buf bytes.Buffer
@@ -205,7 +205,8 @@ func WithToolMiddleware(tool string, mw ...Middleware) ToolkitOption {
 // cancellations and calls not run that Run decides outside the handler
 // (for an abandoned call, the abandoned result; the tool's late result is
 // dropped unseen). An Observer of a toolkit used from several goroutines
-// at once is called from them at once.
+// at once is called from them at once. It is the application's code, not
+// a tool's: a panic in it reaches the caller of Execute or Run.
 type Observer func(ctx context.Context, e Event)
 
 // Event is what an [Observer] sees of one call.
