@@ -14,6 +14,14 @@
 //	res := tk.Execute(ctx, call.Name, call.Args)                      // Gemini functionCall
 //	res = tk.ExecuteJSON(ctx, call.Function.Name, []byte(arguments)) // OpenAI tool call
 //
+// # The call lifecycle
+//
+// [NewToolkitWith] options run code around every call: [WithMiddleware]
+// and [WithToolMiddleware] around the handler, after the arguments are
+// validated; [WithObserver] (and the ready [SlogObserver]) for every
+// result delivered; [WithApproval] for tools that never run before a
+// person decides ([PendingCalls], [Toolkit.Resume]). See docs/lifecycle.md.
+//
 // # Packages
 //
 //   - define: [define.DefineTool], [define.NewTool], [define.Tool], [define.Result].

@@ -154,10 +154,7 @@ func Example_readmeProviderLoop() {
 
 // README: golden
 func TestToolSchemas(t *testing.T) {
-	weather, err := define.DefineTool(getWeather, define.WithDescription("Current weather for a city"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	weather := define.MustDefineTool(getWeather, define.WithDescription("Current weather for a city"))
 	tools, err := adapters.ToGemini([]define.Tool{weather})
 	if err != nil {
 		t.Fatal(err)

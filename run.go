@@ -110,16 +110,39 @@ var ErrToolExited = errors.New("tool exited without returning")
 // unknown tool or bad arguments costs none; the decode that runs on the
 // caller's goroutine is that of at most InlineArgBytes, and a done ctx is
 // seen once it ends.
+//
+// With middleware, approvals or observers (see [Middleware]) each call
+// goes through them, and the first call's decode runs on its worker too;
+// a call that needs approval does not run: its result is pending, and
+// [PendingCalls] gives what to show, for [Toolkit.Resume]. The observers
+// see every call's result, in call order, on the caller's goroutine,
+// before Run returns.
 func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOption) []define.Result {
+	results, times := tk.runBatch(ctx, calls, false, opts)
+	if times != nil {
+		tk.observeAll(ctx, calls, results, times)
+	}
+	return results
+}
+
+// runBatch is Run, but for the observers, which it leaves to the caller
+// with each call's times (nil when the toolkit has no observers);
+// approved says the calls were approved (Resume): no approval gate.
+func (tk *Toolkit) runBatch(ctx context.Context, calls []adapters.Call, approved bool, opts []RunOption) ([]define.Result, []callTime) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	if len(calls) == 0 {
-		return []define.Result{}
+		return []define.Result{}, nil
+	}
+	var times []callTime
+	if tk.hooks != nil && len(tk.hooks.observers) > 0 {
+		times = make([]callTime, len(calls))
 	}
 	b := batches.Get().(*batch)
 	b.refs.Store(1) // Run's own; see release
 	b.tk, b.ctx, b.calls, b.left = tk, ctx, calls, len(calls)
+	b.approved, b.times = approved, times
 	results := make([]define.Result, len(calls))
 	b.results = results
 	for _, o := range opts {
@@ -153,7 +176,7 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 	if err := ctx.Err(); err != nil {
 		b.cancel() // no call starts
 		b.release()
-		return results
+		return results, times
 	}
 	b.start()
 	if !b.cancellable {
@@ -166,7 +189,7 @@ func (tk *Toolkit) Run(ctx context.Context, calls []adapters.Call, opts ...RunOp
 		}
 	}
 	b.release()
-	return results
+	return results, times
 }
 
 // batches holds batches for Run to reuse: a batch goes back once Run and
@@ -236,6 +259,9 @@ type batch struct {
 
 	first firstCall // call 0, begun on the caller's goroutine
 
+	approved bool       // Resume's calls: no approval gate
+	times    []callTime // each call's times, for the observers; nil without them
+
 	// refs counts who still uses b: Run until it returns, and each worker
 	// goroutine until it ends (see release).
 	refs atomic.Int32
@@ -264,6 +290,9 @@ type firstCall struct {
 func (b *batch) start() {
 	b.next = 1
 	b.state[0] = running
+	if b.times != nil {
+		b.times[0].start = time.Now()
+	}
 	done := !b.prepareFirst()
 	switch {
 	case done && len(b.calls) > 1:
@@ -292,8 +321,10 @@ func (b *batch) prepareFirst() bool {
 	}
 	c := &b.calls[0]
 	t, found := b.tk.Get(c.Name)
-	if found && !smallArgs(c) {
-		return true // decoded on the worker, where Run need not wait for it
+	if found && (!smallArgs(c) || b.tk.hooks != nil) {
+		// Decoded on the worker, where Run need not wait for it, or
+		// where the middleware runs.
+		return true
 	}
 	if found {
 		if c.Input != nil {
@@ -446,6 +477,9 @@ func (b *batch) claim(first bool) (i int, more, ok bool) {
 	i = b.next
 	b.next++
 	b.state[i] = running
+	if b.times != nil {
+		b.times[i].start = time.Now()
+	}
 	if b.next < len(b.calls) && b.started < b.workers && b.fresh == 0 {
 		b.started++
 		b.fresh++
@@ -522,7 +556,9 @@ func (b *batch) guard(i int, ctx context.Context, cancel context.CancelFunc, sto
 		}
 	}()
 	var r define.Result
-	if c := &b.calls[i]; c.Input != nil {
+	if c := &b.calls[i]; b.tk.hooks != nil {
+		r = b.tk.call(ctx, i, c, b.approved)
+	} else if c.Input != nil {
 		r = b.tk.Execute(ctx, c.Name, c.Input)
 	} else {
 		r = b.tk.ExecuteJSON(ctx, c.Name, c.Args)
@@ -566,7 +602,16 @@ func (b *batch) finish(i int, r *define.Result) {
 		}
 		b.results[i] = *r
 		b.state[i] = finished
+		b.ended(i)
 		b.settled()
+	}
+}
+
+// ended records when call i had its result, for the observers; b.mu is
+// held.
+func (b *batch) ended(i int) {
+	if b.times != nil && !b.times[i].start.IsZero() {
+		b.times[i].end = time.Now()
 	}
 }
 
@@ -581,6 +626,7 @@ func (b *batch) abandon(i int, cause error) {
 	}
 	b.results[i] = abandonedResult(b.calls[i], cause)
 	b.state[i] = abandoned
+	b.ended(i)
 	b.held++
 	b.settled()
 	if b.held == b.workers && !b.stopped {
@@ -625,6 +671,7 @@ func (b *batch) cancel() {
 			b.results[i] = notStarted(b.calls[i], err)
 		case running:
 			b.results[i] = abandonedResult(b.calls[i], err)
+			b.ended(i)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -31,6 +32,11 @@ import (
 // and RunStream returns without waiting for the ones running (their
 // results wrap [ErrAbandoned]); reading body stops only when its own
 // Read returns, so give the request the same ctx.
+//
+// Each call goes through the toolkit's middleware, approval gate and
+// observers as under Run (see [Middleware]): a call that needs approval
+// does not run, its result is pending ([PendingCalls]), and the observers
+// see every result, in call order, before RunStream returns.
 //
 // A stream that is broken or ends early returns its [*adapters.ReplyError]
 // with a zero Turn, and the results of the calls it had completed before
@@ -67,7 +73,14 @@ func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.R
 	if err != nil {
 		stop() // the calls still running are abandoned
 	}
-	return turn, r.wait(), err
+	results := r.wait()
+	if tk.hooks != nil && len(tk.hooks.observers) > 0 {
+		r.mu.Lock()
+		calls, times := r.calls, r.times
+		r.mu.Unlock()
+		tk.observeAll(ctx, calls, results, times)
+	}
+	return turn, results, err
 }
 
 // readStream reads body into s to its end.
@@ -93,12 +106,13 @@ type streamRun struct {
 	calls   []adapters.Call
 	results []define.Result
 	state   []callState
-	queue   []int // calls waiting for a slot, in order
-	busy    int   // slots taken: calls whose tool has not returned
-	held    int   // of them, calls abandoned whose tool has not returned
-	left    int   // calls without a result
-	closed  bool  // results belong to the caller
-	full    bool  // every slot is held by an abandoned call: no call starts
+	times   []callTime // each call's times, for the observers
+	queue   []int      // calls waiting for a slot, in order
+	busy    int        // slots taken: calls whose tool has not returned
+	held    int        // of them, calls abandoned whose tool has not returned
+	left    int        // calls without a result
+	closed  bool       // results belong to the caller
+	full    bool       // every slot is held by an abandoned call: no call starts
 	settle  chan struct{}
 }
 
@@ -110,6 +124,9 @@ func (r *streamRun) add(c adapters.Call) {
 	r.calls = append(r.calls, c)
 	r.results = append(r.results, define.Result{})
 	r.state = append(r.state, pending)
+	if r.tk.hooks != nil {
+		r.times = append(r.times, callTime{})
+	}
 	r.left++
 	switch {
 	case r.closed:
@@ -133,6 +150,9 @@ func (r *streamRun) add(c adapters.Call) {
 func (r *streamRun) launch(i int) {
 	r.busy++
 	r.state[i] = running
+	if r.tk.hooks != nil {
+		r.times[i].start = time.Now()
+	}
 	go r.run(i, r.calls[i])
 }
 
@@ -174,7 +194,9 @@ func (r *streamRun) run(i int, c adapters.Call) {
 		r.finish(i, res)
 	}()
 	var res define.Result
-	if c.Input != nil {
+	if r.tk.hooks != nil {
+		res = r.tk.call(ctx, i, &c, false)
+	} else if c.Input != nil {
 		res = r.tk.Execute(ctx, c.Name, c.Input)
 	} else {
 		res = r.tk.ExecuteJSON(ctx, c.Name, c.Args)
@@ -199,6 +221,7 @@ func (r *streamRun) finish(i int, res define.Result) {
 		if !r.closed {
 			r.results[i] = res
 			r.state[i] = finished
+			r.ended(i)
 			r.settled()
 		}
 	}
@@ -230,6 +253,7 @@ func (r *streamRun) abandon(i int, cause error) {
 	}
 	r.results[i] = abandonedResult(r.calls[i], cause)
 	r.state[i] = abandoned
+	r.ended(i)
 	r.held++
 	r.settled()
 	if r.held == r.cfg.parallelism {
@@ -238,6 +262,14 @@ func (r *streamRun) abandon(i int, cause error) {
 			r.slotsHeld(j)
 		}
 		r.queue = r.queue[:0]
+	}
+}
+
+// ended records when call i had its result, for the observers; r.mu is
+// held.
+func (r *streamRun) ended(i int) {
+	if r.times != nil && !r.times[i].start.IsZero() {
+		r.times[i].end = time.Now()
 	}
 }
 
@@ -281,6 +313,7 @@ func (r *streamRun) wait() []define.Result {
 				r.results[i] = notStarted(r.calls[i], err)
 			case running:
 				r.results[i] = abandonedResult(r.calls[i], err)
+				r.ended(i)
 			}
 		}
 		r.queue = nil

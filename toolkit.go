@@ -26,10 +26,13 @@ type Toolkit struct {
 	names  []string  // the tools' names, in order
 	pairs  namePairs // their letter pairs, when there are more than cfg.closestNames
 	cfg    toolkitConfig
+	hooks  *hooks // middleware, approvals and observers; nil when none
 }
 
 // ToolkitOption configures a [Toolkit] made by [NewToolkitWith]. The set is
-// sealed: make options with [WithMaxEchoedName] and [WithClosestNames].
+// sealed: make options with [WithMaxEchoedName], [WithClosestNames],
+// [WithMiddleware], [WithToolMiddleware], [WithObserver], [WithApproval],
+// [WithApprovalIf] and [WithApprovalKey].
 type ToolkitOption interface {
 	applyToolkit(*toolkitConfig)
 }
@@ -37,6 +40,10 @@ type ToolkitOption interface {
 type toolkitConfig struct {
 	maxEchoedName int
 	closestNames  int
+	middleware    []Middleware
+	named         []namedOption // options for one tool, in order
+	observers     []Observer
+	approvalKey   []byte
 }
 
 type toolkitOption func(*toolkitConfig)
@@ -75,7 +82,10 @@ func NewToolkit(tools ...define.Tool) (*Toolkit, error) {
 }
 
 // NewToolkitWith is [NewToolkit] with options: [WithMaxEchoedName] and
-// [WithClosestNames] shape the error of a call of an unknown name.
+// [WithClosestNames] shape the error of a call of an unknown name;
+// [WithMiddleware], [WithToolMiddleware], [WithObserver] and
+// [WithApproval] add to every call's lifecycle (see [Middleware]). An
+// option naming a tool the toolkit does not have is an error.
 func NewToolkitWith(tools []define.Tool, opts ...ToolkitOption) (*Toolkit, error) {
 	tk := &Toolkit{tools: append([]define.Tool(nil), tools...), byName: make(map[string]int, len(tools))}
 	for _, o := range opts {
@@ -106,6 +116,11 @@ func NewToolkitWith(tools []define.Tool, opts ...ToolkitOption) (*Toolkit, error
 	if len(tk.names) > tk.cfg.closestNames {
 		tk.pairs = newNamePairs(tk.names)
 	}
+	h, err := newHooks(tk)
+	if err != nil {
+		return nil, err
+	}
+	tk.hooks = h
 	return tk, nil
 }
 
@@ -130,8 +145,17 @@ func (tk *Toolkit) Get(name string) (define.Tool, bool) {
 // JSON object (Gemini functionCall.args, Anthropic tool_use.input); see
 // [define.Tool.Execute]. An unknown name gives an error [define.Result]
 // that names the tools to call instead, so the model can correct itself;
-// its Err is an [*UnknownToolError], which wraps [ErrUnknownTool].
+// its Err is an [*UnknownToolError], which wraps [ErrUnknownTool]. The
+// call goes through the toolkit's middleware, approval gate and observers
+// (see [Middleware]); a call that needs approval does not run and its
+// result is pending (see [PendingCalls]).
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) define.Result {
+	if tk.hooks != nil {
+		if args == nil {
+			args = map[string]any{} // Input nil would mean Args
+		}
+		return tk.execute(ctx, adapters.Call{Name: name, Input: args})
+	}
 	t, ok := tk.Get(name)
 	if !ok {
 		return tk.unknownTool(name)
@@ -142,6 +166,9 @@ func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any
 // ExecuteJSON is [Toolkit.Execute] for arguments that arrived as JSON text
 // (OpenAI's function.arguments); see [define.Tool.ExecuteJSON].
 func (tk *Toolkit) ExecuteJSON(ctx context.Context, name string, args []byte) define.Result {
+	if tk.hooks != nil {
+		return tk.execute(ctx, adapters.Call{Name: name, Args: args})
+	}
 	t, ok := tk.Get(name)
 	if !ok {
 		return tk.unknownTool(name)

@@ -102,6 +102,8 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	s.execJSON = h.execJSON
 	s.prepMap = h.prepMap
 	s.prepJSON = h.prepJSON
+	s.splitMap = h.splitMap
+	s.splitJSON = h.splitJSON
 	return Tool{s: s}, nil
 }
 
@@ -322,11 +324,21 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) Resul
 }
 
 func (h *typedHandler[In, Out]) prepMap(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool) {
-	return prepare(h, ctx, mapArgs(args), res)
+	return prepare(h, ctx, mapArgs(args), res, false)
 }
 
 func (h *typedHandler[In, Out]) prepJSON(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool) {
-	return prepare(h, ctx, jsonArgs(args), res)
+	return prepare(h, ctx, jsonArgs(args), res, false)
+}
+
+func (h *typedHandler[In, Out]) splitMap(ctx context.Context, args map[string]any, res *Result) toolhook.Call {
+	call, _ := prepare(h, ctx, mapArgs(args), res, true)
+	return call
+}
+
+func (h *typedHandler[In, Out]) splitJSON(ctx context.Context, args []byte, res *Result) toolhook.Call {
+	call, _ := prepare(h, ctx, jsonArgs(args), res, true)
+	return call
 }
 
 // exec is a call whichever way its arguments came: a panic, a done
@@ -355,9 +367,11 @@ func exec[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context
 // prepare is exec in two parts (toolhook.PrepareJSON): what runs before
 // the handler, here, with the same results for a panic, a done context,
 // the plan's error and bad arguments, written to *res; and the rest, the
-// call it returns. It does not split a call whose decode may call a
-// user's method (ok false): that code runs where the handler runs.
-func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context, args A, res *Result) (call toolhook.Call, ok bool) {
+// call it returns. Unless always is set, it does not split a call whose
+// decode may call a user's method (ok false): that code runs where the
+// handler runs. With always (toolhook.SplitJSON) such a call is decoded
+// here too, into a new frame, as decode does.
+func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context, args A, res *Result, always bool) (call toolhook.Call, ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			*res = panicResult(h.name, r)
@@ -373,10 +387,11 @@ func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Cont
 		*res = argResult(err)
 		return nil, true
 	}
-	if p.UserMethods() {
+	userMethods := p.UserMethods()
+	if userMethods && !always {
 		return nil, false
 	}
-	if h.pool != nil { // as decode does; the pooled memory is the call
+	if h.pool != nil && !userMethods { // as decode does; the pooled memory is the call
 		vp := h.pool.Get().(*pooledInput[In, Out])
 		if err := args.into(p, &vp.s, unsafe.Pointer(&vp.in), h.limits); err != nil {
 			h.release(vp)
@@ -407,6 +422,9 @@ type preparedCall[In, Out any] struct {
 func (c *preparedCall[In, Out]) Finish(ctx context.Context) {
 	c.h.finish(ctx, c.in, c.res)
 }
+
+// Input returns the decoded arguments (toolhook.Inputter).
+func (c *preparedCall[In, Out]) Input() any { return c.in }
 
 // finish is the end of a call, once its arguments are decoded: it calls
 // the handler and renders its output, a panic included, into *res. It is
@@ -448,6 +466,9 @@ func (vp *pooledInput[In, Out]) Finish(ctx context.Context) {
 	vp.res = nil
 	h.finish(ctx, h.release(vp), res)
 }
+
+// Input returns the decoded arguments (toolhook.Inputter), before Finish.
+func (vp *pooledInput[In, Out]) Input() any { return vp.in }
 
 // decode returns the arguments decoded into pooled memory, then copied
 // out, when the tool has a pool and p calls no user method, else into a
@@ -546,20 +567,27 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		}
 		return limitOutput(renderAny(out, maxOutput), maxOutput)
 	}
-	s.execMap = func(ctx context.Context, args map[string]any) Result {
+	mapObject := func(args map[string]any) (json.RawMessage, error) {
 		if args == nil {
-			return call(ctx, json.RawMessage("{}"))
+			return json.RawMessage("{}"), nil
 		}
 		// Bounded before json.Marshal walks it: a cyclic or very deep map
 		// would otherwise overflow the stack.
 		if err := reflectx.CheckMap(args, limits); err != nil {
-			return argResult(err)
+			return nil, err
 		}
 		data, err := json.Marshal(args)
 		if err != nil {
-			return argResult(&ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: echo.Cut(oneLine(err.Error()), MaxEchoedCause), Err: ErrType}}})
+			return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: echo.Cut(oneLine(err.Error()), MaxEchoedCause), Err: ErrType}}}
 		}
-		return call(ctx, data)
+		return data, nil
+	}
+	s.execMap = func(ctx context.Context, args map[string]any) Result {
+		raw, err := mapObject(args)
+		if err != nil {
+			return argResult(err)
+		}
+		return call(ctx, raw)
 	}
 	s.execJSON = func(ctx context.Context, args []byte) Result {
 		raw, err := rawObject(args, limits)
@@ -568,8 +596,44 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		}
 		return call(ctx, raw)
 	}
+	// The split of a NewTool call: its only check is that the arguments
+	// are one object, so the rest is the whole call on that object.
+	split := func(ctx context.Context, raw json.RawMessage, err error, res *Result) toolhook.Call {
+		if err != nil {
+			*res = argResult(err)
+			return nil
+		}
+		if err := callContextError(ctx); err != nil {
+			*res = cancelResult(err)
+			return nil
+		}
+		return &rawCall{call: call, args: raw, res: res}
+	}
+	s.splitMap = func(ctx context.Context, args map[string]any, res *Result) toolhook.Call {
+		raw, err := mapObject(args)
+		return split(ctx, raw, err, res)
+	}
+	s.splitJSON = func(ctx context.Context, args []byte, res *Result) toolhook.Call {
+		raw, err := rawObject(args, limits)
+		return split(ctx, raw, err, res)
+	}
 	return Tool{s: s}, nil
 }
+
+// rawCall is a NewTool call whose arguments were checked: the rest of
+// it is its handler on them.
+type rawCall struct {
+	call func(context.Context, json.RawMessage) Result
+	args json.RawMessage
+	res  *Result
+}
+
+// Finish runs the handler.
+func (c *rawCall) Finish(ctx context.Context) { *c.res = c.call(ctx, c.args) }
+
+// Input returns the checked arguments, a json.RawMessage
+// (toolhook.Inputter).
+func (c *rawCall) Input() any { return c.args }
 
 // rawObject checks that args is one JSON object, mapping empty text and null
 // to {}.

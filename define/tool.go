@@ -38,6 +38,11 @@ type state struct {
 	// PrepareJSON); nil for a tool that does not (NewTool's).
 	prepMap  func(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool)
 	prepJSON func(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool)
+	// splitMap and splitJSON split every call, a NewTool's or one whose
+	// decode calls a user's method included (toolhook.SplitMap and
+	// SplitJSON).
+	splitMap  func(ctx context.Context, args map[string]any, res *Result) toolhook.Call
+	splitJSON func(ctx context.Context, args []byte, res *Result) toolhook.Call
 
 	memo sync.Map
 }
@@ -158,6 +163,22 @@ func init() {
 			return nil, false
 		}
 		return s.prepJSON(ctx, args, res.(*Result))
+	}
+	toolhook.SplitJSON = func(tool any, ctx context.Context, args []byte, res any) toolhook.Call {
+		s := tool.(Tool).s
+		if s == nil {
+			*res.(*Result) = errorResult(ErrZeroTool)
+			return nil
+		}
+		return s.splitJSON(ctx, args, res.(*Result))
+	}
+	toolhook.SplitMap = func(tool any, ctx context.Context, args map[string]any, res any) toolhook.Call {
+		s := tool.(Tool).s
+		if s == nil {
+			*res.(*Result) = errorResult(ErrZeroTool)
+			return nil
+		}
+		return s.splitMap(ctx, args, res.(*Result))
 	}
 	toolhook.PrepareMap = func(tool any, ctx context.Context, args map[string]any, res any) (toolhook.Call, bool) {
 		s := tool.(Tool).s

@@ -23,7 +23,8 @@
 //	tk, err := toolnexus.NewToolkit(append(localTools, remote.Tools()...)...)
 //
 // Each tool is registered with [mcp.Server.AddTool], the SDK's raw
-// registration: the arguments reach [define.Tool.ExecuteJSON] as the bytes
+// registration: the arguments reach [toolnexus.Toolkit.ExecuteJSON] (and
+// so the toolkit's middleware, approval gate and observers) as the bytes
 // the client sent, and toolnexus's decoder is the only validation (the
 // SDK's typed mcp.AddTool would validate them a second time, against its
 // own reading of the schema). Bad arguments, a tool's error and a tool's
@@ -54,18 +55,125 @@ import (
 )
 
 // AddTools registers every tool of tk on server, in the toolkit's order,
-// each with [Handler]; opts are [adapters.ToMCP]'s rendering options. A
-// tool of the same name already on the server is replaced, as
-// Server.AddTool does. Nothing is registered when an error is returned.
+// each with [ToolkitHandler], so that the toolkit's middleware, approval
+// gate and observers apply to every call; opts are [adapters.ToMCP]'s
+// rendering options. A tool of the same name already on the server is
+// replaced, as Server.AddTool does. Nothing is registered when an error
+// is returned.
 func AddTools(server *mcp.Server, tk *toolnexus.Toolkit, opts ...adapters.Option) error {
 	tools, err := Tools(tk, opts...)
 	if err != nil {
 		return err
 	}
 	for i, t := range tk.Tools() {
-		server.AddTool(tools[i], Handler(t))
+		server.AddTool(tools[i], ToolkitHandler(tk, t.Name()))
 	}
 	return nil
+}
+
+// ToolkitHandler is [Handler] for the tool named name of tk, run through
+// [toolnexus.Toolkit.ExecuteJSON]: the toolkit's middleware, approval
+// gate and observers apply (see [toolnexus.Middleware]).
+//
+// A call of a tool that needs approval ([toolnexus.WithApproval]) does
+// not run until the person at the client approves it. When the client
+// supports elicitation, the handler asks it: its result requires input
+// (MCP's multi round-trip requests, SEP-2322), one elicitation whose
+// message names the tool and shows its validated arguments, with the
+// [toolnexus.PendingCall] as the request state; the client answers and
+// calls again, and the handler carries out the answer with
+// [toolnexus.Toolkit.Resume]: accept runs the call, decline and cancel
+// deny it (the model sees "denied: the user declined", or "dismissed").
+// The SDK turns this into a plain elicitation/create request for a client
+// of an older protocol version. The state comes back from the client:
+// Resume checks its digest, and the handler that it is this call of this
+// tool with these arguments; give the toolkit [toolnexus.WithApprovalKey]
+// so that a client cannot make a state of its own. A client without
+// elicitation gets the pending result ("awaiting approval: ...", isError
+// set): the tool has not run.
+func ToolkitHandler(tk *toolnexus.Toolkit, name string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		args := requestArgs(req)
+		if req != nil && req.Params != nil && req.Params.RequestState != "" {
+			return Result(resumeApproval(ctx, tk, name, args, req.Params)), nil
+		}
+		r := tk.ExecuteJSON(ctx, name, args)
+		if pending := toolnexus.PendingCalls([]define.Result{r}); len(pending) == 1 && req != nil && canElicit(req.Session) {
+			p := pending[0]
+			state, err := json.Marshal(p)
+			if err == nil {
+				return &mcp.CallToolResult{
+					InputRequests: mcp.InputRequestMap{approvalInput: &mcp.ElicitParams{
+						Message:         "Allow the tool " + p.Tool + " to run with these arguments?\n" + string(p.Args),
+						RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
+					}},
+					RequestState: string(state),
+				}, nil
+			}
+		}
+		return Result(r), nil
+	}
+}
+
+// approvalInput is the id of the approval's input request.
+const approvalInput = "toolnexus_approval"
+
+// canElicit reports whether the client of ss said it supports
+// elicitation.
+func canElicit(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return false
+	}
+	p := ss.InitializeParams()
+	return p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil
+}
+
+// resumeApproval carries out the client's answer to the approval of a
+// call of tool name on args: the call's result, or an error result when
+// the state or the answer is not one this handler asked for.
+func resumeApproval(ctx context.Context, tk *toolnexus.Toolkit, name string, args json.RawMessage, params *mcp.CallToolParamsRaw) define.Result {
+	refuse := func(why string) define.Result {
+		return define.Result{Output: "approval refused: " + why, IsError: true, Err: errors.New("tnmcp: " + why)}
+	}
+	var p toolnexus.PendingCall
+	if err := json.Unmarshal([]byte(params.RequestState), &p); err != nil {
+		return refuse("the request state is not a pending call")
+	}
+	var compact bytes.Buffer
+	if p.Tool != name || json.Compact(&compact, args) != nil || !bytes.Equal(compact.Bytes(), p.Args) {
+		return refuse("the request state is for another call")
+	}
+	ans, ok := params.InputResponses[approvalInput].(*mcp.ElicitResult)
+	if !ok {
+		return refuse("no answer to the approval")
+	}
+	var d toolnexus.Decision
+	switch ans.Action {
+	case "accept":
+		d = toolnexus.Approve(p)
+	case "decline":
+		d = toolnexus.Deny(p, "the user declined")
+	default:
+		d = toolnexus.Deny(p, "the user dismissed the request")
+	}
+	res, err := tk.Resume(ctx, []toolnexus.PendingCall{p}, []toolnexus.Decision{d})
+	if err != nil {
+		return refuse(err.Error())
+	}
+	return res[0]
+}
+
+// requestArgs returns a request's arguments as the client sent them;
+// absent arguments are {}.
+func requestArgs(req *mcp.CallToolRequest) json.RawMessage {
+	var args json.RawMessage
+	if req != nil && req.Params != nil {
+		args = req.Params.Arguments
+	}
+	if len(bytes.TrimSpace(args)) == 0 {
+		args = json.RawMessage("{}")
+	}
+	return args
 }
 
 // Tools renders the toolkit's tools as the SDK's tool definitions, for
@@ -120,17 +228,12 @@ func checkObjectSchema(schema json.RawMessage) error {
 // (absent arguments are {}) with the request's context, which the SDK
 // cancels when the client cancels the call, and returns [Result] of what
 // the tool produced. It never returns an error: every failure of the call
-// is a result with isError set.
+// is a result with isError set. It runs the tool alone, outside any
+// toolkit: no middleware, approval gate or observer ([ToolkitHandler]
+// has them).
 func Handler(tool define.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		var args json.RawMessage
-		if req != nil && req.Params != nil {
-			args = req.Params.Arguments
-		}
-		if len(bytes.TrimSpace(args)) == 0 {
-			args = json.RawMessage("{}")
-		}
-		return Result(tool.ExecuteJSON(ctx, args)), nil
+		return Result(tool.ExecuteJSON(ctx, requestArgs(req))), nil
 	}
 }
 

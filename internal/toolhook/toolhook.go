@@ -23,6 +23,13 @@ type Call interface {
 	Finish(ctx context.Context)
 }
 
+// Inputter is implemented by the Calls that SplitJSON and SplitMap
+// return: Input is the decoded arguments (a typed tool's In, a NewTool's
+// json.RawMessage), boxed only when asked for.
+type Inputter interface {
+	Input() any
+}
+
 var (
 	// Schemas returns a define.Tool's canonical input schema and its output
 	// schema (or nil), shared by every copy of the tool: callers must not
@@ -61,4 +68,15 @@ var (
 	// PrepareMap is PrepareJSON for a define.Tool's Execute, on arguments
 	// already parsed into a map.
 	PrepareMap func(tool any, ctx context.Context, args map[string]any, res any) (call Call, ok bool)
+
+	// SplitJSON is PrepareJSON for every tool: a decode that calls a
+	// user's UnmarshalJSON or UnmarshalText runs here too, on the caller's
+	// goroutine, and a NewTool's call is split after its object check.
+	// A nil call means the call is over, its result in *res; otherwise
+	// call.Finish writes it there, and call is an Inputter. The toolkit's
+	// middleware runs between the two.
+	SplitJSON func(tool any, ctx context.Context, args []byte, res any) Call
+
+	// SplitMap is SplitJSON for arguments already parsed into a map.
+	SplitMap func(tool any, ctx context.Context, args map[string]any, res any) Call
 )
