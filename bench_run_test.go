@@ -3,10 +3,12 @@ package toolnexus
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -204,6 +206,38 @@ func BenchmarkLookup(b *testing.B) {
 			for b.Loop() {
 				if res := tk.ExecuteJSON(ctx, "no_such_tool", benchEchoCall); !res.IsError {
 					b.Fatal("ExecuteJSON(no_such_tool) succeeded")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRunCancelPending: Run over a batch whose calls cannot start
+// (one slot, held by a tool that waits for the context), cancelled: the
+// calls not started get their results on the caller's goroutine, in time
+// linear in their number, sharing one allocation for their errors.
+func BenchmarkRunCancelPending(b *testing.B) {
+	hold := define.MustDefineTool(func(ctx context.Context, _ struct{}) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}, define.WithName("hold"))
+	tk, err := NewToolkit(hold)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1000, 100000, 1000000} {
+		calls := make([]adapters.Call, n)
+		for i := range calls {
+			calls[i] = adapters.Call{ID: "c", Name: "hold", Args: json.RawMessage(`{}`)}
+		}
+		b.Run(fmt.Sprintf("calls-%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				time.AfterFunc(time.Millisecond, cancel)
+				results := tk.Run(ctx, calls, WithParallelism(1))
+				if !errors.Is(results[n-1].Err, context.Canceled) {
+					b.Fatalf("last result: %v", results[n-1].Err)
 				}
 			}
 		})

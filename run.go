@@ -665,10 +665,21 @@ func (b *batch) cancel() {
 	b.closed = true
 	b.stopped = true
 	err := b.ctx.Err()
+	// The calls not started share one message and one allocation for
+	// their errors: a batch of a million pending calls is cancelled in
+	// time linear in it, without a million error values.
+	var errs []notStartedError
+	msg := notStartedText(err)
 	for i, s := range b.state {
 		switch s {
 		case pending:
-			b.results[i] = notStarted(b.calls[i], err)
+			if errs == nil {
+				errs = make([]notStartedError, b.pendingFrom(i))
+			}
+			e := &errs[0]
+			errs = errs[1:]
+			*e = notStartedError{tool: b.calls[i].Name, cause: err}
+			b.results[i] = define.Result{Output: msg, IsError: true, Err: e}
 		case running:
 			b.results[i] = abandonedResult(b.calls[i], err)
 			b.ended(i)
@@ -677,8 +688,31 @@ func (b *batch) cancel() {
 }
 
 func notStarted(c adapters.Call, cause error) define.Result {
-	err := fmt.Errorf("tool %s not run: %w", c.Name, cause)
-	return define.Result{Output: "cancelled before the tool ran: " + cause.Error(), IsError: true, Err: err}
+	return define.Result{Output: notStartedText(cause), IsError: true, Err: &notStartedError{tool: c.Name, cause: cause}}
+}
+
+// notStartedText is the output of a call not started because of cause.
+func notStartedText(cause error) string { return "cancelled before the tool ran: " + cause.Error() }
+
+// notStartedError is the error of a call that was not started: "tool
+// NAME not run: CAUSE", wrapping the cause.
+type notStartedError struct {
+	tool  string
+	cause error
+}
+
+func (e *notStartedError) Error() string { return "tool " + e.tool + " not run: " + e.cause.Error() }
+func (e *notStartedError) Unwrap() error { return e.cause }
+
+// pendingFrom counts the calls not started from call i on; b.mu is held.
+func (b *batch) pendingFrom(i int) int {
+	n := 0
+	for _, s := range b.state[i:] {
+		if s == pending {
+			n++
+		}
+	}
+	return n
 }
 
 func abandonedResult(c adapters.Call, cause error) define.Result {

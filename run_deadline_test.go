@@ -86,3 +86,29 @@ func TestRunFirstCallSlowDecode(t *testing.T) {
 		time.Sleep(2 * decode) // let the abandoned decode end
 	}
 }
+
+// TestRunCancelledPendingErrors: the calls a cancelled batch never started
+// each get an error naming their tool and wrapping the context's error,
+// though they share one allocation.
+func TestRunCancelledPendingErrors(t *testing.T) {
+	hold := runTestTool(t, "hold", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	other := runTestTool(t, "other", func(context.Context, json.RawMessage) (any, error) { return "ran", nil })
+	tk := runTestToolkit(t, hold, other)
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	calls := []adapters.Call{runTestCall("hold", `{}`), runTestCall("other", `{}`), runTestCall("hold", `{}`), runTestCall("other", `{}`)}
+	results := tk.Run(ctx, calls, toolnexus.WithParallelism(1))
+	for i, want := range []string{"", "tool other not run: context canceled", "tool hold not run: context canceled", "tool other not run: context canceled"} {
+		r := results[i]
+		if !r.IsError || !errors.Is(r.Err, context.Canceled) {
+			t.Errorf("result %d = %+v, want an error wrapping context.Canceled", i, r)
+			continue
+		}
+		if want != "" && (r.Err.Error() != want || r.Output != "cancelled before the tool ran: context canceled") {
+			t.Errorf("result %d: %q / %q", i, r.Err, r.Output)
+		}
+	}
+}
