@@ -23,6 +23,8 @@ const (
 	optStrict optionKind = 1 << iota
 	optGeminiJSONSchema
 	optMaxInlineDepth
+	optDeferred  // Deferred, DeferOnly, ToolSearch
+	optNamespace // Namespace
 )
 
 // geminiMode is how [ToGemini] chooses between "parameters" and
