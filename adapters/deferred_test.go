@@ -151,7 +151,10 @@ func TestDeferredErrors(t *testing.T) {
 	}{
 		{"unknown loaded", func() error { _, err := adapters.ToAnthropic(tools, adapters.Deferred("get_tme")); return err }, `"get_tme" is not one of the call's 4 tools`},
 		{"unknown deferred", func() error { _, err := adapters.ToOpenAIResponses(tools, adapters.DeferOnly("nope")); return err }, `"nope" is not one of`},
-		{"both", func() error { _, err := adapters.ToAnthropic(tools, adapters.Deferred(), adapters.DeferOnly()); return err }, "conflicts with Deferred()"},
+		{"both", func() error {
+			_, err := adapters.ToAnthropic(tools, adapters.Deferred(), adapters.DeferOnly())
+			return err
+		}, "conflicts with Deferred()"},
 		{"search alone", func() error {
 			_, err := adapters.ToAnthropic(tools, adapters.ToolSearch(adapters.SearchServer))
 			return err
