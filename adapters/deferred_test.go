@@ -342,3 +342,31 @@ func TestParseSearches(t *testing.T) {
 		})
 	}
 }
+
+// TestInputExamples renders a tool's root examples as Anthropic's
+// input_examples, the same through json.Marshal and AppendJSON.
+func TestInputExamples(t *testing.T) {
+	tool, err := define.NewTool("find", json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"},"n":{"type":"integer"}}}`), dummy,
+		define.WithExamples(map[string]any{"q": "<b>rust</b> & go", "n": json.Number("12345678901234567890")}, map[string]any{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := adapters.ToAnthropic([]define.Tool{tool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out[0].InputExamples) != 2 || string(out[0].InputExamples[0]) != `{"n":12345678901234567890,"q":"<b>rust</b> & go"}` || string(out[0].InputExamples[1]) != `{}` {
+		t.Errorf("input_examples = %s", out[0].InputExamples)
+	}
+	golden.JSON(t, filepath.Join("..", "testdata", "golden", "deferred", "anthropic_input_examples.json"), out)
+	m, _ := json.Marshal(out)
+	a, err := adapters.AppendJSON(nil, out)
+	if err != nil || !bytes.Equal(m, a) {
+		t.Errorf("AppendJSON (%v) and json.Marshal differ:\n%s\n%s", err, a, m)
+	}
+	// Without examples there is no input_examples member.
+	plain, _ := adapters.ToAnthropic(deferTools(t)[:1])
+	if m, _ := json.Marshal(plain); bytes.Contains(m, []byte("input_examples")) {
+		t.Errorf("input_examples without examples: %s", m)
+	}
+}

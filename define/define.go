@@ -102,6 +102,9 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	s.execJSON = h.execJSON
 	s.prepMap = h.prepMap
 	s.prepJSON = h.prepJSON
+	if err := applyExamples(s, cfg, checkTyped(h)); err != nil {
+		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
+	}
 	return Tool{s: s}, nil
 }
 
@@ -567,6 +570,9 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 			return argResult(err)
 		}
 		return call(ctx, raw)
+	}
+	if err := applyExamples(s, cfg, func(args []byte) error { _, err := rawObject(args, limits); return err }); err != nil {
+		return Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
 	return Tool{s: s}, nil
 }
