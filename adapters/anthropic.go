@@ -12,7 +12,7 @@ import (
 
 var anthropicSpec = &spec{
 	name: NameAnthropic, funcName: "ToAnthropic", display: "Anthropic",
-	options: optStrict | optMaxInlineDepth, optionText: "Strict, StrictWherePossible, MaxInlineDepth",
+	options: optStrict | optMaxInlineDepth | optDeferred, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64, // 64 is what every client enforces
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
 	key: &anthropicKey,
@@ -45,6 +45,11 @@ var anthropicSpec = &spec{
 	prompt:     userText,
 	appendJSON: appendAs(sizeAnthropic, appendAnthropic),
 	choice:     anthropicChoice,
+	answer: func(_ *spec, s *Searcher, q []Search, _ []Option) ([]any, error) {
+		m, err := AnthropicSearchResults(s, q)
+		return asEntries([]AnthropicSearchResultMessage{m}, err)
+	},
+	clientSearchNamed: true,
 }
 
 // anthropicKey is Anthropic's rule for property keys (Bedrock's too).
@@ -70,10 +75,21 @@ var anthropicStrictDialect = dialect{
 // InputSchema is pre-rendered and shared with the per-tool cache: replace
 // it, never modify its bytes.
 type AnthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	// Type is empty for the program's own tools, and the tool's type for
+	// the tools Anthropic defines (the tool-search tools that [Deferred]
+	// adds: "tool_search_tool_regex_20251119", ...).
+	Type        string `json:"type,omitempty"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// InputSchema is empty only for the tools Anthropic defines.
+	InputSchema json.RawMessage `json:"input_schema,omitempty"`
 	Strict      bool            `json:"strict,omitempty"`
+	// DeferLoading keeps the tool out of the model's context until a tool
+	// search loads it (see [Deferred]).
+	DeferLoading bool `json:"defer_loading,omitempty"`
+	// InputExamples are example inputs, from the "examples" of the input
+	// schema's root (see define.WithExamples), each a JSON object.
+	InputExamples []json.RawMessage `json:"input_examples,omitempty"`
 	// CacheControl marks a prompt-cache breakpoint; set it on the last tool
 	// to cache all tools. ToAnthropic leaves it nil.
 	CacheControl *AnthropicCacheControl `json:"cache_control,omitempty"`
@@ -116,7 +132,10 @@ func toAnthropic(p provider, tools []define.Tool, opts []Option) ([]AnthropicToo
 		return nil, err
 	}
 	cfg, _ := newConfig(p, opts) // render checked opts
-	return anthropicBudget(p, cfg, tools, out)
+	if out, err = anthropicBudget(p, cfg, tools, out); err != nil {
+		return nil, err
+	}
+	return anthropicDefer(p, tools, opts, out)
 }
 
 func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
@@ -127,7 +146,11 @@ func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
 	if err != nil {
 		return AnthropicTool{}, err
 	}
-	return AnthropicTool{Name: d.name, Description: d.description, InputSchema: in, Strict: cfg.strict}, nil
+	examples, err := anthropicExamples(p, d)
+	if err != nil {
+		return AnthropicTool{}, err
+	}
+	return AnthropicTool{Name: d.name, Description: d.description, InputSchema: in, Strict: cfg.strict, InputExamples: examples}, nil
 }
 
 // ForAnthropic returns the [Provider] for the Anthropic Messages API. Tools
@@ -137,19 +160,42 @@ func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
 func ForAnthropic(opts ...Option) Provider { return forSpec(anthropicSpec, opts) }
 
 func appendAnthropic(dst []byte, t *AnthropicTool) ([]byte, error) {
-	dst = append(dst, `{"name":`...)
+	if t.Type != "" {
+		dst = append(dst, `{"type":`...)
+		dst = appendString(dst, t.Type)
+		dst = append(dst, `,"name":`...)
+	} else {
+		dst = append(dst, `{"name":`...)
+	}
 	dst = appendString(dst, t.Name)
 	if t.Description != "" {
 		dst = append(dst, `,"description":`...)
 		dst = appendString(dst, t.Description)
 	}
-	dst = append(dst, `,"input_schema":`...)
-	dst, err := appendRaw(dst, t.InputSchema)
-	if err != nil {
-		return dst, err
+	var err error
+	if len(t.InputSchema) > 0 {
+		dst = append(dst, `,"input_schema":`...)
+		if dst, err = appendRaw(dst, t.InputSchema); err != nil {
+			return dst, err
+		}
 	}
 	if t.Strict {
 		dst = append(dst, `,"strict":true`...)
+	}
+	if t.DeferLoading {
+		dst = append(dst, `,"defer_loading":true`...)
+	}
+	if len(t.InputExamples) > 0 {
+		dst = append(dst, `,"input_examples":[`...)
+		for i, e := range t.InputExamples {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if dst, err = appendRaw(dst, e); err != nil {
+				return dst, err
+			}
+		}
+		dst = append(dst, ']')
 	}
 	if t.CacheControl != nil {
 		data, err := json.Marshal(t.CacheControl)
@@ -162,7 +208,11 @@ func appendAnthropic(dst []byte, t *AnthropicTool) ([]byte, error) {
 }
 
 func sizeAnthropic(t *AnthropicTool) int {
-	return entryKeys + len(t.Name) + len(t.Description) + len(t.InputSchema)
+	n := entryKeys + len(t.Type) + len(t.Name) + len(t.Description) + len(t.InputSchema)
+	for _, e := range t.InputExamples {
+		n += len(e) + 1
+	}
+	return n
 }
 
 // NameAnthropic is Anthropic's name, as [Provider.Name] and

@@ -76,6 +76,13 @@ type Turn struct {
 	// signatures, Anthropic thinking blocks, Responses reasoning items next
 	// to their function calls.
 	Replay []any
+
+	// Searches are the tool searches the model asked the program to run:
+	// OpenAI Responses tool_search_call items with "execution": "client",
+	// in order; nil when there were none. A [Searcher] answers them (its
+	// Split also collects Anthropic's, which are calls of the client-side
+	// search tool).
+	Searches []Search
 }
 
 // Errors callers can test for with errors.Is on the error of a ParseX or

@@ -79,7 +79,7 @@ func TestReplyClasses(t *testing.T) {
 				}
 				out.Error = &replyErr{sentinelName(err), re.Path, re.Problem, re.Message, re.Type, re.Code}
 			} else {
-				out.Turn = &parsedTurn{turn.Calls, turn.Text, turn.Stop, turn.Replay}
+				out.Turn = &parsedTurn{turn.Calls, turn.Text, turn.Stop, turn.Replay, turn.Searches}
 				if diff := cmp.Diff(turn.Calls, callsFromReplay(t, provider, turn.Replay), jsonValues); diff != "" {
 					t.Errorf("calls and replay disagree (-calls +replay):\n%s", diff)
 				}

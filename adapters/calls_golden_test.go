@@ -16,6 +16,8 @@ type parsedTurn struct {
 	Text   string          `json:"text"`
 	Stop   string          `json:"stop"`
 	Replay []any           `json:"replay"`
+	// Searches are the client-side tool searches, when there are some.
+	Searches []adapters.Search `json:"searches,omitempty"`
 }
 
 // TestCallsGolden parses every provider's reply fixture and renders the
@@ -30,7 +32,7 @@ func TestCallsGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
-			golden.JSON(t, filepath.Join(dir, "calls.json"), parsedTurn{turn.Calls, turn.Text, turn.Stop, turn.Replay})
+			golden.JSON(t, filepath.Join(dir, "calls.json"), parsedTurn{turn.Calls, turn.Text, turn.Stop, turn.Replay, turn.Searches})
 
 			results, err := resultRenderers[f.provider](turn.Calls, resultFixtures)
 			if err != nil {

@@ -24,6 +24,8 @@ const (
 	optGeminiJSONSchema
 	optMaxInlineDepth
 	optNullAnyOf
+	optDeferred  // Deferred, DeferOnly, ToolSearch
+	optNamespace // Namespace
 )
 
 // geminiMode is how [ToGemini] chooses between "parameters" and

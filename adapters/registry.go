@@ -71,6 +71,13 @@ type spec struct {
 	// ok is false for a value of another type. Nil when the home's tools
 	// value has the type of another home's (Ollama's is OpenAI's).
 	appendJSON func(dst []byte, tools any) (out []byte, ok bool, err error)
+
+	// answer renders a Searcher's answers to client-side searches (see
+	// Searcher.Answer); nil when the provider has no deferred loading.
+	answer func(p *spec, s *Searcher, searches []Search, opts []Option) ([]any, error)
+	// clientSearchNamed: the client-side search tool is a tool named
+	// SearchToolName, so no tool of the request may have that name.
+	clientSearchNamed bool
 }
 
 // homes is every provider of this package, one line each.

@@ -59,7 +59,7 @@ func render[T any](p provider, tools []define.Tool, opts []Option,
 		return nil, joinErrors([]*Error{err.(*Error)})
 	}
 	var errs errorList
-	if limit := p.maxTools; limit > 0 && len(tools) > limit {
+	if limit := p.maxTools; limit > 0 && len(tools) > limit && !hasDeferral(opts) {
 		errs.add(&Error{Func: p.fn(), Err: ErrLimit,
 			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)})
 	}

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 
@@ -13,11 +14,11 @@ import (
 
 var responsesSpec = &spec{
 	name: NameOpenAIResponses, funcName: "ToOpenAIResponses", display: "OpenAI",
-	options: optStrict, optionText: "Strict, StrictWherePossible",
+	options: optStrict | optDeferred | optNamespace, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools,
 	dialect:  openAIDialect, rootUnions: true,
-	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAIResponses) },
+	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return toResponses(p, t, o) },
 	build: buildAs(buildOpenAIResponses),
 	parse: ReplyLimits.ParseResponsesReply,
 	results: func(c []Call, r []define.Result) ([]any, error) {
@@ -36,6 +37,9 @@ var responsesSpec = &spec{
 	stream:     responsesStreamSpec,
 	appendJSON: appendAs(sizeResponses, appendResponses),
 	choice:     responsesChoice,
+	answer: func(p *spec, s *Searcher, q []Search, o []Option) ([]any, error) {
+		return asEntries(responsesSearchOutputs(p, s, q, o))
+	},
 }
 
 // OpenAIResponsesTool is one entry of an OpenAI Responses API "tools" array
@@ -44,12 +48,68 @@ var responsesSpec = &spec{
 //
 // Parameters is pre-rendered and shared with the per-tool cache: replace it,
 // never modify its bytes.
+//
+// Entries of the types "namespace" and "tool_search" (see [Deferred] and
+// [Namespace]) have no strict member, and a name and parameters only when
+// set; json.Marshal and [AppendJSON] write every entry alike.
 type OpenAIResponsesTool struct {
-	Type        string          `json:"type"` // always "function"
+	Type        string          `json:"type"` // "function"; "namespace" or "tool_search" with deferral
 	Name        string          `json:"name"`
 	Description string          `json:"description,omitempty"`
+	Execution   string          `json:"execution,omitempty"` // a tool_search's: "client" when the program answers it
 	Parameters  json.RawMessage `json:"parameters"`
 	Strict      bool            `json:"strict"`
+	// DeferLoading keeps the function's parameters out of the model's
+	// context until a tool search loads it (see [Deferred]).
+	DeferLoading bool `json:"defer_loading,omitempty"`
+	// Tools are a namespace's functions.
+	Tools []OpenAIResponsesTool `json:"tools,omitempty"`
+}
+
+// MarshalJSON writes t as [AppendJSON] does, so that the entries without
+// a strict member stay without one. It leaves HTML characters unescaped:
+// the encoder that calls it escapes them, or not, as it was told.
+func (t OpenAIResponsesTool) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	var err error
+	if responsesFunctionLike(&t) {
+		err = enc.Encode(responsesFunctionJSON(t))
+	} else {
+		err = enc.Encode(responsesOtherJSON(t))
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), err
+}
+
+// responsesFunctionJSON and responsesOtherJSON are OpenAIResponsesTool
+// without its MarshalJSON, with the members of each kind of entry.
+type responsesFunctionJSON struct {
+	Type         string                `json:"type"`
+	Name         string                `json:"name"`
+	Description  string                `json:"description,omitempty"`
+	Execution    string                `json:"execution,omitempty"`
+	Parameters   json.RawMessage       `json:"parameters"`
+	Strict       bool                  `json:"strict"`
+	DeferLoading bool                  `json:"defer_loading,omitempty"`
+	Tools        []OpenAIResponsesTool `json:"tools,omitempty"`
+}
+
+type responsesOtherJSON struct {
+	Type         string                `json:"type"`
+	Name         string                `json:"name,omitempty"`
+	Description  string                `json:"description,omitempty"`
+	Execution    string                `json:"execution,omitempty"`
+	Parameters   json.RawMessage       `json:"parameters,omitempty"`
+	Strict       bool                  `json:"-"`
+	DeferLoading bool                  `json:"defer_loading,omitempty"`
+	Tools        []OpenAIResponsesTool `json:"tools,omitempty"`
+}
+
+// responsesFunctionLike reports whether t is written as a function, with
+// its name, parameters and strict always present.
+func responsesFunctionLike(t *OpenAIResponsesTool) bool {
+	return t.Type != "namespace" && t.Type != "tool_search"
 }
 
 // ToOpenAIResponses renders tools as an OpenAI Responses API "tools" array.
@@ -57,8 +117,11 @@ type OpenAIResponsesTool struct {
 // flat entry shape and an explicit "strict" on every entry (false unless
 // [Strict](true)), because the Responses API makes an omitted strict mean
 // true and would then fill optional arguments with "" or 0.
+//
+// [Deferred], [DeferOnly] and [ToolSearch] defer tools and add the
+// tool_search tool; [Namespace] groups tools into a namespace entry.
 func ToOpenAIResponses(tools []define.Tool, opts ...Option) ([]OpenAIResponsesTool, error) {
-	return render(responsesSpec, tools, opts, buildOpenAIResponses)
+	return toResponses(responsesSpec, tools, opts)
 }
 
 func buildOpenAIResponses(p provider, cfg config, d toolData) (OpenAIResponsesTool, error) {
@@ -76,23 +139,56 @@ func buildOpenAIResponses(p provider, cfg config, d toolData) (OpenAIResponsesTo
 func ForOpenAIResponses(opts ...Option) Provider { return forSpec(responsesSpec, opts) }
 
 func appendResponses(dst []byte, t *OpenAIResponsesTool) ([]byte, error) {
+	fn := responsesFunctionLike(t)
 	dst = append(dst, `{"type":`...)
 	dst = appendString(dst, t.Type)
-	dst = append(dst, `,"name":`...)
-	dst = appendString(dst, t.Name)
+	if fn || t.Name != "" {
+		dst = append(dst, `,"name":`...)
+		dst = appendString(dst, t.Name)
+	}
 	if t.Description != "" {
 		dst = append(dst, `,"description":`...)
 		dst = appendString(dst, t.Description)
 	}
-	dst = append(dst, `,"parameters":`...)
-	dst, err := appendRaw(dst, t.Parameters)
-	dst = append(dst, `,"strict":`...)
-	dst = strconv.AppendBool(dst, t.Strict)
-	return append(dst, '}'), err
+	if t.Execution != "" {
+		dst = append(dst, `,"execution":`...)
+		dst = appendString(dst, t.Execution)
+	}
+	var err error
+	if fn || len(t.Parameters) > 0 {
+		dst = append(dst, `,"parameters":`...)
+		if dst, err = appendRaw(dst, t.Parameters); err != nil {
+			return dst, err
+		}
+	}
+	if fn {
+		dst = append(dst, `,"strict":`...)
+		dst = strconv.AppendBool(dst, t.Strict)
+	}
+	if t.DeferLoading {
+		dst = append(dst, `,"defer_loading":true`...)
+	}
+	if len(t.Tools) > 0 {
+		dst = append(dst, `,"tools":[`...)
+		for i := range t.Tools {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if dst, err = appendResponses(dst, &t.Tools[i]); err != nil {
+				return dst, err
+			}
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
 }
 
 func sizeResponses(t *OpenAIResponsesTool) int {
-	return entryKeys + len(t.Type) + len(t.Name) + len(t.Description) + len(t.Parameters)
+	n := entryKeys + len(t.Type) + len(t.Name) + len(t.Description) + len(t.Execution) + len(t.Parameters)
+	for i := range t.Tools {
+		n += sizeResponses(&t.Tools[i])
+	}
+	return n
 }
 
 // NameOpenAIResponses is the Responses API's name, as [Provider.Name] and

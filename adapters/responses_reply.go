@@ -48,10 +48,14 @@ func ParseResponsesReply(reply []byte) (Turn, error) {
 // handled (reasoning, message, web_search_call and the other built-in tool
 // calls) make no calls. An item that asks the client to act and is not a
 // function_call (local_shell_call, shell_call, apply_patch_call,
-// computer_call, custom_tool_call, mcp_approval_request, a tool_search_call
-// with "execution": "client", or any other "..._call" item with a call_id)
-// is an error wrapping [ErrReplyShape] that names its type and call id:
-// dropping it would leave the model waiting for an answer.
+// computer_call, custom_tool_call, mcp_approval_request, or any other
+// "..._call" item with a call_id) is an error wrapping [ErrReplyShape]
+// that names its type and call id: dropping it would leave the model
+// waiting for an answer. A tool_search_call with "execution": "client" is
+// a search for the program to run (see [Deferred]): it becomes one of
+// Turn.Searches, its query and paths read from its arguments (an object,
+// or JSON text in a string), and a [Searcher] answers it. A server-run
+// tool_search_call and its tool_search_output make no calls.
 //
 // Turn.Replay holds every output item as a [json.RawMessage], verbatim and
 // in order, so that reasoning items stay next to the function calls they
@@ -152,8 +156,19 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 				return err
 			}
 			turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
+		case typ == "tool_search_call" && string(it[6]) == `"client"`:
+			if callID == "" {
+				return p.fail(at.key("/call_id"), ErrReplyShape, "a client tool_search_call without call_id (its tool_search_output is paired by it)")
+			}
+			if err := p.uniqueID(&ids, at.key("/call_id"), callID); err != nil {
+				return err
+			}
+			q, err := responsesSearch(p, at.key("/arguments"), callID, it[3])
+			if err != nil {
+				return err
+			}
+			turn.Searches = append(turn.Searches, q)
 		case slices.Contains(responsesClientItems, typ) ||
-			typ == "tool_search_call" && string(it[6]) == `"client"` ||
 			typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
 			id := callID
 			if id == "" {

@@ -104,6 +104,9 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	s.prepJSON = h.prepJSON
 	s.splitMap = h.splitMap
 	s.splitJSON = h.splitJSON
+	if err := applyExamples(s, cfg, checkTyped(h)); err != nil {
+		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
+	}
 	return Tool{s: s}, nil
 }
 
@@ -616,6 +619,9 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	s.splitJSON = func(ctx context.Context, args []byte, res *Result) toolhook.Call {
 		raw, err := rawObject(args, limits)
 		return split(ctx, raw, err, res)
+	}
+	if err := applyExamples(s, cfg, func(args []byte) error { _, err := rawObject(args, limits); return err }); err != nil {
+		return Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
 	return Tool{s: s}, nil
 }

@@ -24,6 +24,8 @@ type config struct {
 	maxOutput   int                // 0: DefaultMaxOutputBytes; < 0: none
 	schemaLim   schema.ParseLimits // NewTool's hand-written schema; zero fields mean the defaults
 	strict      strictPin
+	examples    []any // WithExamples (examples.go)
+	examplesSet bool
 }
 
 // strictPin is a tool's strictness as pinned by [WithStrict].

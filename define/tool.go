@@ -191,7 +191,7 @@ func init() {
 
 // inputSchema returns the canonical input schema, shared.
 func (s *state) inputSchema() *schema.Schema {
-	if s.inputInfo != nil {
+	if s.inputInfo != nil && s.input == nil { // s.input: a schema of its own (WithExamples)
 		return s.inputInfo.schema()
 	}
 	return s.input
