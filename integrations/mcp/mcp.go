@@ -57,18 +57,14 @@ import (
 // AddTools registers every tool of tk on server, in the toolkit's order,
 // each with [ToolkitHandler], so that the toolkit's middleware, approval
 // gate and observers apply to every call; opts are [adapters.ToMCP]'s
-// rendering options. A tool of the same name already on the server is
-// replaced, as Server.AddTool does. Nothing is registered when an error
-// is returned.
+// rendering options. The calls are bounded as [NewLimits] without options
+// bounds them: at most [toolnexus.DefaultParallelism] tool bodies at once,
+// all sessions together, the others waiting; use [Limits.AddTools] for
+// other bounds and a call timeout. A tool of the same name already on the
+// server is replaced, as Server.AddTool does. Nothing is registered when
+// an error is returned.
 func AddTools(server *mcp.Server, tk *toolnexus.Toolkit, opts ...adapters.Option) error {
-	tools, err := Tools(tk, opts...)
-	if err != nil {
-		return err
-	}
-	for i, t := range tk.Tools() {
-		server.AddTool(tools[i], ToolkitHandler(tk, t.Name()))
-	}
-	return nil
+	return NewLimits().AddTools(server, tk, opts...)
 }
 
 // ToolkitHandler is [Handler] for the tool named name of tk, run through
