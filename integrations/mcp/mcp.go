@@ -69,7 +69,8 @@ func AddTools(server *mcp.Server, tk *toolnexus.Toolkit, opts ...adapters.Option
 
 // ToolkitHandler is [Handler] for the tool named name of tk, run through
 // [toolnexus.Toolkit.ExecuteJSON]: the toolkit's middleware, approval
-// gate and observers apply (see [toolnexus.Middleware]).
+// gate and observers apply (see [toolnexus.Middleware]). The call's
+// context carries the request ([RequestFromContext], [Progress], [Log]).
 //
 // A call of a tool that needs approval ([toolnexus.WithApproval]) does
 // not run until the person at the client approves it. When the client
@@ -89,6 +90,7 @@ func AddTools(server *mcp.Server, tk *toolnexus.Toolkit, opts ...adapters.Option
 // set): the tool has not run.
 func ToolkitHandler(tk *toolnexus.Toolkit, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = withRequest(ctx, req)
 		args := requestArgs(req)
 		if req != nil && req.Params != nil && req.Params.RequestState != "" {
 			return Result(resumeApproval(ctx, tk, name, args, req.Params)), nil
@@ -229,7 +231,7 @@ func checkObjectSchema(schema json.RawMessage) error {
 // has them).
 func Handler(tool define.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return Result(tool.ExecuteJSON(ctx, requestArgs(req))), nil
+		return Result(tool.ExecuteJSON(withRequest(ctx, req), requestArgs(req))), nil
 	}
 }
 
