@@ -24,6 +24,7 @@ type config struct {
 	maxOutput   int                // 0: DefaultMaxOutputBytes; < 0: none
 	schemaLim   schema.ParseLimits // NewTool's hand-written schema; zero fields mean the defaults
 	strict      strictPin
+	meta        *meta // annotations and icons (annotations.go); nil for none
 }
 
 // strictPin is a tool's strictness as pinned by [WithStrict].

@@ -177,7 +177,8 @@ func requestArgs(req *mcp.CallToolRequest) json.RawMessage {
 // Tools renders the toolkit's tools as the SDK's tool definitions, for
 // Server.AddTool: name, title, description, the input schema and, for a
 // struct output, the output schema, each as the json.RawMessage that
-// [adapters.ToMCP] renders (opts are its options). OutputSchema is left nil
+// [adapters.ToMCP] renders (opts are its options), and the annotations and
+// icons of define.WithAnnotations and define.WithIcons. OutputSchema is left nil
 // (absent on the wire) for a tool without one. The SDK lists tools sorted
 // by name.
 func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]*mcp.Tool, error) {
@@ -197,6 +198,19 @@ func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]*mcp.Tool, error) 
 			// Only a non-empty schema goes into the SDK's any field: a nil
 			// json.RawMessage there would be sent as "outputSchema":null.
 			t.OutputSchema = r.OutputSchema
+		}
+		if a := r.Annotations; a != nil {
+			// The SDK's readOnlyHint and idempotentHint are plain bools,
+			// always sent: unset is their default, false.
+			t.Annotations = &mcp.ToolAnnotations{
+				ReadOnlyHint:    a.ReadOnlyHint != nil && *a.ReadOnlyHint,
+				IdempotentHint:  a.IdempotentHint != nil && *a.IdempotentHint,
+				DestructiveHint: a.DestructiveHint,
+				OpenWorldHint:   a.OpenWorldHint,
+			}
+		}
+		for _, ic := range r.Icons {
+			t.Icons = append(t.Icons, mcp.Icon{Source: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
 		}
 		out[i] = t
 	}
