@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 MCP logging is deprecated from protocol 2026-07-28 (SEP-2577) but still served to clients of every version; Log serves it
+
 package tnmcp_test
 
 import (
@@ -114,7 +116,9 @@ func TestToolContext(t *testing.T) {
 				t.Errorf("steps: %q (isError %v)", got, res.IsError)
 			}
 			// Without a progress token, Progress sends nothing.
-			if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"steps": 1}, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}); err != nil || res.IsError {
+			one := &mcp.CallToolParams{Name: "steps", Arguments: map[string]any{"steps": 1}, Meta: mcp.Meta{}}
+			one.Meta[mcp.MetaKeyLogLevel] = "info"
+			if res, err := cs.CallTool(ctx, one); err != nil || res.IsError {
 				t.Errorf("steps without a token: %v %v", res, err)
 			}
 			waitFor := func(what string, n int, got *[]string) []string {

@@ -9,6 +9,14 @@
 //	}
 //	return server.Run(ctx, &mcp.StdioTransport{})
 //
+// [AddTools] bounds the calls (see [Limits]: [toolnexus.WithParallelism]
+// and [toolnexus.WithCallTimeout], as for Toolkit.Run); a tool's context
+// carries its MCP request ([RequestFromContext], [Progress], [Log]).
+// [HTTPHandler] and [NewHTTPServer] serve streamable HTTP with
+// cross-origin protection, an optional bearer token, bounded bodies and
+// idle sessions closed, stateless for replicas if asked; [CheckExposure]
+// refuses an address beyond loopback without authentication.
+//
 // The other way round, [NewRemote] makes the tools of a connected client
 // session (a server someone else wrote) into define.Tool values, so that
 // one toolkit holds local and remote tools and renders them for every
