@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -45,19 +46,59 @@ func mcpDialectFor(cfg config) *dialect {
 
 // MCPTool is one entry of an MCP tools/list result's "tools".
 //
-// The schemas are pre-rendered and shared with the per-tool cache: replace
-// them, never modify their bytes.
+// The schemas, the annotations and the icons are pre-rendered and shared
+// with the per-tool cache: replace them, never modify them.
 type MCPTool struct {
 	Name         string          `json:"name"`
 	Title        string          `json:"title,omitempty"`
 	Description  string          `json:"description,omitempty"`
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Annotations  *MCPAnnotations `json:"annotations,omitempty"`
+	Icons        []MCPIcon       `json:"icons,omitempty"`
+}
+
+// MCPAnnotations are a tool's behaviour hints (define.WithAnnotations);
+// an unset hint is nil and absent from the wire, so that the client
+// assumes the protocol's default.
+type MCPAnnotations struct {
+	ReadOnlyHint    *bool `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool `json:"openWorldHint,omitempty"`
+}
+
+// MCPIcon is one of a tool's icons (define.WithIcons).
+type MCPIcon struct {
+	Src      string   `json:"src"`
+	MIMEType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"`
+}
+
+// mcpMeta returns t's annotations and icons as MCP writes them.
+func mcpMeta(t define.Tool) (*MCPAnnotations, []MCPIcon) {
+	var ann *MCPAnnotations
+	if a := t.Annotations(); !a.IsZero() {
+		hint := func(h define.Hint) *bool {
+			if v, ok := h.Set(); ok {
+				return &v
+			}
+			return nil
+		}
+		ann = &MCPAnnotations{hint(a.ReadOnly), hint(a.Destructive), hint(a.Idempotent), hint(a.OpenWorld)}
+	}
+	var icons []MCPIcon
+	for _, ic := range t.Icons() {
+		icons = append(icons, MCPIcon{Src: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: ic.Theme})
+	}
+	return ann, icons
 }
 
 // ToMCP renders tools as MCP tools/list entries: name, title (from
-// define.WithTitle), description, inputSchema, and, for a tool with a typed
-// (struct) output, outputSchema. Schemas are the canonical JSON Schema
+// define.WithTitle), description, inputSchema, for a tool with a typed
+// (struct) output, outputSchema, and the annotations and icons of
+// define.WithAnnotations and define.WithIcons. Schemas are the canonical JSON Schema
 // 2020-12, unknown keywords of hand-written schemas included. Names must be
 // 1 to 128 characters of [A-Za-z0-9_.-].
 func ToMCP(tools []define.Tool, opts ...Option) ([]MCPTool, error) {
@@ -73,6 +114,7 @@ func buildMCP(p provider, cfg config, d toolData) (MCPTool, error) {
 		return MCPTool{}, err
 	}
 	t := MCPTool{Name: d.name, Title: d.title, Description: d.description, InputSchema: in}
+	t.Annotations, t.Icons = mcpMeta(d.tool)
 	if d.out != nil {
 		if t.OutputSchema, err = renderJS(p, cfg, d.name, d.out, "output"); err != nil {
 			return MCPTool{}, err
@@ -104,11 +146,72 @@ func appendMCP(dst []byte, t *MCPTool) ([]byte, error) {
 		dst = append(dst, `,"outputSchema":`...)
 		dst, err = appendRaw(dst, t.OutputSchema)
 	}
+	if a := t.Annotations; a != nil {
+		dst = append(dst, `,"annotations":{`...)
+		first := true
+		for _, h := range [...]struct {
+			key string
+			v   *bool
+		}{{"readOnlyHint", a.ReadOnlyHint}, {"destructiveHint", a.DestructiveHint}, {"idempotentHint", a.IdempotentHint}, {"openWorldHint", a.OpenWorldHint}} {
+			if h.v == nil {
+				continue
+			}
+			if !first {
+				dst = append(dst, ',')
+			}
+			first = false
+			dst = append(dst, '"')
+			dst = append(dst, h.key...)
+			dst = append(dst, `":`...)
+			dst = strconv.AppendBool(dst, *h.v)
+		}
+		dst = append(dst, '}')
+	}
+	if len(t.Icons) > 0 {
+		dst = append(dst, `,"icons":[`...)
+		for i, ic := range t.Icons {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, `{"src":`...)
+			dst = appendString(dst, ic.Src)
+			if ic.MIMEType != "" {
+				dst = append(dst, `,"mimeType":`...)
+				dst = appendString(dst, ic.MIMEType)
+			}
+			if len(ic.Sizes) > 0 {
+				dst = append(dst, `,"sizes":[`...)
+				for j, sz := range ic.Sizes {
+					if j > 0 {
+						dst = append(dst, ',')
+					}
+					dst = appendString(dst, sz)
+				}
+				dst = append(dst, ']')
+			}
+			if ic.Theme != "" {
+				dst = append(dst, `,"theme":`...)
+				dst = appendString(dst, ic.Theme)
+			}
+			dst = append(dst, '}')
+		}
+		dst = append(dst, ']')
+	}
 	return append(dst, '}'), err
 }
 
 func sizeMCP(t *MCPTool) int {
-	return entryKeys + len(t.Name) + len(t.Title) + len(t.Description) + len(t.InputSchema) + len(t.OutputSchema)
+	n := entryKeys + len(t.Name) + len(t.Title) + len(t.Description) + len(t.InputSchema) + len(t.OutputSchema)
+	if t.Annotations != nil {
+		n += 96
+	}
+	for _, ic := range t.Icons {
+		n += 48 + len(ic.Src) + len(ic.MIMEType) + len(ic.Theme)
+		for _, sz := range ic.Sizes {
+			n += 3 + len(sz)
+		}
+	}
+	return n
 }
 
 // NameMCP is MCP's name, as [Provider.Name] and [ReplyError.Provider]

@@ -14,11 +14,12 @@ import (
 type toolData struct {
 	name, description, title string
 	in, out                  *schema.Schema
+	tool                     define.Tool // for what only some renderings read (MCP's annotations and icons)
 }
 
 func dataOf(t define.Tool) toolData {
 	in, out := toolhook.Schemas(t)
-	return toolData{t.Name(), t.Description(), t.Title(), in, out}
+	return toolData{t.Name(), t.Description(), t.Title(), in, out, t}
 }
 
 // renderJS renders a schema (input or output) into p's JSON Schema dialect

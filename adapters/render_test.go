@@ -428,6 +428,11 @@ func TestAppendJSON(t *testing.T) {
 		[]adapters.BedrockTool{{CachePoint: &adapters.BedrockCachePoint{Type: "default"}}},
 		[]adapters.GeminiTool{{FunctionDeclarations: []adapters.GeminiFunctionDeclaration{}}},
 		[]adapters.OpenAITool(nil),
+		[]adapters.MCPTool{{Name: "m", InputSchema: json.RawMessage(`{"type":"object"}`),
+			Annotations: &adapters.MCPAnnotations{DestructiveHint: boolPtr(false), OpenWorldHint: boolPtr(true)},
+			Icons:       []adapters.MCPIcon{{Src: "data:image/svg+xml,<svg/>&", Sizes: []string{"any", "48x48"}, Theme: "dark"}, {Src: "https://x.example/i.png", MIMEType: "image/png"}}},
+			{Name: "n", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &adapters.MCPAnnotations{}},
+			{Name: "o", InputSchema: json.RawMessage(`{"type":"object"}`), Annotations: &adapters.MCPAnnotations{ReadOnlyHint: boolPtr(true), IdempotentHint: boolPtr(false)}}},
 	}
 	for _, h := range hand {
 		want := mustMarshal(t, h)
@@ -736,3 +741,5 @@ func TestStrictPerTool(t *testing.T) {
 	}
 	golden.JSON(t, filepath.Join("..", "testdata", "golden", "openai_responses_strict", "mixed_list.json"), out)
 }
+
+func boolPtr(b bool) *bool { return &b }

@@ -80,7 +80,10 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	if err != nil {
 		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict,
+	if err := cfg.checkMeta(); err != nil {
+		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
+	}
+	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta,
 		inputInfo: in, inputJSON: &in.json}
 	outType := reflect.TypeFor[Out]()
 	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
@@ -545,7 +548,10 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	if !in.HasType("object") {
 		return Tool{}, fmt.Errorf("%s: input schema: root must have \"type\": \"object\" (every provider requires it): %w", label, schema.ErrNotObject)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, input: in}
+	if err := cfg.checkMeta(); err != nil {
+		return Tool{}, fmt.Errorf("%s: %w", label, err)
+	}
+	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta, input: in}
 	limits, maxOutput := cfg.limits, cfg.outputLimit()
 	data, err := in.MarshalJSON()
 	if err != nil {

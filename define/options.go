@@ -26,6 +26,7 @@ type config struct {
 	strict      strictPin
 	examples    []any // WithExamples (examples.go)
 	examplesSet bool
+	meta        *meta // annotations and icons (annotations.go); nil for none
 }
 
 // strictPin is a tool's strictness as pinned by [WithStrict].

@@ -25,6 +25,7 @@ type state struct {
 	description string
 	title       string
 	strict      strictPin
+	meta        *meta // annotations and icons; nil for none
 
 	input      *schema.Schema // canonical input schema of a NewTool; never modified
 	inputInfo  *typeInfo      // DefineTool's input type: its schema, built when first needed

@@ -9,6 +9,14 @@
 //	}
 //	return server.Run(ctx, &mcp.StdioTransport{})
 //
+// [AddTools] bounds the calls (see [Limits]: [toolnexus.WithParallelism]
+// and [toolnexus.WithCallTimeout], as for Toolkit.Run); a tool's context
+// carries its MCP request ([RequestFromContext], [Progress], [Log]).
+// [HTTPHandler] and [NewHTTPServer] serve streamable HTTP with
+// cross-origin protection, an optional bearer token, bounded bodies and
+// idle sessions closed, stateless for replicas if asked; [CheckExposure]
+// refuses an address beyond loopback without authentication.
+//
 // The other way round, [NewRemote] makes the tools of a connected client
 // session (a server someone else wrote) into define.Tool values, so that
 // one toolkit holds local and remote tools and renders them for every
@@ -57,23 +65,20 @@ import (
 // AddTools registers every tool of tk on server, in the toolkit's order,
 // each with [ToolkitHandler], so that the toolkit's middleware, approval
 // gate and observers apply to every call; opts are [adapters.ToMCP]'s
-// rendering options. A tool of the same name already on the server is
-// replaced, as Server.AddTool does. Nothing is registered when an error
-// is returned.
+// rendering options. The calls are bounded as [NewLimits] without options
+// bounds them: at most [toolnexus.DefaultParallelism] tool bodies at once,
+// all sessions together, the others waiting; use [Limits.AddTools] for
+// other bounds and a call timeout. A tool of the same name already on the
+// server is replaced, as Server.AddTool does. Nothing is registered when
+// an error is returned.
 func AddTools(server *mcp.Server, tk *toolnexus.Toolkit, opts ...adapters.Option) error {
-	tools, err := Tools(tk, opts...)
-	if err != nil {
-		return err
-	}
-	for i, t := range tk.Tools() {
-		server.AddTool(tools[i], ToolkitHandler(tk, t.Name()))
-	}
-	return nil
+	return NewLimits().AddTools(server, tk, opts...)
 }
 
 // ToolkitHandler is [Handler] for the tool named name of tk, run through
 // [toolnexus.Toolkit.ExecuteJSON]: the toolkit's middleware, approval
-// gate and observers apply (see [toolnexus.Middleware]).
+// gate and observers apply (see [toolnexus.Middleware]). The call's
+// context carries the request ([RequestFromContext], [Progress], [Log]).
 //
 // A call of a tool that needs approval ([toolnexus.WithApproval]) does
 // not run until the person at the client approves it. When the client
@@ -93,6 +98,7 @@ func AddTools(server *mcp.Server, tk *toolnexus.Toolkit, opts ...adapters.Option
 // set): the tool has not run.
 func ToolkitHandler(tk *toolnexus.Toolkit, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		ctx = withRequest(ctx, req)
 		args := requestArgs(req)
 		if req != nil && req.Params != nil && req.Params.RequestState != "" {
 			return Result(resumeApproval(ctx, tk, name, args, req.Params)), nil
@@ -179,7 +185,8 @@ func requestArgs(req *mcp.CallToolRequest) json.RawMessage {
 // Tools renders the toolkit's tools as the SDK's tool definitions, for
 // Server.AddTool: name, title, description, the input schema and, for a
 // struct output, the output schema, each as the json.RawMessage that
-// [adapters.ToMCP] renders (opts are its options). OutputSchema is left nil
+// [adapters.ToMCP] renders (opts are its options), and the annotations and
+// icons of define.WithAnnotations and define.WithIcons. OutputSchema is left nil
 // (absent on the wire) for a tool without one. The SDK lists tools sorted
 // by name.
 func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]*mcp.Tool, error) {
@@ -199,6 +206,19 @@ func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]*mcp.Tool, error) 
 			// Only a non-empty schema goes into the SDK's any field: a nil
 			// json.RawMessage there would be sent as "outputSchema":null.
 			t.OutputSchema = r.OutputSchema
+		}
+		if a := r.Annotations; a != nil {
+			// The SDK's readOnlyHint and idempotentHint are plain bools,
+			// always sent: unset is their default, false.
+			t.Annotations = &mcp.ToolAnnotations{
+				ReadOnlyHint:    a.ReadOnlyHint != nil && *a.ReadOnlyHint,
+				IdempotentHint:  a.IdempotentHint != nil && *a.IdempotentHint,
+				DestructiveHint: a.DestructiveHint,
+				OpenWorldHint:   a.OpenWorldHint,
+			}
+		}
+		for _, ic := range r.Icons {
+			t.Icons = append(t.Icons, mcp.Icon{Source: ic.Src, MIMEType: ic.MIMEType, Sizes: ic.Sizes, Theme: mcp.IconTheme(ic.Theme)})
 		}
 		out[i] = t
 	}
@@ -233,7 +253,7 @@ func checkObjectSchema(schema json.RawMessage) error {
 // has them).
 func Handler(tool define.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return Result(tool.ExecuteJSON(ctx, requestArgs(req))), nil
+		return Result(tool.ExecuteJSON(withRequest(ctx, req), requestArgs(req))), nil
 	}
 }
 

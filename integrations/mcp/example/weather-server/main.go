@@ -4,6 +4,15 @@
 //
 //	go run ./example/weather-server                    # stdio
 //	go run ./example/weather-server -http 127.0.0.1:8080 # http://127.0.0.1:8080/mcp
+//
+// Over HTTP it serves with tnmcp's protections (cross-origin protection,
+// bounded bodies, idle sessions closed, at most 8 calls at once, each
+// within 30s). With WEATHER_MCP_TOKEN set in its environment, every
+// request must carry "Authorization: Bearer $WEATHER_MCP_TOKEN". Without
+// a token it refuses to listen beyond loopback (0.0.0.0 included) unless
+// -insecure-no-auth says so, for an authenticating proxy in front.
+// -stateless serves without sessions, for replicas behind a load
+// balancer.
 package main
 
 import (
@@ -19,21 +28,33 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolnexus/toolnexus"
 	tnmcp "github.com/toolnexus/toolnexus/integrations/mcp"
 	"github.com/toolnexus/toolnexus/integrations/mcp/internal/weather"
 )
 
 func main() {
 	addr := flag.String("http", "", "serve streamable HTTP at this address (path /mcp) instead of stdio")
+	var o httpConfig
+	flag.BoolVar(&o.stateless, "stateless", false, "serve HTTP without sessions (for replicas behind a load balancer)")
+	flag.BoolVar(&o.insecure, "insecure-no-auth", false, "allow listening beyond loopback without WEATHER_MCP_TOKEN")
 	flag.Parse()
+	o.token = os.Getenv("WEATHER_MCP_TOKEN")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *addr); err != nil {
+	if err := run(ctx, *addr, o); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, addr string) error {
+// httpConfig is how the server serves HTTP.
+type httpConfig struct {
+	token     string // the bearer token; "" for none
+	stateless bool
+	insecure  bool // listen beyond loopback without a token
+}
+
+func run(ctx context.Context, addr string, o httpConfig) error {
 	server, err := newServer()
 	if err != nil {
 		return err
@@ -41,12 +62,29 @@ func run(ctx context.Context, addr string) error {
 	if addr == "" {
 		return server.Run(ctx, &mcp.StdioTransport{})
 	}
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr, o)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "weather-server: MCP over streamable HTTP at http://%s/mcp\n", ln.Addr())
-	return serveHTTP(ctx, server, ln)
+	return serveHTTP(ctx, server, ln, o)
+}
+
+// listen listens at addr, refusing an address beyond loopback without a
+// token unless o.insecure allows it (with a warning).
+func listen(addr string, o httpConfig) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := tnmcp.CheckExposure(ln.Addr(), o.token != ""); err != nil {
+		if !o.insecure {
+			ln.Close()
+			return nil, fmt.Errorf("weather-server: %w (set WEATHER_MCP_TOKEN, or -insecure-no-auth behind an authenticating proxy)", err)
+		}
+		fmt.Fprintf(os.Stderr, "weather-server: warning: %v\n", err)
+	}
+	return ln, nil
 }
 
 // newServer is the MCP server of the weather toolkit.
@@ -59,7 +97,8 @@ func newServer() (*mcp.Server, error) {
 	// handler serves it.
 	// README: mcp-server
 	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v1.0.0"}, nil)
-	if err := tnmcp.AddTools(server, tk); err != nil {
+	limits := tnmcp.NewLimits(toolnexus.WithParallelism(8), toolnexus.WithCallTimeout(30*time.Second))
+	if err := limits.AddTools(server, tk); err != nil {
 		return nil, err
 	}
 	// README end
@@ -68,10 +107,18 @@ func newServer() (*mcp.Server, error) {
 
 // serveHTTP serves server over streamable HTTP at /mcp on ln until ctx is
 // done.
-func serveHTTP(ctx context.Context, server *mcp.Server, ln net.Listener) error {
+func serveHTTP(ctx context.Context, server *mcp.Server, ln net.Listener, o httpConfig) error {
+	hopts := &tnmcp.HTTPOptions{Stateless: o.stateless}
+	if o.token != "" {
+		hopts.Verifier = tnmcp.StaticToken(o.token)
+	}
+	h, err := tnmcp.HTTPHandler(server, hopts)
+	if err != nil {
+		return err
+	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil))
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	mux.Handle("/mcp", h)
+	srv := tnmcp.NewHTTPServer(mux)
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)

@@ -3,13 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
+	"net/http"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	tnmcp "github.com/toolnexus/toolnexus/integrations/mcp"
 )
 
 func TestServeHTTP(t *testing.T) {
@@ -25,7 +29,7 @@ func TestServeHTTP(t *testing.T) {
 	defer cancel()
 	serveCtx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- serveHTTP(serveCtx, server, ln) }()
+	go func() { done <- serveHTTP(serveCtx, server, ln, httpConfig{}) }()
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "v0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/mcp", DisableStandaloneSSE: true}, nil)
@@ -74,5 +78,57 @@ func TestStdio(t *testing.T) {
 	}
 	if got, want := res.Content[0].(*mcp.TextContent).Text, "invalid arguments: /city: expected string, got 7"; got != want || !res.IsError {
 		t.Errorf("get_weather(city: 7) = %q (isError %v), want %q as an error", got, res.IsError, want)
+	}
+}
+
+// TestListenRefusesExposure: beyond loopback without a token, listen
+// refuses unless told otherwise; with a token or on loopback it listens.
+func TestListenRefusesExposure(t *testing.T) {
+	ln, err := listen("0.0.0.0:0", httpConfig{})
+	if err == nil {
+		ln.Close()
+		t.Fatal("listen(0.0.0.0) without a token: no error")
+	}
+	if !errors.Is(err, tnmcp.ErrExposed) {
+		t.Errorf("listen(0.0.0.0): %v, want ErrExposed", err)
+	}
+	for _, c := range []struct {
+		addr string
+		o    httpConfig
+	}{
+		{"0.0.0.0:0", httpConfig{token: "t"}},
+		{"0.0.0.0:0", httpConfig{insecure: true}},
+		{"127.0.0.1:0", httpConfig{}},
+	} {
+		ln, err := listen(c.addr, c.o)
+		if err != nil {
+			t.Errorf("listen(%s, %+v): %v", c.addr, c.o, err)
+			continue
+		}
+		ln.Close()
+	}
+}
+
+// TestServeHTTPToken: with a token, a request without it is refused.
+func TestServeHTTPToken(t *testing.T) {
+	server, err := newServer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serveHTTP(ctx, server, ln, httpConfig{token: "s3cret"}) }()
+	defer func() { cancel(); <-done }()
+	resp, err := http.Post("http://"+ln.Addr().String()+"/mcp", "application/json", strings.NewReader(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("no token: %d, want 401", resp.StatusCode)
 	}
 }
