@@ -86,7 +86,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta,
 		inputInfo: in, inputJSON: &in.json}
 	outType := reflect.TypeFor[Out]()
-	if outType.Kind() == reflect.Struct || outType.Kind() == reflect.Pointer && outType.Elem().Kind() == reflect.Struct {
+	if objectOutput(outType) {
 		if outType != reflect.TypeFor[Result]() {
 			out, err := outputInfoFor(outType)
 			if err != nil {
@@ -231,6 +231,16 @@ func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
 	}
 	v, _ := inputInfos.LoadOrStore(t, info)
 	return v.(*typeInfo), nil
+}
+
+// objectOutput reports whether outputs of type t are JSON objects, which
+// an output schema can describe (MCP requires an object root): structs
+// and maps with string keys, and pointers to them.
+func objectOutput(t reflect.Type) bool {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct || t.Kind() == reflect.Map && t.Key().Kind() == reflect.String
 }
 
 func outputInfoFor(t reflect.Type) (*typeInfo, error) {

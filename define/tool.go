@@ -83,7 +83,9 @@ func (t Tool) InputSchema() json.RawMessage {
 }
 
 // OutputSchema returns the JSON Schema of the tool's structured output, or
-// nil when the tool has none (its output type is not a struct).
+// nil when the tool has none: its output type is not a struct or a map
+// with string keys (or a pointer to one), the JSON objects an output
+// schema can describe.
 func (t Tool) OutputSchema() json.RawMessage {
 	if t.s == nil || t.s.outputJSON == nil {
 		return nil

@@ -184,7 +184,7 @@ func requestArgs(req *mcp.CallToolRequest) json.RawMessage {
 
 // Tools renders the toolkit's tools as the SDK's tool definitions, for
 // Server.AddTool: name, title, description, the input schema and, for a
-// struct output, the output schema, each as the json.RawMessage that
+// struct or map output, the output schema, each as the json.RawMessage that
 // [adapters.ToMCP] renders (opts are its options), and the annotations and
 // icons of define.WithAnnotations and define.WithIcons. OutputSchema is left nil
 // (absent on the wire) for a tool without one. The SDK lists tools sorted
