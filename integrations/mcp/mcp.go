@@ -250,7 +250,9 @@ func checkObjectSchema(schema json.RawMessage) error {
 // the tool produced. It never returns an error: every failure of the call
 // is a result with isError set. It runs the tool alone, outside any
 // toolkit: no middleware, approval gate or observer ([ToolkitHandler]
-// has them).
+// has them), and no bound on calls at once or their time ([Limits] has
+// them: register with [AddTools] or Limits.AddTools unless the server
+// bounds its calls itself).
 func Handler(tool define.Tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return Result(tool.ExecuteJSON(withRequest(ctx, req), requestArgs(req))), nil
