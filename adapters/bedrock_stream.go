@@ -62,12 +62,9 @@ type bedrockStream struct {
 	open       *bedrockBlock // the block not ended yet, if any
 	byIndex    map[int64]int // contentBlockIndex -> blocks
 	ids        map[string]bool
-	top        []bedrockMember // the response's members from messageStop and metadata
+	top        []streamMember // the response's members from messageStop and metadata
 	scratch    []byte
 }
-
-// bedrockMember is a member of the rebuilt response, compact.
-type bedrockMember struct{ key, val []byte }
 
 // The kinds of content block.
 const (
@@ -557,14 +554,7 @@ func (a *bedrockStream) members(s *Stream, obj []byte) error {
 		case `"output"`:
 			return p.fail(ptr("/output"), ErrReplyShape, "an output member outside the message")
 		}
-		val := p.ix.Compact(m.Val)
-		for i := range a.top {
-			if string(a.top[i].key) == string(m.Key) {
-				a.top[i].val = append(a.top[i].val[:0], val...)
-				return nil
-			}
-		}
-		a.top = append(a.top, bedrockMember{append([]byte(nil), m.Key...), append([]byte(nil), val...)})
+		a.top = setMember(a.top, m.Key, p.ix.Compact(m.Val))
 		return nil
 	})
 }

@@ -681,17 +681,12 @@ func parsePathString(path string, i int) (string, int, string) {
 			break
 		}
 		e := path[j+1]
+		if c, ok := jsonwire.ShortEscape(e); ok {
+			b = append(b, c)
+			j += 2
+			continue
+		}
 		switch e {
-		case 'b':
-			b = append(b, '\b')
-		case 'f':
-			b = append(b, '\f')
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
 		case '/', '\\', '\'', '"':
 			if (e == '\'' || e == '"') && e != q {
 				return "", 0, "at byte " + strconv.Itoa(j) + ": " + strconv.QuoteRune(rune(e)) + " escaped in a name quoted with " + strconv.QuoteRune(rune(q))
@@ -720,8 +715,7 @@ func pathEscapeU(path string, i int) (rune, int, bool) {
 		if at+4 > len(path) {
 			return 0, false
 		}
-		n, err := strconv.ParseUint(path[at:at+4], 16, 32)
-		return rune(n), err == nil
+		return jsonwire.Hex4([]byte(path[at:at+4]), 0)
 	}
 	r, ok := hex(i + 2)
 	switch {

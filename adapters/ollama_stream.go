@@ -31,7 +31,7 @@ type ollamaStream struct {
 	extras    streamExtras
 	calls     []byte // the tool calls, compact, comma-separated
 	ids       callIDs
-	top       []bedrockMember // the chunks' other members, the last value of each
+	top       []streamMember // the chunks' other members, the last value of each
 	callCount int
 }
 
@@ -70,14 +70,7 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 		if jsonwire.KeyIn(m.Key, ollamaReplyKeys[:1]) || jsonwire.KeyIs(m.Key, "error") {
 			return nil
 		}
-		val := p.ix.Compact(m.Val)
-		for i := range a.top {
-			if string(a.top[i].key) == string(m.Key) {
-				a.top[i].val = append(a.top[i].val[:0], val...)
-				return nil
-			}
-		}
-		a.top = append(a.top, bedrockMember{append([]byte(nil), m.Key...), append([]byte(nil), val...)})
+		a.top = setMember(a.top, m.Key, p.ix.Compact(m.Val))
 		return nil
 	})
 	if err != nil {

@@ -433,3 +433,19 @@ func (e *streamExtras) appendMembers(dst []byte) []byte {
 	}
 	return dst
 }
+
+// streamMember is a member of the reply that a stream sends whole in one
+// or more events (usage, metrics, a stop's extra fields), compact: the
+// last value sent is kept.
+type streamMember struct{ key, val []byte }
+
+// setMember sets the member key of ms to val, copying both, and returns ms.
+func setMember(ms []streamMember, key, val []byte) []streamMember {
+	for i := range ms {
+		if string(ms[i].key) == string(key) {
+			ms[i].val = append(ms[i].val[:0], val...)
+			return ms
+		}
+	}
+	return append(ms, streamMember{append([]byte(nil), key...), append([]byte(nil), val...)})
+}

@@ -610,17 +610,12 @@ func appendUnquoted(dst, s []byte, valid bool) []byte {
 			i = j
 			continue
 		}
+		if c, ok := ShortEscape(s[i+1]); ok {
+			dst = append(dst, c)
+			i += 2
+			continue
+		}
 		switch s[i+1] {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
 		case 'u':
 			r, n, _ := UnescapeU(s, i)
 			dst = utf8.AppendRune(dst, r)
@@ -632,6 +627,25 @@ func appendUnquoted(dst, s []byte, valid bool) []byte {
 		i += 2
 	}
 	return dst
+}
+
+// ShortEscape returns the byte that the one-letter escape \b, \f, \n, \r
+// or \t (given its letter) stands for, in JSON strings and in the quoted
+// names of JSON paths alike.
+func ShortEscape(e byte) (byte, bool) {
+	switch e {
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
 }
 
 // UnescapeU reads the \u escape at data[i:] (data[i:i+2] is `\u`): its
