@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -324,15 +325,7 @@ func toGemini(s *schema.Schema) *geminiSchema {
 const gemHint = " (without GeminiParameters(), ToGemini sends this declaration as parametersJsonSchema; or change the Go type)"
 
 // marshalNoEscape is json.Marshal without HTML escaping.
-func marshalNoEscape(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func marshalNoEscape(v any) ([]byte, error) { return jsonwire.MarshalNoEscape(v) }
 
 func writeJSONString(b *bytes.Buffer, s string) {
 	if !strings.ContainsAny(s, "\"\\<>&") && isPlainASCII(s) {

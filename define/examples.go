@@ -1,10 +1,10 @@
 package define
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -70,15 +70,7 @@ func applyExamples(s *state, cfg config, check func(args []byte) error) error {
 
 // marshalExample is json.Marshal without HTML escaping: the example is
 // shown to the model as written.
-func marshalExample(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
+func marshalExample(v any) ([]byte, error) { return jsonwire.MarshalNoEscape(v) }
 
 // checkTyped is DefineTool's check for applyExamples: the tool's decode
 // plan, as a call's arguments meet it.

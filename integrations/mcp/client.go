@@ -523,20 +523,7 @@ func renameArgs(args json.RawMessage, toRemote map[string]string) (json.RawMessa
 
 // sanitizeKey makes k a valid property key, as sanitize makes a name.
 func sanitizeKey(k string) string {
-	var b strings.Builder
-	replaced := false
-	for _, c := range k {
-		if c < utf8.RuneSelf && validKey(string(c)) {
-			b.WriteRune(c)
-			replaced = false
-			continue
-		}
-		if !replaced {
-			b.WriteByte('_')
-			replaced = true
-		}
-	}
-	key := b.String()
+	key := replaceRuns(k, func(c rune) bool { return validKey(string(c)) })
 	if key == "" {
 		return "_"
 	}
@@ -741,20 +728,9 @@ const maxName = 64
 // [a-zA-Z0-9_-] becomes one "_", a leading digit or "-" gets a "_" before
 // it, "" becomes "tool", and a name too long is cut and given a hash.
 func sanitize(s string) string {
-	var b strings.Builder
-	replaced := false
-	for _, c := range s {
-		if c < utf8.RuneSelf && (c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			b.WriteRune(c)
-			replaced = false
-			continue
-		}
-		if !replaced {
-			b.WriteByte('_')
-			replaced = true
-		}
-	}
-	name := b.String()
+	name := replaceRuns(s, func(c rune) bool {
+		return c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	})
 	switch {
 	case name == "":
 		return "tool"
@@ -871,4 +847,23 @@ func (r *Remote) refreshLoop() {
 			return
 		}
 	}
+}
+
+// replaceRuns returns s with each run of characters that are not ASCII or
+// that keep refuses replaced by one "_".
+func replaceRuns(s string, keep func(c rune) bool) string {
+	var b strings.Builder
+	replaced := false
+	for _, c := range s {
+		if c < utf8.RuneSelf && keep(c) {
+			b.WriteRune(c)
+			replaced = false
+			continue
+		}
+		if !replaced {
+			b.WriteByte('_')
+			replaced = true
+		}
+	}
+	return b.String()
 }

@@ -10,6 +10,8 @@
 package jsonwire
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -123,4 +125,16 @@ func StringLen(s string) int {
 		n += int(escapeExtra[s[i]])
 	}
 	return n
+}
+
+// MarshalNoEscape is json.Marshal without HTML escaping: the text shown to
+// a model (an example, a default in a description) keeps its <, > and &.
+func MarshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
