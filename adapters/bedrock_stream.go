@@ -62,7 +62,7 @@ type bedrockStream struct {
 	open       *bedrockBlock // the block not ended yet, if any
 	byIndex    map[int64]int // contentBlockIndex -> blocks
 	ids        map[string]bool
-	top        []streamMember // the response's members from messageStop and metadata
+	top        wireMembers // the response's members from messageStop and metadata
 	scratch    []byte
 }
 
@@ -554,7 +554,7 @@ func (a *bedrockStream) members(s *Stream, obj []byte) error {
 		case `"output"`:
 			return p.fail(ptr("/output"), ErrReplyShape, "an output member outside the message")
 		}
-		a.top = setMember(a.top, m.Key, p.ix.Compact(m.Val))
+		a.top.set(p.ix, m.Key, m.Val)
 		return nil
 	})
 }
@@ -571,8 +571,8 @@ func (a *bedrockStream) finish(s *Stream) ([]byte, error) {
 	for _, b := range a.blocks {
 		n += 64 + len(b.text) + len(b.citations) + len(b.signature) + len(b.redacted) + len(b.args) + len(b.start) + len(b.content)
 	}
-	for _, m := range a.top {
-		n += 2 + len(m.key) + len(m.val)
+	for _, m := range a.top.m {
+		n += 4 + len(m.key) + len(m.val)
 	}
 	out := append(make([]byte, 0, n), `{"output":{"message":{"role":`...)
 	if a.role != nil {
@@ -593,9 +593,7 @@ func (a *bedrockStream) finish(s *Stream) ([]byte, error) {
 		out = b.appendJSON(out)
 	}
 	out = append(out, "]}}"...)
-	for _, m := range a.top {
-		out = append(append(append(append(out, ','), m.key...), ':'), m.val...)
-	}
+	out = a.top.appendMembers(out)
 	return append(out, '}'), nil
 }
 

@@ -28,10 +28,10 @@ type ollamaStream struct {
 	content   []byte // the content pieces' insides, joined
 	thinking  []byte // the thinking pieces' insides, joined
 	thinks    bool   // a thinking piece came
-	extras    streamExtras
+	extras    wireMembers
 	calls     []byte // the tool calls, compact, comma-separated
 	ids       callIDs
-	top       []streamMember // the chunks' other members, the last value of each
+	top       wireMembers // the chunks' other members, the last value of each
 	callCount int
 }
 
@@ -70,7 +70,7 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 		if jsonwire.KeyIn(m.Key, ollamaReplyKeys[:1]) || jsonwire.KeyIs(m.Key, "error") {
 			return nil
 		}
-		a.top = setMember(a.top, m.Key, p.ix.Compact(m.Val))
+		a.top.set(p.ix, m.Key, m.Val)
 		return nil
 	})
 	if err != nil {
@@ -119,7 +119,7 @@ func (a *ollamaStream) message(s *Stream, msg []byte) error {
 	if others > 0 {
 		_ = p.ix.Members(msg, func(m jsonwire.Member) error {
 			if !jsonwire.KeyIn(m.Key, ollamaChunkMessageKeys) {
-				a.extras.add(p.ix, m.Key, m.Val)
+				a.extras.join(p.ix, m.Key, m.Val)
 			}
 			return nil
 		})
@@ -166,11 +166,7 @@ func (a *ollamaStream) finish(s *Stream) ([]byte, error) {
 	if !a.done {
 		return nil, s.failStream(ErrIncomplete, "the stream ended with no chunk with \"done\": true")
 	}
-	b := append(make([]byte, 0, 128+len(a.content)+len(a.thinking)+len(a.calls)), '{')
-	for _, m := range a.top {
-		b = append(append(append(append(b, m.key...), ':'), m.val...), ',')
-	}
-	b = append(b, `"message":{"role":`...)
+	b := append(make([]byte, 0, 128+len(a.content)+len(a.thinking)+len(a.calls)), `{"message":{"role":`...)
 	if a.role != nil {
 		b = append(b, a.role...)
 	} else {
@@ -184,7 +180,9 @@ func (a *ollamaStream) finish(s *Stream) ([]byte, error) {
 	if a.callCount > 0 {
 		b = append(append(append(b, `,"tool_calls":[`...), a.calls...), ']')
 	}
-	return append(b, "}}"...), nil
+	b = append(b, '}')
+	b = a.top.appendMembers(b)
+	return append(b, '}'), nil
 }
 
 // ParseOllamaStream reads an Ollama /api/chat stream (a request with

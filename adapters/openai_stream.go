@@ -44,7 +44,7 @@ type openAIStream struct {
 	role       []byte // the first role, as sent
 	content    []byte // the content pieces' insides, joined
 	hasContent bool
-	extras     streamExtras
+	extras     wireMembers
 	calls      []*openAIStreamCall
 	byIndex    map[int64]int  // a piece's index -> calls
 	byID       map[string]int // a call's id -> calls
@@ -60,6 +60,7 @@ type openAIStreamCall struct {
 	end   objectEnd
 	given bool // handed out as complete
 	event int  // the event that started it
+	pos   int  // its place in the calls
 }
 
 func (a *openAIStream) event(s *Stream, name string, data []byte) error {
@@ -156,7 +157,7 @@ func (a *openAIStream) delta(s *Stream, at loc, delta []byte) error {
 	if others > 0 {
 		_ = p.ix.Members(delta, func(m jsonwire.Member) error {
 			if !jsonwire.KeyIn(m.Key, openAIDeltaKeys) {
-				a.extras.add(p.ix, m.Key, m.Val)
+				a.extras.join(p.ix, m.Key, m.Val)
 			}
 			return nil
 		})
@@ -222,8 +223,8 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 		if err := a.giveReady(s); err != nil {
 			return err
 		}
-		c = &openAIStreamCall{id: id, event: s.events}
 		j := len(a.calls)
+		c = &openAIStreamCall{id: id, event: s.events, pos: j}
 		a.calls = append(a.calls, c)
 		if hasIndex {
 			if a.byIndex == nil {
@@ -239,17 +240,17 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 		}
 	} else if c.id == "" && id != "" {
 		if c.given {
-			return p.fail(at.key("/id"), ErrReplyShape, "an id for tool call %d after it was complete", a.position(c))
+			return p.fail(at.key("/id"), ErrReplyShape, "an id for tool call %d after it was complete", c.pos)
 		}
 		c.id = id
 		if a.byID == nil {
 			a.byID = map[string]int{}
 		}
-		a.byID[id] = a.position(c)
+		a.byID[id] = c.pos
 	}
 	if len(name) > 0 && string(name) != string(c.name) {
 		if c.given {
-			return p.fail(at.key("/function/name"), ErrReplyShape, "a name piece for tool call %d after it was complete", a.position(c))
+			return p.fail(at.key("/function/name"), ErrReplyShape, "a name piece for tool call %d after it was complete", c.pos)
 		}
 		c.name = append(c.name, name...)
 	}
@@ -259,7 +260,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 	if len(args) > 2 {
 		a.scratch = jsonwire.AppendUnquoted(a.scratch[:0], args)
 		if c.given && len(bytes.TrimSpace(a.scratch)) > 0 {
-			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", a.position(c), rtQuote(string(c.name)))
+			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", c.pos, rtQuote(string(c.name)))
 		}
 		c.end.feed(a.scratch)
 		c.args = append(c.args, args[1:len(args)-1]...)
@@ -287,15 +288,6 @@ func (a *openAIStream) find(hasIndex bool, index int64, id string) *openAIStream
 		return a.calls[len(a.calls)-1] // no index, no id: the call being sent
 	}
 	return nil
-}
-
-func (a *openAIStream) position(c *openAIStreamCall) int {
-	for i, x := range a.calls {
-		if x == c {
-			return i
-		}
-	}
-	return -1
 }
 
 // giveReady hands out, in order, the calls before the last that are

@@ -46,6 +46,31 @@ func openAIManyCalls(n int) []byte {
 	return []byte(b.String())
 }
 
+// openAIManyKeys is a stream whose deltas carry n members of their own, a
+// new key in each, which the replay keeps.
+func openAIManyKeys(n int) []byte {
+	var b strings.Builder
+	b.WriteString(openAIChunk(`{"role":"assistant","content":"x"}`))
+	for i := range n {
+		b.WriteString(openAIChunk(fmt.Sprintf(`{"x_%d":"v"}`, i)))
+	}
+	b.WriteString(openAIStreamEnd)
+	return []byte(b.String())
+}
+
+// openAILateIDs is a stream of n calls, each sent first without an id and
+// given its id by its next piece.
+func openAILateIDs(n int) []byte {
+	var b strings.Builder
+	b.WriteString(openAIChunk(`{"role":"assistant","content":null}`))
+	for i := range n {
+		b.WriteString(openAIChunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"type":"function","function":{"name":"get_time","arguments":"{\"zone\":"}}]}`, i)))
+		b.WriteString(openAIChunk(fmt.Sprintf(`{"tool_calls":[{"index":%d,"id":"call_%d","function":{"arguments":"\"UTC\"}"}}]}`, i, i)))
+	}
+	b.WriteString(openAIStreamEnd)
+	return []byte(b.String())
+}
+
 // BenchmarkOpenAIStream reads OpenAI Chat streams whole, against
 // json.Valid over the same bytes (which checks less: each event's JSON
 // only, with no SSE framing), as ns per byte. The hostile cases are a call
@@ -65,6 +90,10 @@ func BenchmarkOpenAIStream(b *testing.B) {
 		{"deltas-10k", openAIManyDeltas(10000)},
 		{"deltas-100k", openAIManyDeltas(100000)},
 		{"calls-1k", openAIManyCalls(1000)},
+		{"keys-1k", openAIManyKeys(1000)},
+		{"keys-10k", openAIManyKeys(10000)},
+		{"late-ids-1k", openAILateIDs(1000)},
+		{"late-ids-10k", openAILateIDs(10000)},
 	}
 	for _, c := range cases {
 		b.Run(c.name+"/parse", func(b *testing.B) {

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -372,80 +373,244 @@ func (t *objectEnd) feed(b []byte) {
 // whole reports whether the text so far is one object, brackets balanced.
 func (t *objectEnd) whole() bool { return t.closed && !t.after }
 
-// streamExtras gathers the members of a message that a stream sends in
-// pieces and that the whole reply has once (reasoning_content, refusal,
-// a server's own fields): pieces of a string are joined, of an array
-// appended, null is skipped, and any other value replaces the one before.
-type streamExtras struct {
-	keys [][]byte // quoted keys, in the order they first came
-	vals [][]byte // for a string, its inside (escaped) with no quotes
-	str  []bool   // the value is a string
-	arr  []bool   // the value is an array (vals holds its inside)
+// member kinds of a wireMember.
+const (
+	wireString  = 's' // val is a string's inside, escaped as sent
+	wireArray   = 'a' // val is an array's elements, compact, without brackets
+	wireValue   = 'v' // val is a compact value
+	wireContent = 'c' // the message's content, written from the blocks
+	wireUsage   = 'u' // the message's usage, written from its members
+)
+
+// wireMembers are an object's members, in the order they first came,
+// gathered from the pieces of a stream.
+type wireMembers struct {
+	m      []wireMember
+	last   int            // the member found last: deltas repeat one key
+	byName map[string]int // the members by name, once there are many
 }
 
-func (e *streamExtras) add(x *jsonwire.Index, key, val []byte) {
-	if val[0] == 'n' {
-		return
+type wireMember struct {
+	name []byte // the key's text: inside key, unless the key has escapes
+	key  []byte // the key as sent, quoted
+	kind byte
+	val  []byte
+}
+
+func (w *wireMembers) reset() {
+	for i := range w.m {
+		w.m[i] = wireMember{key: w.m[i].key[:0], val: w.m[i].val[:0], name: w.m[i].name[:0]}
 	}
-	i := 0
-	for ; i < len(e.keys); i++ {
-		if string(e.keys[i]) == string(key) {
-			break
+	w.m, w.last, w.byName = w.m[:0], 0, nil
+}
+
+// find returns the position of the member with the key key (quoted, as
+// sent), -1 when there is none.
+func (w *wireMembers) find(key []byte) int {
+	if w.last < len(w.m) && string(w.m[w.last].key) == string(key) {
+		return w.last
+	}
+	name := key[1 : len(key)-1]
+	if bytes.IndexByte(name, '\\') >= 0 {
+		name = jsonwire.AppendUnquoted(nil, key)
+	}
+	if w.byName != nil {
+		if i, ok := w.byName[string(name)]; ok {
+			w.last = i
+			return i
+		}
+		return -1
+	}
+	for i := range w.m {
+		if string(w.m[i].name) == string(name) {
+			w.last = i
+			return i
 		}
 	}
-	if i == len(e.keys) {
-		e.keys = append(e.keys, append([]byte(nil), key...))
-		e.vals = append(e.vals, nil)
-		e.str = append(e.str, false)
-		e.arr = append(e.arr, false)
+	return -1
+}
+
+// keyText is the text of the quoted key key.
+func keyText(key []byte) string {
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
+	}
+	return string(jsonwire.AppendUnquoted(nil, key))
+}
+
+// add appends a new member and returns it.
+func (w *wireMembers) add(key []byte) *wireMember {
+	n := len(w.m)
+	if n < cap(w.m) {
+		w.m = w.m[:n+1]
+	} else {
+		w.m = append(w.m, wireMember{})
+	}
+	m := &w.m[n]
+	m.key, m.val = append(m.key[:0], key...), m.val[:0]
+	if bytes.IndexByte(key, '\\') < 0 {
+		m.name = m.key[1 : len(m.key)-1]
+	} else {
+		// Its own buffer: m.key's may be m.name's next time.
+		m.name = jsonwire.AppendUnquoted(nil, key)
 	}
 	switch {
-	case val[0] == '"' && (e.str[i] || e.vals[i] == nil):
-		e.str[i], e.arr[i] = true, false
-		e.vals[i] = append(e.vals[i], val[1:len(val)-1]...)
-	case val[0] == '[' && (e.arr[i] || e.vals[i] == nil):
-		e.str[i], e.arr[i] = false, true
-		inner := x.Compact(val)
-		inner = inner[1 : len(inner)-1]
-		if len(e.vals[i]) > 0 && len(inner) > 0 {
-			e.vals[i] = append(e.vals[i], ',')
+	case w.byName != nil:
+		w.byName[string(m.name)] = n
+	case n == 16:
+		w.byName = make(map[string]int, 32)
+		for i := range w.m {
+			w.byName[string(w.m[i].name)] = i
 		}
-		e.vals[i] = append(append(e.vals[i], inner...), ' ')[:len(e.vals[i])+len(inner)] // never nil
+	}
+	w.last = n
+	return m
+}
+
+// setVal stores the checked value val (a slice of x's text) in m.
+func (m *wireMember) setVal(x *jsonwire.Index, val []byte) {
+	switch val[0] {
+	case '"':
+		m.kind, m.val = wireString, append(m.val[:0], val[1:len(val)-1]...)
+	case '[':
+		m.kind = wireArray
+		m.val = x.AppendCompact(m.val[:0], val)
+		m.val = m.val[1 : len(m.val)-1]
 	default:
-		e.str[i], e.arr[i] = false, false
-		e.vals[i] = append(e.vals[i][:0], x.Compact(val)...)
+		m.kind, m.val = wireValue, x.AppendCompact(m.val[:0], val)
 	}
 }
 
-// appendMembers appends the gathered members, each preceded by a comma.
-func (e *streamExtras) appendMembers(dst []byte) []byte {
-	for i, k := range e.keys {
-		dst = append(append(dst, ','), k...)
-		dst = append(dst, ':')
-		switch {
-		case e.str[i]:
-			dst = append(append(append(dst, '"'), e.vals[i]...), '"')
-		case e.arr[i]:
-			dst = append(append(append(dst, '['), e.vals[i]...), ']')
+// set sets the member key to val, in place when it is there.
+func (w *wireMembers) set(x *jsonwire.Index, key, val []byte) {
+	i := w.find(key)
+	if i < 0 {
+		w.add(key).setVal(x, val)
+		return
+	}
+	w.m[i].setVal(x, val)
+}
+
+// merge merges a delta's member into w (see anthropicStreamSpec). It
+// returns the kind of the member it could not merge into, 0 when it did.
+func (w *wireMembers) merge(x *jsonwire.Index, key, val []byte) byte {
+	if val[0] == 'n' {
+		return 0
+	}
+	i := w.find(key)
+	if i < 0 {
+		w.add(key).setVal(x, val)
+		return 0
+	}
+	m := &w.m[i]
+	switch {
+	case m.kind == wireValue && string(m.val) == "null":
+		m.setVal(x, val)
+	case m.kind == wireString && val[0] == '"':
+		m.val = append(m.val, val[1:len(val)-1]...)
+	case m.kind == wireArray && val[0] == '[':
+		if j := jsonwire.SkipSpace(val, 1); val[j] != ']' {
+			if len(m.val) > 0 {
+				m.val = append(m.val, ',')
+			}
+			m.val = x.AppendCompact(m.val, val[1:len(val)-1])
+		}
+	case m.kind == wireValue && val[0] != '"' && val[0] != '[':
+		m.setVal(x, val)
+	default:
+		return m.kind
+	}
+	return 0
+}
+
+// appendElem appends the checked value val to the array member key, quoted
+// (a citation to "citations"); it returns the member's kind when that is not
+// an array, 0 when it appended.
+func (w *wireMembers) appendElem(x *jsonwire.Index, key string, val []byte) byte {
+	k := []byte(key)
+	i := w.find(k)
+	var m *wireMember
+	switch {
+	case i < 0:
+		m = w.add(k)
+		m.kind, m.val = wireArray, m.val[:0]
+	case w.m[i].kind == wireValue && string(w.m[i].val) == "null":
+		m = &w.m[i]
+		m.kind, m.val = wireArray, m.val[:0]
+	case w.m[i].kind == wireArray:
+		m = &w.m[i]
+	default:
+		return w.m[i].kind
+	}
+	if len(m.val) > 0 {
+		m.val = append(m.val, ',')
+	}
+	m.val = x.AppendCompact(m.val, val)
+	return 0
+}
+
+// appendObject appends the members as one JSON object; content and usage
+// write the message's.
+func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte, usage *wireMembers) []byte {
+	dst = append(dst, '{')
+	for i := range w.m {
+		m := &w.m[i]
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(dst, m.key...), ':')
+		switch m.kind {
+		case wireString:
+			dst = append(append(append(dst, '"'), m.val...), '"')
+		case wireArray:
+			dst = append(append(append(dst, '['), m.val...), ']')
+		case wireContent:
+			dst = content(dst)
+		case wireUsage:
+			dst = usage.appendObject(dst, nil, nil)
 		default:
-			dst = append(dst, e.vals[i]...)
+			dst = append(dst, m.val...)
+		}
+	}
+	return append(dst, '}')
+}
+
+// kindName names a member kind in an error.
+func kindName(k byte) string {
+	switch k {
+	case wireString:
+		return "a string"
+	case wireArray:
+		return "an array"
+	}
+	return "another value"
+}
+
+// appendMembers appends the string, array and plain value members, each
+// preceded by a comma, for a reply that writes them after members of its
+// own.
+func (w *wireMembers) appendMembers(dst []byte) []byte {
+	for i := range w.m {
+		m := &w.m[i]
+		dst = append(append(append(dst, ','), m.key...), ':')
+		switch m.kind {
+		case wireString:
+			dst = append(append(append(dst, '"'), m.val...), '"')
+		case wireArray:
+			dst = append(append(append(dst, '['), m.val...), ']')
+		default:
+			dst = append(dst, m.val...)
 		}
 	}
 	return dst
 }
 
-// streamMember is a member of the reply that a stream sends whole in one
-// or more events (usage, metrics, a stop's extra fields), compact: the
-// last value sent is kept.
-type streamMember struct{ key, val []byte }
-
-// setMember sets the member key of ms to val, copying both, and returns ms.
-func setMember(ms []streamMember, key, val []byte) []streamMember {
-	for i := range ms {
-		if string(ms[i].key) == string(key) {
-			ms[i].val = append(ms[i].val[:0], val...)
-			return ms
-		}
+// join merges a piece of the member key into w as [wireMembers.merge]
+// does; a piece of another kind than the member so far (a string, then an
+// object) replaces it.
+func (w *wireMembers) join(x *jsonwire.Index, key, val []byte) {
+	if w.merge(x, key, val) != 0 {
+		w.set(x, key, val)
 	}
-	return append(ms, streamMember{append([]byte(nil), key...), append([]byte(nil), val...)})
 }

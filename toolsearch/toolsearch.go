@@ -25,7 +25,6 @@ import (
 	"container/heap"
 	"encoding/json"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -207,10 +206,12 @@ func (ix *Index) Search(query string, k int) []Hit {
 	}
 	scores, touched := sc.scores, sc.touched[:0]
 	n := float64(len(ix.docs))
-	for wi, t := range words {
-		if slices.Contains(words[:wi], t) {
+	seen := make(map[string]struct{}, len(words))
+	for _, t := range words {
+		if _, dup := seen[t]; dup {
 			continue // a word counts once
 		}
+		seen[t] = struct{}{}
 		list := ix.terms[t]
 		if len(list) == 0 {
 			continue
