@@ -14,11 +14,10 @@ import (
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/echo"
-	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
-	"github.com/toolnexus/toolnexus/internal/schemahook"
 	"github.com/toolnexus/toolnexus/internal/toolhook"
+	"github.com/toolnexus/toolnexus/internal/typeinfo"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -67,16 +66,8 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 		return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 	}
 
-	base, isPtr := inType, false
-	if inType.Kind() == reflect.Pointer {
-		base, isPtr = inType.Elem(), true
-	}
-	switch base.Kind() {
-	case reflect.Struct, reflect.Map, reflect.Interface:
-	default:
-		return Tool{}, fmt.Errorf("define: tool %q: input type %v: arguments are a JSON object, so the input must be a struct, a pointer to a struct, a map with string keys or any (consider wrapping it in a struct): %w", name, inType, schema.ErrNotObject)
-	}
-	in, err := inputInfoFor(inType, base)
+	isPtr := inType.Kind() == reflect.Pointer
+	in, err := typeinfo.Input(inType)
 	if err != nil {
 		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
@@ -84,19 +75,19 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
 	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta,
-		inputInfo: in, inputJSON: &in.json}
+		inputInfo: in, inputJSON: &schemaJSON{info: in}}
 	outType := reflect.TypeFor[Out]()
 	if objectOutput(outType) {
 		if outType != reflect.TypeFor[Result]() {
-			out, err := outputInfoFor(outType)
+			out, err := typeinfo.Output(outType)
 			if err != nil {
 				return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 			}
-			s.output, s.outputJSON = out.schema(), &out.json
+			s.output, s.outputJSON = out.Schema(), &schemaJSON{info: out}
 		}
 	}
 
-	h := &typedHandler[In, Out]{fn: fn, name: name, plan: in.plan, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
+	h := &typedHandler[In, Out]{fn: fn, name: name, info: in, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
 	h.isPtr = isPtr
 	if !isPtr { // used only while the plan calls no user method (decode)
 		h.pool = &sync.Pool{New: func() any { return &pooledInput[In, Out]{h: h} }}
@@ -123,115 +114,25 @@ func MustDefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts
 	return t
 }
 
-// typeInfo is what DefineTool computes once per Go type: the canonical
-// schema (shared, read-only, by every tool of that type), its JSON (encoded
-// when first asked for), and for input types the decode plan. The schema
-// tree and the plan are built at definition when checking the type needs
-// them, and otherwise when first asked for (see schemahook.Deferrable and
-// reflectx.Deferrable: such builds cannot fail).
-type typeInfo struct {
-	t    reflect.Type
-	once sync.Once
-	tree *schema.Schema
-	json schemaJSON
-	plan *lazyPlan
-}
-
-// schema returns the type's schema tree, building it if this is the first
-// use. It is never nil for a deferred tree (its build cannot fail); should
-// that promise break, the tree is the empty object schema rather than nil.
-func (i *typeInfo) schema() *schema.Schema {
-	i.once.Do(func() {
-		tree, err := sharedSchema(i.t)
-		if err != nil {
-			tree = &schema.Schema{Types: []string{"object"}}
-		}
-		i.tree = tree
-	})
-	return i.tree
-}
-
-// setSchema stores a tree built at definition.
-func (i *typeInfo) setSchema(tree *schema.Schema) { i.once.Do(func() { i.tree = tree }) }
-
-// newTypeInfo returns the typeInfo of t, nothing built yet.
-func newTypeInfo(t reflect.Type) *typeInfo {
-	info := &typeInfo{t: t}
-	info.json.info = info
-	return info
-}
-
-// schemaJSON is the JSON encoding of a schema tree, made when a rendering
-// or [Tool.InputSchema] first asks for it and then kept; safe for
-// concurrent use. For a NewTool schema it is encoded at definition (done
-// set), so that an encoding error is a definition error.
+// schemaJSON is the JSON encoding of a tool's schema tree: the one the
+// type's cache entry keeps (typeinfo.Info.JSON, encoded when first asked
+// for), or, for a schema of the tool's own (NewTool, WithExamples), data
+// encoded at definition, so that an encoding error is a definition error.
 type schemaJSON struct {
-	info *typeInfo // whose tree; nil when data was set at definition
-	once sync.Once
+	info *typeinfo.Info
 	data []byte
 }
 
 // bytes returns the encoding, shared: callers must not modify it.
-//
-// An inferred tree holds only what internal/fields has checked (strings,
-// booleans, json.Number values that passed its number syntax, compact JSON
-// text), so its encoding cannot fail; were it ever to, the data stays nil and
-// the accessors return nil rather than a truncated schema.
 func (j *schemaJSON) bytes() []byte {
-	j.once.Do(func() {
-		if data, err := j.info.schema().MarshalJSON(); err == nil {
-			j.data = data
-		}
-	})
+	if j.info != nil {
+		return j.info.JSON()
+	}
 	return j.data
 }
 
-// encodedJSON returns a schemaJSON already holding data.
-func encodedJSON(data []byte) *schemaJSON {
-	j := &schemaJSON{data: data}
-	j.once.Do(func() {})
-	return j
-}
-
-// inputInfos and outputInfos cache typeInfo per reflect.Type. Two goroutines
-// may compute the same entry at once; the first stored wins and the duplicate
-// work is harmless. Errors are not cached (schema and reflectx cache their own).
-// A program has finitely many types, so the caches are bounded by them.
-var inputInfos, outputInfos sync.Map
-
-// sharedSchema returns the cached schema tree of t without a copy: define
-// only reads it (see internal/toolhook).
-func sharedSchema(t reflect.Type) (*schema.Schema, error) {
-	v, err := schemahook.Shared(t)
-	if err != nil {
-		return nil, err
-	}
-	return v.(*schema.Schema), nil
-}
-
-func inputInfoFor(t, base reflect.Type) (*typeInfo, error) {
-	if v, ok := inputInfos.Load(t); ok {
-		return v.(*typeInfo), nil
-	}
-	info := newTypeInfo(t)
-	info.plan = &lazyPlan{t: base}
-	if !schemahook.Deferrable(t) {
-		sch, err := sharedSchema(t)
-		if err != nil {
-			return nil, fmt.Errorf("input schema: %w", err)
-		}
-		info.setSchema(sch)
-		if !reflectx.Deferrable(base) {
-			plan, err := reflectx.PlanFor(base)
-			if err != nil {
-				return nil, fmt.Errorf("input type: %w", planError(err))
-			}
-			info.plan.once.Do(func() { info.plan.p = plan })
-		}
-	}
-	v, _ := inputInfos.LoadOrStore(t, info)
-	return v.(*typeInfo), nil
-}
+// encodedJSON returns a schemaJSON holding data.
+func encodedJSON(data []byte) *schemaJSON { return &schemaJSON{data: data} }
 
 // objectOutput reports whether outputs of type t are JSON objects, which
 // an output schema can describe (MCP requires an object root): structs
@@ -243,55 +144,11 @@ func objectOutput(t reflect.Type) bool {
 	return t.Kind() == reflect.Struct || t.Kind() == reflect.Map && t.Key().Kind() == reflect.String
 }
 
-func outputInfoFor(t reflect.Type) (*typeInfo, error) {
-	if v, ok := outputInfos.Load(t); ok {
-		return v.(*typeInfo), nil
-	}
-	sch, err := sharedSchema(t)
-	if err != nil {
-		return nil, fmt.Errorf("output schema: %w", err)
-	}
-	info := newTypeInfo(t)
-	info.setSchema(sch)
-	v, _ := outputInfos.LoadOrStore(t, info)
-	return v.(*typeInfo), nil
-}
-
-// planError gives an error of reflectx.PlanFor the one define-time shape,
-// a *schema.TypeError.
-func planError(err error) error {
-	var fe *fields.Error
-	if errors.As(err, &fe) {
-		return (*schema.TypeError)(fe)
-	}
-	return err
-}
-
-// lazyPlan is the decode plan of an input type, built at definition when
-// checking the type needs it and otherwise on the first call (see
-// reflectx.Deferrable: such a build cannot fail); safe for concurrent first
-// calls, which build it once.
-type lazyPlan struct {
-	t    reflect.Type
-	once sync.Once
-	p    *reflectx.Plan
-	err  error
-}
-
-func (l *lazyPlan) get() (*reflectx.Plan, error) {
-	l.once.Do(func() {
-		if l.p, l.err = reflectx.PlanFor(l.t); l.err != nil {
-			l.err = fmt.Errorf("define: input type: %w", planError(l.err))
-		}
-	})
-	return l.p, l.err
-}
-
 // typedHandler is the call path of a tool made by DefineTool.
 type typedHandler[In, Out any] struct {
 	fn     func(context.Context, In) (Out, error)
 	name   string
-	plan   *lazyPlan
+	info   *typeinfo.Info // In's: the decode plan (Info.Plan)
 	render func(Out, int) Result
 	isPtr  bool // In is a pointer type; the plan decodes its pointee
 	// pool holds *pooledInput[In, Out] to decode into when In is not a pointer;
@@ -368,7 +225,7 @@ func exec[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	p, err := h.plan.get()
+	p, err := h.info.Plan()
 	if err != nil {
 		return argResult(err)
 	}
@@ -398,7 +255,7 @@ func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Cont
 		*res = cancelResult(err)
 		return nil, true
 	}
-	p, err := h.plan.get()
+	p, err := h.info.Plan()
 	if err != nil {
 		*res = argResult(err)
 		return nil, true

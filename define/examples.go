@@ -76,7 +76,7 @@ func marshalExample(v any) ([]byte, error) { return jsonwire.MarshalNoEscape(v) 
 // plan, as a call's arguments meet it.
 func checkTyped[In, Out any](h *typedHandler[In, Out]) func([]byte) error {
 	return func(args []byte) error {
-		p, err := h.plan.get()
+		p, err := h.info.Plan()
 		if err != nil {
 			return err
 		}

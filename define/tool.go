@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolnexus/toolnexus/internal/toolhook"
+	"github.com/toolnexus/toolnexus/internal/typeinfo"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -28,7 +29,7 @@ type state struct {
 	meta        *meta // annotations and icons; nil for none
 
 	input      *schema.Schema // canonical input schema of a NewTool; never modified
-	inputInfo  *typeInfo      // DefineTool's input type: its schema, built when first needed
+	inputInfo  *typeinfo.Info // DefineTool's input type: its schema, built when first needed
 	inputJSON  *schemaJSON
 	output     *schema.Schema // nil when the tool has no structured output
 	outputJSON *schemaJSON    // nil when output is nil
@@ -195,7 +196,7 @@ func init() {
 // inputSchema returns the canonical input schema, shared.
 func (s *state) inputSchema() *schema.Schema {
 	if s.inputInfo != nil && s.input == nil { // s.input: a schema of its own (WithExamples)
-		return s.inputInfo.schema()
+		return s.inputInfo.Schema()
 	}
 	return s.input
 }

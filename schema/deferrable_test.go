@@ -9,7 +9,7 @@ import (
 
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
-	"github.com/toolnexus/toolnexus/internal/schemahook"
+	"github.com/toolnexus/toolnexus/internal/typeinfo"
 	"github.com/toolnexus/toolnexus/internal/zoo"
 	"github.com/toolnexus/toolnexus/schema"
 )
@@ -65,31 +65,21 @@ type hookKey string
 
 func (hookKey) Description() string { return "a key" }
 
-// TestDeferrablePlanCannotFail checks the promises that let a definition
-// leave the schema tree and the decode plan to their first use: for a type
-// whose tree is deferrable, ForType and PlanFor succeed; for a deferrable
-// plan, PlanFor succeeds where ForType does; and the types whose problems
-// only the plan finds are not deferrable, so that their definition still
-// fails.
+// TestDeferrablePlanCannotFail checks the promise that lets a definition
+// leave the schema tree and the decode plan to their first use: for a
+// deferrable type, ForType and PlanFor succeed; and the types whose
+// problems only the plan finds are not deferrable, so that their
+// definition (typeinfo.Input) still fails.
 func TestDeferrablePlanCannotFail(t *testing.T) {
 	for _, typ := range deferCorpus() {
-		base := fields.Deref(typ)
-		if schemahook.Deferrable(typ) {
-			if _, err := schema.ForType(typ); err != nil {
-				t.Errorf("the tree of %v is deferrable, but ForType fails: %v", typ, err)
-			}
-			if !reflectx.Deferrable(base) {
-				t.Errorf("the tree of %v is deferrable, but not its plan", typ)
-			}
-		}
-		if !reflectx.Deferrable(base) {
+		if !typeinfo.Deferrable(typ) {
 			continue
 		}
 		if _, err := schema.ForType(typ); err != nil {
-			continue
+			t.Errorf("%v is deferrable, but ForType fails: %v", typ, err)
 		}
-		if _, err := reflectx.PlanFor(base); err != nil {
-			t.Errorf("%v is deferrable and ForType accepts it, but PlanFor fails: %v", typ, err)
+		if _, err := reflectx.PlanFor(fields.Deref(typ)); err != nil {
+			t.Errorf("%v is deferrable, but PlanFor fails: %v", typ, err)
 		}
 	}
 
@@ -97,16 +87,16 @@ func TestDeferrablePlanCannotFail(t *testing.T) {
 		reflect.TypeFor[emptyEnumElem](), reflect.TypeFor[structDefault](), reflect.TypeFor[mapExample](),
 		reflect.TypeFor[ownDecoding](),
 	} {
-		got := reflectx.Deferrable(typ)
+		got := typeinfo.Deferrable(typ)
 		if diff := cmp.Diff(false, got); diff != "" {
 			t.Errorf("Deferrable(%v) (-want +got):\n%s", typ, diff)
 		}
-		if _, err := schema.ForType(typ); err == nil && typ != reflect.TypeFor[ownDecoding]() {
-			t.Errorf("ForType(%v) succeeded; want the plan's error", typ)
+		if _, err := typeinfo.Input(typ); err == nil {
+			t.Errorf("typeinfo.Input(%v) succeeded; want the plan's error", typ)
 		}
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[plainNested](), reflect.TypeFor[zoo.Scalars]()} {
-		if diff := cmp.Diff([2]bool{true, true}, [2]bool{reflectx.Deferrable(typ), schemahook.Deferrable(typ)}); diff != "" {
+		if diff := cmp.Diff(true, typeinfo.Deferrable(typ)); diff != "" {
 			t.Errorf("Deferrable(%v) (-want +got):\n%s", typ, diff)
 		}
 	}

@@ -29,8 +29,10 @@ var (
 
 // TypeError is a define-time problem with a Go type: the type cannot be
 // turned into a schema that the argument decoder would honour. Every
-// define-time error of this module has this type, whether [ForType] or
-// DefineTool (define package) finds it.
+// define-time error of this module about a type has this type, whether
+// [ForType] or DefineTool (define package) finds it; DefineTool's also
+// carry the Role the type plays in the tool, and are wrapped with the
+// tool's name (define: tool "search": input type main.Args: field ...).
 type TypeError struct {
 	Type reflect.Type // the type given to ForType
 	// Path is the Go field path from Type to the problem, such as
@@ -40,16 +42,31 @@ type TypeError struct {
 	Tag  string // the struct tag key at fault ("minimum"), or ""
 	Msg  string // the problem, with a "consider …" hint where one helps
 	Err  error  // one of the sentinels above
+	// Role is "input" or "output" when a tool's definition found the
+	// problem (the type is the tool's In or Out), "" when ForType did.
+	Role string
 }
 
-// Error names the Go type, the field path and the problem.
+// Error names the Go type, the field path and the problem, after
+// "schema: ForType(T): " or, with a Role, "input type T: ".
 func (e *TypeError) Error() string {
 	var b strings.Builder
-	b.WriteString("schema: ForType(")
+	typ := "<nil>"
 	if e.Type != nil {
-		b.WriteString(e.Type.String())
+		typ = e.Type.String()
 	}
-	b.WriteString("): ")
+	if e.Role != "" {
+		b.WriteString(e.Role)
+		b.WriteString(" type ")
+		b.WriteString(typ)
+		b.WriteString(": ")
+	} else {
+		b.WriteString("schema: ForType(")
+		if e.Type != nil {
+			b.WriteString(typ)
+		}
+		b.WriteString("): ")
+	}
 	if e.Path != "" {
 		b.WriteString("field ")
 		b.WriteString(e.Path)

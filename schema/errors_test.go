@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/toolnexus/toolnexus/internal/typeinfo"
 	"github.com/toolnexus/toolnexus/internal/zoo"
 	"github.com/toolnexus/toolnexus/schema"
 )
@@ -321,6 +322,19 @@ func TestForTypeErrors(t *testing.T) {
 		seen[tt.name] = true
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := schema.ForType(tt.typ)
+			prefix := "schema: ForType("
+			if byDecoder[tt.name] {
+				// Only the decoder finds it, by decoding the tag's value:
+				// ForType (which has no decoder) accepts the type and its
+				// definition as a tool's input refuses it.
+				if err != nil {
+					t.Fatalf("ForType(%v) error = %v; want it left to the decoder", tt.typ, err)
+				}
+				s, err, prefix = nil, nil, "input type "
+				if _, err = typeinfo.Input(tt.typ); err == nil {
+					t.Fatalf("typeinfo.Input(%v) succeeded, want an error wrapping %v", tt.typ, tt.err)
+				}
+			}
 			if err == nil {
 				data, _ := s.MarshalJSON()
 				t.Fatalf("ForType(%v) = %s, want an error wrapping %v", tt.typ, data, tt.err)
@@ -344,15 +358,32 @@ func TestForTypeErrors(t *testing.T) {
 			if te.Type != tt.typ {
 				t.Errorf("ForType(%v) error type = %v, want the argument", tt.typ, te.Type)
 			}
-			if !strings.HasPrefix(err.Error(), "schema: ForType(") {
-				t.Errorf("error %q does not start with %q", err, "schema: ForType(")
+			if !strings.HasPrefix(err.Error(), prefix) {
+				t.Errorf("error %q does not start with %q", err, prefix)
 			}
-			// The cached error is returned again.
+			if byDecoder[tt.name] {
+				return
+			}
+			// A second build finds the same error.
 			if _, err2 := schema.ForType(tt.typ); !errors.Is(err2, tt.err) {
 				t.Errorf("second ForType(%v) error = %v, want one wrapping %v", tt.typ, err2, tt.err)
 			}
 		})
 	}
+}
+
+// byDecoder names the rows of TestForTypeErrors whose problem is in the
+// value of a default or example tag of a field that is not a scalar (or
+// of a time.Time): the decode plan finds it, by decoding the value, when a
+// tool of the type is defined.
+var byDecoder = map[string]bool{
+	"default with a non-canonical integer key": true,
+	"default with a uint8 key out of range":    true,
+	"time default not a date-time":             true,
+	"default breaks a nested field":            true,
+	"example breaks the element type":          true,
+	"default not unique":                       true,
+	"default misses required":                  true,
 }
 
 func TestForTypeErrorMessage(t *testing.T) {

@@ -53,23 +53,12 @@ func freshTypes(n int, distinct bool) []reflect.Type {
 // the same type.
 var freshCount int
 
-// BenchmarkForTypeFresh times the first schema of a type (ForType's
-// shared tree, as define reads it), for types made with reflect.StructOf.
+// BenchmarkForTypeFresh times the first schema of a type, for types made
+// with reflect.StructOf.
 func BenchmarkForTypeFresh(b *testing.B) {
 	benchFresh(b, func(t reflect.Type) error {
-		_, err := shared(t)
+		_, err := build(t)
 		return err
-	})
-}
-
-// BenchmarkDeferrableFresh times what a definition of a fresh deferrable
-// type does now that the tree and the plan wait: the checks of deferrable.
-func BenchmarkDeferrableFresh(b *testing.B) {
-	benchFresh(b, func(t reflect.Type) error {
-		if !deferrable(t) {
-			return fmt.Errorf("%v is not deferrable", t)
-		}
-		return nil
 	})
 }
 

@@ -8,31 +8,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/formats"
-	"github.com/toolnexus/toolnexus/internal/reflectx"
-	"github.com/toolnexus/toolnexus/internal/schemahook"
 )
-
-// cache maps reflect.Type to the immutable *Schema built for it (or the
-// error). Two goroutines may build the same type at once; the duplicate work
-// is harmless and LoadOrStore keeps one result. Cached schemas are never
-// handed out: callers get clones.
-var cache sync.Map // reflect.Type → cacheEntry
-
-type cacheEntry struct {
-	s   *Schema
-	err error
-}
 
 // For returns the canonical schema of T; see [ForType] for the rules.
 func For[T any]() (*Schema, error) { return ForType(reflect.TypeFor[T]()) }
 
 // ForType returns the canonical JSON Schema of the Go type t, the input type
-// of a tool. The result is a fresh copy that the caller owns; the work is
-// cached per type, and ForType is safe for concurrent use.
+// of a tool. Each call builds a fresh tree that the caller owns (the define
+// package keeps one per type for its tools), and ForType is safe for
+// concurrent use.
 //
 // The root must produce a JSON object: a struct, a pointer to one, a map with
 // string or integer keys, or an empty interface (any, which gives the open
@@ -75,54 +62,19 @@ func For[T any]() (*Schema, error) { return ForType(reflect.TypeFor[T]()) }
 // "format": "email" under "items". The jsonschema tags of
 // google/jsonschema-go, invopop/jsonschema and mcp-go are read too, as the
 // swaggest tags that say the same (docs/schema.md has the table). A tag that does not fit the field's kind, a malformed value, an
-// unknown format, an empty range or a default that breaks the field's own
-// constraints is an error wrapping [ErrInvalidTag]. Errors are [*TypeError]s
+// unknown format, an empty range or a default of a scalar field that breaks
+// the field's own constraints is an error wrapping [ErrInvalidTag] (the
+// defaults and examples of other fields are checked by decoding them, when
+// a tool of the type is defined). Errors are [*TypeError]s
 // naming the Go type and the field path.
 func ForType(t reflect.Type) (*Schema, error) {
-	s, err := shared(t)
-	return s.Clone(), err
-}
-
-func init() {
-	schemahook.Shared = func(t reflect.Type) (any, error) { return shared(t) }
-	schemahook.Deferrable = deferrable
-}
-
-// deferrable reports whether building the tree of t cannot fail: t's plan
-// is deferrable (every reachable type is one KindOf accepts, without
-// methods, described without error, without tags that only decoding
-// checks), and nothing reachable implements a swaggest hook, so the
-// reflector is not run. What remains of build (the tree of described
-// fields, the cycle search, $defs names, the rules applied) has no error
-// path. (A deferrable tree implies a deferrable plan, which define relies
-// on.)
-func deferrable(t reflect.Type) bool {
-	if t == nil {
-		return false
-	}
-	return reflectx.Deferrable(fields.Deref(t)) && !usesSwaggestHooks(t)
-}
-
-// shared returns the cached schema of t itself, which nobody may modify
-// (define reads it through internal/schemahook), building it on first use.
-func shared(t reflect.Type) (*Schema, error) {
 	if t == nil {
 		return nil, &TypeError{Msg: "nil type", Err: ErrNotObject}
 	}
-	if e, ok := cache.Load(t); ok {
-		ce := e.(cacheEntry)
-		return ce.s, ce.err
-	}
-	s, err := build(t)
-	if err != nil {
-		s = nil
-	}
-	e, _ := cache.LoadOrStore(t, cacheEntry{s: s, err: err})
-	ce := e.(cacheEntry)
-	return ce.s, ce.err
+	return build(t)
 }
 
-// build computes the schema of root without the cache.
+// build computes the schema of root.
 func build(root reflect.Type) (*Schema, error) {
 	t := fields.Deref(root)
 	b := &builder{root: root}
@@ -139,20 +91,13 @@ func build(root reflect.Type) (*Schema, error) {
 	}
 
 	// Our own rules first, so that their errors (with field paths and
-	// hints) win over swaggest's; then the decode plan, which checks the
-	// defaults and examples the rules leave to the decoder by decoding
-	// them; then again with swaggest's notes, when there are any.
+	// hints) win over swaggest's; then again with swaggest's notes, when
+	// there are any. (Defaults and examples of fields that are not
+	// scalars are checked by the decoder, which decodes them, when a tool
+	// of the type is defined.)
 	s, err := b.buildRoot(t)
 	if err != nil {
 		return nil, err
-	}
-	if !fields.UnmarshalsJSON(t) && !reflectx.Deferrable(t) {
-		// (A root with its own UnmarshalJSON has no field-by-field plan;
-		// it cannot be a tool's input, but it can be an output type. A
-		// deferrable plan could not fail here: it waits for a first call.)
-		if _, err := reflectx.PlanFor(t); err != nil {
-			return nil, b.wrap(err, "")
-		}
 	}
 	notes, err := reflectNotes(root)
 	if err != nil {

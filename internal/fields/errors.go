@@ -24,7 +24,8 @@ type Error struct {
 	Path string       // the Go field path, "Filters.When", "Items[].Name", "Meta{}.Note"
 	Tag  string       // the struct tag key at fault, or ""
 	Msg  string
-	Err  error // one of the sentinels
+	Err  error  // one of the sentinels
+	Role string // "input" or "output" when a tool's definition found it (schema.TypeError.Role)
 }
 
 // Error is the message without the entry point's prefix (schema adds it).

@@ -95,6 +95,17 @@ type Bound struct {
 // String returns the tag and its value, "exclusiveMinimum 0".
 func (b *Bound) String() string { return b.Tag + " " + b.Text }
 
+// HasExamples reports whether r, or the rules of its elements (items.*,
+// values.*), have examples.
+func (r *Rules) HasExamples() bool {
+	for ; r != nil; r = r.Elem {
+		if len(r.ExampleJSON) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // noRules are the rules of a field without tags, by type; Set is false.
 func noRules(t reflect.Type) Rules {
 	return Rules{Type: t, Class: ClassOf(t), MinLength: -1, MaxLength: -1, MinItems: -1, MaxItems: -1, MinProperties: -1, MaxProperties: -1}

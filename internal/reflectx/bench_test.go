@@ -159,18 +159,6 @@ func newStructType() reflect.Type {
 	})
 }
 
-// BenchmarkPlanForHit looks up a cached plan.
-func BenchmarkPlanForHit(b *testing.B) {
-	t := newStructType()
-	mustPlan(b, t)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := PlanFor(t); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // BenchmarkPlanForMiss builds a plan for a new type each time.
 func BenchmarkPlanForMiss(b *testing.B) {
 	types := make([]reflect.Type, b.N)

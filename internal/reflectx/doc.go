@@ -1,7 +1,8 @@
 // Package reflectx decodes the arguments a model sends for a tool into the
 // tool's Go input type, validating them on the way.
 //
-// [PlanFor] builds, once per type, an immutable [Plan] from the fields and
+// [PlanFor] builds an immutable [Plan] (internal/typeinfo keeps one per
+// type) from the fields and
 // tags that internal/fields has read and checked (the description schema/
 // uses too): the fields in Go order with their JSON names (encoding/json's
 // rules, embedding included),

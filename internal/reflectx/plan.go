@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -38,11 +37,9 @@ type Plan struct {
 // Type returns the Go type the plan decodes into.
 func (p *Plan) Type() reflect.Type { return p.t }
 
-// planCache maps reflect.Type to *Plan. Entries are never removed: a program
-// has finitely many types, so the cache is bounded by the program itself.
-var planCache sync.Map
-
-// PlanFor returns the plan for t, building and caching it on first use.
+// PlanFor builds the plan for t. It does not cache: the one per-type
+// cache of the module (internal/typeinfo) keeps a plan per tool input
+// type.
 //
 // t must be a struct, a map with string (or integer) keys, or the empty
 // interface. Unsupported field types and malformed or misplaced tags are
@@ -51,78 +48,7 @@ func PlanFor(t reflect.Type) (*Plan, error) {
 	if t == nil {
 		return nil, fields.Errorf("", "", fields.ErrNotObject, "nil type (consider a struct type)")
 	}
-	if p, ok := planCache.Load(t); ok {
-		return p.(*Plan), nil
-	}
-	// Two goroutines may build the same plan at the same time; the work is
-	// duplicated but harmless, since plans are immutable and LoadOrStore
-	// keeps the first one stored, which every caller then shares.
-	p, err := buildPlan(t)
-	if err != nil {
-		return nil, err
-	}
-	actual, _ := planCache.LoadOrStore(t, p)
-	return actual.(*Plan), nil
-}
-
-// Deferrable reports whether building t's plan may wait for the first
-// decode: whether everything that can make [PlanFor] fail for t has been
-// checked already by the field rules of internal/fields, which Deferrable
-// itself runs over every reachable struct ([fields.Describe]). It is true
-// when, in every type reachable from t through fields, pointers, slices,
-// arrays and maps:
-//
-//   - [fields.KindOf] accepts the type;
-//   - no type other than time.Time and json.RawMessage has a method, on
-//     the value or its pointer (map keys included): such a type may declare
-//     an enum, swaggest keywords or its own decoding, which only the plan
-//     compiles and checks;
-//   - no field has a default, example or examples tag (items.example and
-//     the like included): the plan checks those by decoding them.
-//
-// For such types the plan build reads the same cached field descriptions
-// and compiled patterns that the rules have accepted, adds nothing that can
-// fail, and so cannot fail where Deferrable succeeded. A type whose fields
-// cannot be described is not deferrable (its definition fails anyway).
-func Deferrable(t reflect.Type) bool {
-	seen := map[reflect.Type]bool{}
-	var ok func(t reflect.Type) bool
-	ok = func(t reflect.Type) bool {
-		if t == fields.TypeTime || t == fields.TypeRawMessage || seen[t] {
-			return true
-		}
-		seen[t] = true
-		if _, err := fields.KindOf(t); err != nil {
-			return false
-		}
-		switch t.Kind() {
-		case reflect.Pointer:
-			return ok(t.Elem())
-		case reflect.Interface:
-			return true // (KindOf accepts only the empty interface)
-		}
-		if t.NumMethod() > 0 || reflect.PointerTo(t).NumMethod() > 0 {
-			return false
-		}
-		switch t.Kind() {
-		case reflect.Map:
-			return ok(t.Key()) && ok(t.Elem())
-		case reflect.Slice, reflect.Array:
-			return ok(t.Elem())
-		case reflect.Struct:
-			fs, err := fields.Describe(t)
-			if err != nil {
-				return false
-			}
-			for _, f := range fs {
-				if r := f.Rules; r.HasDefault || hasExamples(r) || !ok(f.Type) {
-					return false
-				}
-			}
-		}
-		return true
-	}
-	return ok(t)
+	return buildPlan(t)
 }
 
 func buildPlan(t reflect.Type) (*Plan, error) {
@@ -575,14 +501,11 @@ func (b *builder) bare(t reflect.Type, path string) (*node, error) {
 	return n, nil
 }
 
-// structPlan returns the plan of struct type t: from the cache, from this
-// build (possibly still being filled, for recursive types), or built now.
+// structPlan returns the plan of struct type t: from this build (possibly
+// still being filled, for recursive types), or built now.
 func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 	if sp, ok := b.structs[t]; ok {
 		return sp, nil
-	}
-	if p, ok := planCache.Load(t); ok {
-		return p.(*Plan).root.st, nil
 	}
 	sp := &structPlan{t: t, byName: map[string]int{}}
 	b.structs[t] = sp // placeholder for recursive references
@@ -618,7 +541,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 			})
 			sp.hasDefaults = true
 		}
-		if r := c.Rules; hasExamples(r) {
+		if r := c.Rules; r.HasExamples() {
 			b.pending = append(b.pending, func() error { return checkExamples(fn, r, fpath) })
 		}
 		f.keyWords()

@@ -243,17 +243,6 @@ func compileDefault(n *node, r *fields.Rules, path string) (*defaultValue, error
 	return d, nil
 }
 
-// hasExamples reports whether r, or the rules of its elements (items.*,
-// values.*), have examples.
-func hasExamples(r *fields.Rules) bool {
-	for ; r != nil; r = r.Elem {
-		if len(r.ExampleJSON) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // checkExamples decodes a field's examples with the field's node, as
 // compileDefault does for its default, and those of its elements with the
 // element node.
