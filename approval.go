@@ -14,7 +14,6 @@ import (
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // Approval. A tool marked with WithApproval (or WithApprovalIf) never runs
@@ -348,7 +347,7 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 // handler.
 func validate(t define.Tool, args json.RawMessage) error {
 	var res define.Result
-	if toolhook.SplitJSON(t, context.Background(), args, &res) == nil {
+	if t.DecodeJSON(context.Background(), args, &res) == nil {
 		if res.Err != nil {
 			return res.Err
 		}

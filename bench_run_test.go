@@ -12,7 +12,6 @@ import (
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // These benchmarks measure what an agent turn costs beyond the tools
@@ -90,7 +89,7 @@ func BenchmarkBatch(b *testing.B) {
 	})
 	// The least a batch of one can cost while its tool's code runs off
 	// the caller's goroutine and no goroutine outlives the batch: the
-	// call is decoded here, as Run does (toolhook.PrepareJSON), one new
+	// call is decoded here, as Run does (define.Tool.DecodeJSON), one new
 	// goroutine runs its handler, and the caller waits for it.
 	b.Run("goroutine", func(b *testing.B) {
 		b.ReportAllocs()
@@ -98,9 +97,9 @@ func BenchmarkBatch(b *testing.B) {
 		var wg sync.WaitGroup
 		var res define.Result
 		for b.Loop() {
-			call, ok := toolhook.PrepareJSON(tool, ctx, benchEchoCall, &res)
-			if !ok || call == nil {
-				b.Fatalf("PrepareJSON = %v, %t", call, ok)
+			call := tool.DecodeJSON(ctx, benchEchoCall, &res)
+			if call == nil {
+				b.Fatalf("DecodeJSON = nil, %+v", res)
 			}
 			wg.Add(1)
 			go func() {

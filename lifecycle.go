@@ -12,7 +12,6 @@ import (
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/echo"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // The call lifecycle. A call of a toolkit with middleware, approvals or
@@ -47,7 +46,7 @@ type Call struct {
 
 	args     json.RawMessage // compact JSON, once Args has made it
 	input    map[string]any  // the arguments as they came parsed, if so
-	prepared toolhook.Call   // the handler's part, until it runs
+	prepared define.Decoded  // the handler's part, until it runs
 	value    any             // the decoded input, once Input has boxed it
 	hasValue bool
 	bad      bool // SetArgs was given bad arguments: res is their result
@@ -81,8 +80,8 @@ func (c *Call) Args() json.RawMessage {
 // which may allocate.
 func (c *Call) Input() any {
 	if !c.hasValue {
-		if in, ok := c.prepared.(toolhook.Inputter); ok {
-			c.value, c.hasValue = in.Input(), true
+		if c.prepared != nil {
+			c.value, c.hasValue = c.prepared.Input(), true
 		}
 	}
 	return c.value
@@ -100,7 +99,7 @@ func (c *Call) SetArgs(args json.RawMessage) error {
 	c.args = compactArgs(args)
 	c.res = define.Result{}
 	// The context is checked when the handler runs.
-	if c.prepared = toolhook.SplitJSON(c.Tool, context.Background(), c.args, &c.res); c.prepared == nil {
+	if c.prepared = c.Tool.DecodeJSON(context.Background(), c.args, &c.res); c.prepared == nil {
 		c.bad = true
 		return c.res.Err
 	}
@@ -354,7 +353,7 @@ func terminal(ctx context.Context, c *Call) define.Result {
 	}
 	// next called again (a retry): the arguments are decoded again.
 	c.res = define.Result{}
-	if pc := toolhook.SplitJSON(c.Tool, ctx, c.Args(), &c.res); pc != nil {
+	if pc := c.Tool.DecodeJSON(ctx, c.Args(), &c.res); pc != nil {
 		pc.Finish(ctx)
 	}
 	return c.res
@@ -394,10 +393,10 @@ func (tk *Toolkit) call(ctx context.Context, index int, c *adapters.Call, approv
 	call := &Call{ID: c.ID, Name: c.Name, Tool: t}
 	if c.Input != nil {
 		call.input = c.Input
-		call.prepared = toolhook.SplitMap(t, ctx, c.Input, &call.res)
+		call.prepared = t.DecodeMap(ctx, c.Input, &call.res)
 	} else {
 		call.args = compactArgs(c.Args)
-		call.prepared = toolhook.SplitJSON(t, ctx, call.args, &call.res)
+		call.prepared = t.DecodeJSON(ctx, call.args, &call.res)
 	}
 	if call.prepared == nil {
 		return call.res // bad arguments, a done context

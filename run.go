@@ -13,7 +13,6 @@ import (
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/echo"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // DefaultParallelism is how many calls [Toolkit.Run] runs at once unless
@@ -273,13 +272,13 @@ type firstCall struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	stop   func() bool
-	call   toolhook.Call // the handler's part, or nil: the whole call runs on the worker
-	res    define.Result // where call writes its result
+	call   define.Decoded // the handler's part, or nil: the whole call runs on the worker
+	res    define.Result  // where call writes its result
 }
 
 // start begins the batch on the caller's goroutine. It claims call 0 and
 // runs the part of it that is the library's own code (finding the tool,
-// decoding and checking the arguments: toolhook.PrepareJSON), so that a
+// decoding and checking the arguments: define.Tool.DecodeJSON), so that a
 // worker whose first call was prepared runs only the handler, on the
 // small stack a goroutine starts with (growing it was most of what a
 // batch of one cost beyond the call); a call that fails there (an unknown
@@ -327,13 +326,16 @@ func (b *batch) prepareFirst() bool {
 		return true
 	}
 	if found {
-		if c.Input != nil {
-			f.call, ok = toolhook.PrepareMap(t, f.ctx, c.Input, &f.res)
-		} else {
-			f.call, ok = toolhook.PrepareJSON(t, f.ctx, c.Args, &f.res)
+		if t.DecodeCallsUserCode() {
+			return true // the worker runs the whole call
 		}
-		if !ok || f.call != nil {
-			return true // the worker runs the whole call, or its handler
+		if c.Input != nil {
+			f.call = t.DecodeMap(f.ctx, c.Input, &f.res)
+		} else {
+			f.call = t.DecodeJSON(f.ctx, c.Args, &f.res)
+		}
+		if f.call != nil {
+			return true // the worker runs its handler
 		}
 	} else {
 		f.res = b.tk.unknownTool(c.Name)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -77,18 +76,18 @@ func anthropicBudget(p provider, cfg config, tools []define.Tool, out []Anthropi
 		if tcfg != cfg {
 			key = costKey{tcfg}
 		}
-		v, err := toolhook.Memo(t, key, func() (any, error) {
+		cost, err := define.Memo(t, key, func() (strictCost, error) {
 			// our own rendering: already bounded where it came in, so no parse limit
 			s, err := schema.ParseLimited(out[i].InputSchema, schema.ParseLimits{MaxBytes: -1, MaxNodes: -1})
 			if err != nil {
-				return nil, joinErrors([]*Error{{Func: p.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
+				return strictCost{}, joinErrors([]*Error{{Func: p.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
 			}
 			return anthropicCostOf(s), nil
 		})
 		if err != nil {
 			return nil, err
 		}
-		e := entry{i, v.(strictCost)}
+		e := entry{i, cost}
 		if pinned || !cfg.strictAuto {
 			must = append(must, e)
 		} else {
@@ -137,11 +136,11 @@ func anthropicBudget(p provider, cfg config, tools []define.Tool, out []Anthropi
 	var looseKey any = memoKey{p, loose}
 	out = append([]AnthropicTool(nil), out...)
 	for _, i := range demote {
-		v, err := toolhook.Memo(tools[i], looseKey, func() (any, error) { return buildAnthropic(p, loose, dataOf(tools[i])) })
+		v, err := define.Memo(tools[i], looseKey, func() (AnthropicTool, error) { return buildAnthropic(p, loose, dataOf(tools[i])) })
 		if err != nil {
 			return nil, err
 		}
-		out[i] = v.(AnthropicTool)
+		out[i] = v
 	}
 	return out, nil
 }

@@ -82,7 +82,7 @@
 // # Caching
 //
 // A tool is rendered once per provider and option set and cached on the
-// tool (through internal/toolhook); later calls only assemble the cached entries,
+// tool (with define.Memo); later calls only assemble the cached entries,
 // whose schemas are pre-rendered [encoding/json.RawMessage] values that
 // json.Marshal copies (after its usual validation pass). The cache lives as
 // long as the tool and holds at most one entry per provider and option set.

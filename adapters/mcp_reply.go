@@ -6,7 +6,6 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/outjson"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
 // MCPCallToolResult is the result of an MCP tools/call request.
@@ -233,7 +232,7 @@ func structuredValue(r *define.Result) json.RawMessage {
 	if r.Value == nil {
 		return nil
 	}
-	if s, ok := toolhook.ValueJSON(r); ok {
+	if s, ok := r.ValueJSON(); ok {
 		return json.RawMessage(s)
 	}
 	v, err := outjson.Append(nil, r.Value, outjson.Limits{MaxBytes: define.DefaultMaxOutputBytes, MaxDepth: define.MaxOutputDepth})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -17,9 +16,10 @@ type toolData struct {
 	tool                     define.Tool // for what only some renderings read (MCP's annotations and icons)
 }
 
+// dataOf reads t for a rendering, which runs once per tool, provider and
+// option set (define.Memo keeps it): the trees are copies.
 func dataOf(t define.Tool) toolData {
-	in, out := toolhook.Schemas(t)
-	return toolData{t.Name(), t.Description(), t.Title(), in, out, t}
+	return toolData{t.Name(), t.Description(), t.Title(), t.InputSchemaTree(), t.OutputSchemaTree(), t}
 }
 
 // renderJS renders a schema (input or output) into p's JSON Schema dialect
@@ -88,14 +88,11 @@ func render[T any](p provider, tools []define.Tool, opts []Option,
 		if tcfg != cfg {
 			tkey = memoKey{p, tcfg}
 		}
-		v, ok := toolhook.Cached(t, tkey)
-		if !ok { // the closure is made only here: a cached rendering allocates nothing
-			v, err = toolhook.Memo(t, tkey, func() (any, error) { return buildStrictness(p, tcfg, dataOf(t), pinned, build) })
-			if errs.add(err) {
-				continue
-			}
+		v, err := define.Memo(t, tkey, func() (T, error) { return buildStrictness(p, tcfg, dataOf(t), pinned, build) })
+		if errs.add(err) {
+			continue
 		}
-		out[i] = v.(T)
+		out[i] = v
 	}
 	if err := errs.err(); err != nil {
 		return nil, err

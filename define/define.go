@@ -16,7 +16,6 @@ import (
 	"github.com/toolnexus/toolnexus/internal/echo"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/internal/typeinfo"
 	"github.com/toolnexus/toolnexus/schema"
 )
@@ -94,10 +93,9 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	}
 	s.execMap = h.execMap
 	s.execJSON = h.execJSON
-	s.prepMap = h.prepMap
-	s.prepJSON = h.prepJSON
 	s.splitMap = h.splitMap
 	s.splitJSON = h.splitJSON
+	s.userDecode = h.userDecode
 	if err := applyExamples(s, cfg, checkTyped(h)); err != nil {
 		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
@@ -196,22 +194,20 @@ func (h *typedHandler[In, Out]) execJSON(ctx context.Context, args []byte) Resul
 	return exec(h, ctx, jsonArgs(args))
 }
 
-func (h *typedHandler[In, Out]) prepMap(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool) {
-	return prepare(h, ctx, mapArgs(args), res, false)
+func (h *typedHandler[In, Out]) splitMap(ctx context.Context, args map[string]any, res *Result) Decoded {
+	return prepare(h, ctx, mapArgs(args), res)
 }
 
-func (h *typedHandler[In, Out]) prepJSON(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool) {
-	return prepare(h, ctx, jsonArgs(args), res, false)
+func (h *typedHandler[In, Out]) splitJSON(ctx context.Context, args []byte, res *Result) Decoded {
+	return prepare(h, ctx, jsonArgs(args), res)
 }
 
-func (h *typedHandler[In, Out]) splitMap(ctx context.Context, args map[string]any, res *Result) toolhook.Call {
-	call, _ := prepare(h, ctx, mapArgs(args), res, true)
-	return call
-}
-
-func (h *typedHandler[In, Out]) splitJSON(ctx context.Context, args []byte, res *Result) toolhook.Call {
-	call, _ := prepare(h, ctx, jsonArgs(args), res, true)
-	return call
+// userDecode is [Tool.DecodeCallsUserCode]: a plan that cannot be built
+// is reported as user code too, so that its error is met where the
+// handler would run.
+func (h *typedHandler[In, Out]) userDecode() bool {
+	p, err := h.info.Plan()
+	return err != nil || p.UserMethods()
 }
 
 // exec is a call whichever way its arguments came: a panic, a done
@@ -237,49 +233,44 @@ func exec[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context
 	return res
 }
 
-// prepare is exec in two parts (toolhook.PrepareJSON): what runs before
+// prepare is exec in two parts ([Tool.DecodeJSON]): what runs before
 // the handler, here, with the same results for a panic, a done context,
-// the plan's error and bad arguments, written to *res; and the rest, the
-// call it returns. Unless always is set, it does not split a call whose
-// decode may call a user's method (ok false): that code runs where the
-// handler runs. With always (toolhook.SplitJSON) such a call is decoded
-// here too, into a new frame, as decode does.
-func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context, args A, res *Result, always bool) (call toolhook.Call, ok bool) {
+// the plan's error and bad arguments, written to *res (and a nil call);
+// and the rest, the call it returns. A decode that may call a user's
+// method runs here too, into a new frame, as decode does.
+func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context, args A, res *Result) (call Decoded) {
 	defer func() {
 		if r := recover(); r != nil {
 			*res = panicResult(h.name, r)
-			call, ok = nil, true
+			call = nil
 		}
 	}()
 	if err := callContextError(ctx); err != nil {
 		*res = cancelResult(err)
-		return nil, true
+		return nil
 	}
 	p, err := h.info.Plan()
 	if err != nil {
 		*res = argResult(err)
-		return nil, true
+		return nil
 	}
 	userMethods := p.UserMethods()
-	if userMethods && !always {
-		return nil, false
-	}
 	if h.pool != nil && !userMethods { // as decode does; the pooled memory is the call
 		vp := h.pool.Get().(*pooledInput[In, Out])
 		if err := args.into(p, &vp.s, unsafe.Pointer(&vp.in), h.limits); err != nil {
 			h.release(vp)
 			*res = argResult(err)
-			return nil, true
+			return nil
 		}
 		vp.res = res
-		return vp, true
+		return vp
 	}
 	v, err := args.fresh(p, h.limits)
 	if err != nil {
 		*res = argResult(err)
-		return nil, true
+		return nil
 	}
-	return &preparedCall[In, Out]{h: h, in: h.value(v), res: res}, true
+	return &preparedCall[In, Out]{h: h, in: h.value(v), res: res}
 }
 
 // preparedCall is the rest of a call that prepare split: the decoded
@@ -296,7 +287,7 @@ func (c *preparedCall[In, Out]) Finish(ctx context.Context) {
 	c.h.finish(ctx, c.in, c.res)
 }
 
-// Input returns the decoded arguments (toolhook.Inputter).
+// Input returns the decoded arguments (Decoded.Input).
 func (c *preparedCall[In, Out]) Input() any { return c.in }
 
 // finish is the end of a call, once its arguments are decoded: it calls
@@ -340,7 +331,7 @@ func (vp *pooledInput[In, Out]) Finish(ctx context.Context) {
 	h.finish(ctx, h.release(vp), res)
 }
 
-// Input returns the decoded arguments (toolhook.Inputter), before Finish.
+// Input returns the decoded arguments (Decoded.Input), before Finish.
 func (vp *pooledInput[In, Out]) Input() any { return vp.in }
 
 // decode returns the arguments decoded into pooled memory, then copied
@@ -474,7 +465,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	}
 	// The split of a NewTool call: its only check is that the arguments
 	// are one object, so the rest is the whole call on that object.
-	split := func(ctx context.Context, raw json.RawMessage, err error, res *Result) toolhook.Call {
+	split := func(ctx context.Context, raw json.RawMessage, err error, res *Result) Decoded {
 		if err != nil {
 			*res = argResult(err)
 			return nil
@@ -485,11 +476,11 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		}
 		return &rawCall{call: call, args: raw, res: res}
 	}
-	s.splitMap = func(ctx context.Context, args map[string]any, res *Result) toolhook.Call {
+	s.splitMap = func(ctx context.Context, args map[string]any, res *Result) Decoded {
 		raw, err := mapObject(args)
 		return split(ctx, raw, err, res)
 	}
-	s.splitJSON = func(ctx context.Context, args []byte, res *Result) toolhook.Call {
+	s.splitJSON = func(ctx context.Context, args []byte, res *Result) Decoded {
 		raw, err := rawObject(args, limits)
 		return split(ctx, raw, err, res)
 	}
@@ -511,7 +502,7 @@ type rawCall struct {
 func (c *rawCall) Finish(ctx context.Context) { *c.res = c.call(ctx, c.args) }
 
 // Input returns the checked arguments, a json.RawMessage
-// (toolhook.Inputter).
+// (Decoded.Input).
 func (c *rawCall) Input() any { return c.args }
 
 // rawObject checks that args is one JSON object, mapping empty text and null

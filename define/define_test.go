@@ -13,7 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -431,28 +430,42 @@ func TestMemo(t *testing.T) {
 	tool := bookingTool(t)
 	type key struct{ n int }
 	calls := 0
-	build := func() (any, error) { calls++; return calls, nil }
-	a, _ := toolhook.Memo(tool, key{1}, build)
-	b, _ := toolhook.Memo(tool, key{1}, build)
-	c, _ := toolhook.Memo(tool, key{2}, build)
-	if diff := cmp.Diff([]any{1, 1, 2, 2}, []any{a, b, c, calls}); diff != "" {
+	build := func() (int, error) { calls++; return calls, nil }
+	a, _ := define.Memo(tool, key{1}, build)
+	b, _ := define.Memo(tool, key{1}, build)
+	c, _ := define.Memo(tool, key{2}, build)
+	if diff := cmp.Diff([]int{1, 1, 2, 2}, []int{a, b, c, calls}); diff != "" {
 		t.Errorf("Memo results and builds (-want +got):\n%s", diff)
 	}
-	_, err := toolhook.Memo(tool, key{3}, func() (any, error) { return nil, errNoSeats })
+	_, err := define.Memo(tool, key{3}, func() (int, error) { return 0, errNoSeats })
 	if !errors.Is(err, errNoSeats) {
 		t.Errorf("Memo error = %v, want the build's error", err)
 	}
-	v, _ := toolhook.Memo(tool, key{3}, build)
+	v, _ := define.Memo(tool, key{3}, build)
 	if v != 3 {
 		t.Errorf("Memo after a failed build = %v, want a fresh build (3)", v)
 	}
+	// The same key used with another type is an error, not a panic.
+	if s, err := define.Memo(tool, key{1}, func() (string, error) { return "x", nil }); err == nil || s != "" {
+		t.Errorf("Memo of a string under an int's key = %q, %v; want an error", s, err)
+	}
+	// The zero Tool keeps nothing: build runs each time.
+	zero := 0
+	for range 2 {
+		if _, err := define.Memo(define.Tool{}, key{1}, func() (int, error) { zero++; return zero, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if zero != 2 {
+		t.Errorf("zero Tool: build ran %d times, want 2", zero)
+	}
 }
 
-// TestSchemasHook: the adapters' view of a tool's schemas is the tree
-// behind InputSchema and OutputSchema.
-func TestSchemasHook(t *testing.T) {
+// TestSchemaTrees: the trees behind InputSchema and OutputSchema, copies
+// the caller owns.
+func TestSchemaTrees(t *testing.T) {
 	tool := bookingTool(t)
-	in, out := toolhook.Schemas(tool)
+	in, out := tool.InputSchemaTree(), tool.OutputSchemaTree()
 	data, err := in.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
@@ -463,7 +476,15 @@ func TestSchemasHook(t *testing.T) {
 	if (out == nil) != (tool.OutputSchema() == nil) {
 		t.Errorf("output tree %v, OutputSchema %s", out, tool.OutputSchema())
 	}
-	if in, out := toolhook.Schemas(define.Tool{}); in != nil || out != nil {
+	in.Properties = nil
+	in.Description = "changed"
+	if diff := cmp.Diff(string(data), string(tool.InputSchema())); diff != "" {
+		t.Errorf("modifying the tree changed the tool (-want +got):\n%s", diff)
+	}
+	if again := tool.InputSchemaTree(); again.Description == "changed" || len(again.Properties) == 0 {
+		t.Errorf("modifying the tree changed the next copy: %+v", again)
+	}
+	if in, out := (define.Tool{}).InputSchemaTree(), (define.Tool{}).OutputSchemaTree(); in != nil || out != nil {
 		t.Errorf("zero tool's trees = %v, %v; want nil", in, out)
 	}
 }

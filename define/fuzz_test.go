@@ -40,7 +40,7 @@ func FuzzExecuteJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args []byte) {
 		res := tool.ExecuteJSON(ctx, args)
 		if split, ok := prepared(tool, ctx, args, nil); !ok {
-			t.Fatalf("PrepareJSON(%q) did not split the call", args)
+			t.Fatalf("%q: the tool reports a decode of user code", args)
 		} else if d := resultDiff(split, res); d != "" {
 			t.Fatalf("ExecuteJSON(%q) split in two: %s", args, d)
 		}
@@ -77,7 +77,7 @@ func FuzzExecuteMap(f *testing.F) {
 		}
 		fromMap := tool.Execute(ctx, m)
 		if split, ok := prepared(tool, ctx, nil, m); !ok {
-			t.Fatalf("PrepareMap(%v) did not split the call", m)
+			t.Fatalf("%v: the tool reports a decode of user code", m)
 		} else if d := resultDiff(split, fromMap); d != "" {
 			t.Fatalf("Execute(%v) split in two: %s", m, d)
 		}

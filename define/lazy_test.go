@@ -9,7 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -144,7 +143,7 @@ func TestDeferredPlanConcurrentFirstCalls(t *testing.T) {
 			if i%2 == 0 {
 				schemas[i] = string(tool.InputSchema())
 			} else {
-				trees[i], _ = toolhook.Schemas(tool)
+				trees[i] = tool.InputSchemaTree()
 			}
 			var r define.Result
 			switch i % 4 {
@@ -172,7 +171,7 @@ func TestDeferredPlanConcurrentFirstCalls(t *testing.T) {
 				t.Errorf("call %d: InputSchema (-want +got):\n%s", i, diff)
 			}
 		} else if diff := cmp.Diff(want, trees[i]); diff != "" {
-			t.Errorf("call %d: the shared input tree (-want +got):\n%s", i, diff)
+			t.Errorf("call %d: the input tree (-want +got):\n%s", i, diff)
 		}
 		wantBad := i%4 >= 2
 		if diff := cmp.Diff(wantBad, bad[i]); diff != "" {

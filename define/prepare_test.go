@@ -3,33 +3,33 @@ package define_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 )
 
-// A toolkit's batch splits a DefineTool call in two (toolhook.PrepareJSON,
-// PrepareMap): the decode on the caller's goroutine, the handler on a
-// worker. These tests hold the split call to what ExecuteJSON and Execute
-// give whole.
+// A toolkit's batch splits a call in two (Tool.DecodeJSON, DecodeMap):
+// the decode on the caller's goroutine, the handler on a worker. These
+// tests hold the split call to what ExecuteJSON and Execute give whole.
 
 // prepared runs a call split in two, as a batch does: from text, or from
-// m when m is not nil. ok is false when the tool does not split it.
+// m when m is not nil. ok is false when the decode may run the program's
+// code (Tool.DecodeCallsUserCode), which a batch decodes on a worker.
 func prepared(tool define.Tool, ctx context.Context, text []byte, m map[string]any) (res define.Result, ok bool) {
-	var call toolhook.Call
+	var call define.Decoded
 	if m != nil {
-		call, ok = toolhook.PrepareMap(tool, ctx, m, &res)
+		call = tool.DecodeMap(ctx, m, &res)
 	} else {
-		call, ok = toolhook.PrepareJSON(tool, ctx, text, &res)
+		call = tool.DecodeJSON(ctx, text, &res)
 	}
-	if ok && call != nil {
+	if call != nil {
 		call.Finish(ctx)
 	}
-	return res, ok
+	return res, !tool.DecodeCallsUserCode()
 }
 
 // resultDiff describes how got differs from want, or is "".
@@ -77,7 +77,7 @@ func TestPrepareMatchesExecute(t *testing.T) {
 				name := fmt.Sprintf("%s/%s (cancelled %t)", tool.Name(), tc.name, ctx.Err() != nil)
 				got, ok := prepared(tool, ctx, []byte(tc.json), nil)
 				if !ok {
-					t.Fatalf("%s: PrepareJSON did not split the call", name)
+					t.Fatalf("%s: the tool reports a decode of user code", name)
 				}
 				if d := resultDiff(got, tool.ExecuteJSON(ctx, []byte(tc.json))); d != "" {
 					t.Errorf("%s, from text: %s", name, d)
@@ -87,7 +87,7 @@ func TestPrepareMatchesExecute(t *testing.T) {
 				}
 				got, ok = prepared(tool, ctx, nil, tc.args)
 				if !ok {
-					t.Fatalf("%s: PrepareMap did not split the call", name)
+					t.Fatalf("%s: the tool reports a decode of user code", name)
 				}
 				if d := resultDiff(got, tool.Execute(ctx, tc.args)); d != "" {
 					t.Errorf("%s, from a map: %s", name, d)
@@ -97,35 +97,44 @@ func TestPrepareMatchesExecute(t *testing.T) {
 	}
 }
 
-// TestPrepareDeclines: a tool whose decode may call a user's method, a
-// NewTool tool and the zero Tool are not split: nothing runs, and the
-// caller runs the whole call.
-func TestPrepareDeclines(t *testing.T) {
-	calls := 0
+// TestDecodeCallsUserCode: a tool whose decode may call a user's method
+// says so, and its split call still gives what the whole call gives; a
+// NewTool tool and the zero Tool do not, and the zero Tool's decode is
+// its error result.
+func TestDecodeCallsUserCode(t *testing.T) {
 	methods, err := define.DefineTool(func(_ context.Context, in stamped) (string, error) {
-		calls++
 		return in.S.Text, nil
 	}, define.WithName("stamped"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := define.NewTool("raw", []byte(`{"type":"object"}`), func(context.Context, json.RawMessage) (any, error) {
-		calls++
-		return "raw", nil
+	raw, err := define.NewTool("raw", []byte(`{"type":"object"}`), func(_ context.Context, args json.RawMessage) (any, error) {
+		return string(args), nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tool := range []define.Tool{methods, raw, {}} {
-		if _, ok := prepared(tool, context.Background(), []byte(`{"s":"x"}`), nil); ok {
-			t.Errorf("%v: PrepareJSON split the call", tool)
+	for _, tc := range []struct {
+		tool define.Tool
+		user bool
+	}{{methods, true}, {raw, false}, {define.Tool{}, false}} {
+		if got := tc.tool.DecodeCallsUserCode(); got != tc.user {
+			t.Errorf("%v: DecodeCallsUserCode() = %t, want %t", tc.tool, got, tc.user)
 		}
-		if _, ok := prepared(tool, context.Background(), nil, map[string]any{"s": "x"}); ok {
-			t.Errorf("%v: PrepareMap split the call", tool)
+		for _, args := range []string{`{"s":"x"}`, `{"s":1}`, `[]`} {
+			got, _ := prepared(tc.tool, context.Background(), []byte(args), nil)
+			if d := resultDiff(got, tc.tool.ExecuteJSON(context.Background(), []byte(args))); d != "" {
+				t.Errorf("%v %s, split: %s", tc.tool, args, d)
+			}
+		}
+		got, _ := prepared(tc.tool, context.Background(), nil, map[string]any{"s": "x"})
+		if d := resultDiff(got, tc.tool.Execute(context.Background(), map[string]any{"s": "x"})); d != "" {
+			t.Errorf("%v from a map, split: %s", tc.tool, d)
 		}
 	}
-	if calls != 0 {
-		t.Errorf("a declined call ran a handler %d times", calls)
+	var res define.Result
+	if call := (define.Tool{}).DecodeJSON(context.Background(), []byte(`{}`), &res); call != nil || !errors.Is(res.Err, define.ErrZeroTool) {
+		t.Errorf("zero Tool: DecodeJSON = %v, result %+v; want nil and ErrZeroTool", call, res)
 	}
 }
 
@@ -145,12 +154,12 @@ func TestPreparedCallsOwnTheirInputs(t *testing.T) {
 	ctx := context.Background()
 	const n = 8
 	results := make([]define.Result, n)
-	var pending []toolhook.Call
+	var pending []define.Decoded
 	for i := range n {
 		text := fmt.Appendf(nil, `{"city":"City%c","passengers":%d,"tags":["t%d"]}`, 'a'+i, i%9+1, i)
-		call, ok := toolhook.PrepareJSON(tool, ctx, text, &results[i])
-		if !ok || call == nil {
-			t.Fatalf("call %d: PrepareJSON = %v, %t; want a call", i, call, ok)
+		call := tool.DecodeJSON(ctx, text, &results[i])
+		if call == nil {
+			t.Fatalf("call %d: DecodeJSON = nil (%+v); want a call", i, results[i])
 		}
 		pending = append(pending, call)
 	}

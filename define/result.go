@@ -43,6 +43,14 @@ type Result struct {
 	valueJSON string
 }
 
+// ValueJSON returns [Result.Value] as the JSON the call encoded, within
+// the tool's output limits, for structured outputs (MCP's
+// structuredContent): Output itself for a value the call rendered, the
+// encoding of Value for a Result the handler returned with its own
+// Output. It is false for a Result without one: a string output, an
+// error, or a Result made by hand.
+func (r Result) ValueJSON() (string, bool) { return r.valueJSON, r.valueJSON != "" }
+
 // Errors callers can test for with errors.Is on [Result.Err] or on an
 // [ArgError].
 var (

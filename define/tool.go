@@ -3,9 +3,9 @@ package define
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
-	"github.com/toolnexus/toolnexus/internal/toolhook"
 	"github.com/toolnexus/toolnexus/internal/typeinfo"
 	"github.com/toolnexus/toolnexus/schema"
 )
@@ -36,15 +36,12 @@ type state struct {
 
 	execMap  func(ctx context.Context, args map[string]any) Result
 	execJSON func(ctx context.Context, args []byte) Result
-	// prepMap and prepJSON split a call in two (toolhook.PrepareMap and
-	// PrepareJSON); nil for a tool that does not (NewTool's).
-	prepMap  func(ctx context.Context, args map[string]any, res *Result) (toolhook.Call, bool)
-	prepJSON func(ctx context.Context, args []byte, res *Result) (toolhook.Call, bool)
-	// splitMap and splitJSON split every call, a NewTool's or one whose
-	// decode calls a user's method included (toolhook.SplitMap and
-	// SplitJSON).
-	splitMap  func(ctx context.Context, args map[string]any, res *Result) toolhook.Call
-	splitJSON func(ctx context.Context, args []byte, res *Result) toolhook.Call
+	// splitMap and splitJSON split a call in two ([Tool.DecodeMap] and
+	// [Tool.DecodeJSON]).
+	splitMap  func(ctx context.Context, args map[string]any, res *Result) Decoded
+	splitJSON func(ctx context.Context, args []byte, res *Result) Decoded
+	// userDecode is [Tool.DecodeCallsUserCode]; nil for false.
+	userDecode func() bool
 
 	memo sync.Map
 }
@@ -140,57 +137,104 @@ func (t Tool) ExecuteJSON(ctx context.Context, args []byte) Result {
 	return t.s.execJSON(ctx, args)
 }
 
-func init() {
-	toolhook.Schemas = func(tool any) (in, out *schema.Schema) {
-		t := tool.(Tool)
-		if t.s == nil {
-			return nil, nil
+// Decoded is a call of a tool whose arguments are decoded and checked and
+// whose handler has not run yet: what [Tool.DecodeJSON] and
+// [Tool.DecodeMap] return. It lets a runner put something between the
+// two halves of a call (a middleware, an approval, a move to another
+// goroutine), as toolnexus.Toolkit.Run does.
+type Decoded interface {
+	// Input returns the decoded arguments: the tool's input value (the In
+	// of DefineTool, as an any) or, for a NewTool tool, its arguments as a
+	// compact json.RawMessage. It may allocate (boxing the value) and is
+	// valid until Finish.
+	Input() any
+	// Finish runs the handler on the decoded arguments and writes the
+	// call's Result where the decode was told to. Call it at most once.
+	Finish(ctx context.Context)
+}
+
+// DecodeJSON runs the first half of [Tool.ExecuteJSON]: the context
+// check, and the decode and validation of the arguments. When the call
+// ends there (bad arguments, a done context, the zero Tool), DecodeJSON
+// returns nil and *res holds the call's Result; otherwise the returned
+// call's Finish runs the handler and writes the Result to *res. For a
+// NewTool tool the first half checks that the arguments are one object.
+// The decode may call UnmarshalJSON or UnmarshalText methods of the
+// input type (see [Tool.DecodeCallsUserCode]).
+func (t Tool) DecodeJSON(ctx context.Context, args []byte, res *Result) Decoded {
+	if t.s == nil {
+		*res = errorResult(ErrZeroTool)
+		return nil
+	}
+	return t.s.splitJSON(ctx, args, res)
+}
+
+// DecodeMap is [Tool.DecodeJSON] for arguments already parsed into a map,
+// the first half of [Tool.Execute].
+func (t Tool) DecodeMap(ctx context.Context, args map[string]any, res *Result) Decoded {
+	if t.s == nil {
+		*res = errorResult(ErrZeroTool)
+		return nil
+	}
+	return t.s.splitMap(ctx, args, res)
+}
+
+// DecodeCallsUserCode reports whether decoding the tool's arguments may
+// run code of the program's own: an UnmarshalJSON or UnmarshalText method
+// of a type in the tool's input. A runner that keeps the program's code
+// off its own goroutine (toolnexus.Toolkit.Run runs handlers on workers,
+// under their timeouts) decodes such a call where the handler runs.
+func (t Tool) DecodeCallsUserCode() bool {
+	return t.s != nil && t.s.userDecode != nil && t.s.userDecode()
+}
+
+// InputSchemaTree returns the tool's canonical input schema as a tree
+// ([Tool.InputSchema] is its JSON): a copy, which the caller owns. The
+// adapters render each provider's form from it.
+func (t Tool) InputSchemaTree() *schema.Schema {
+	if t.s == nil {
+		return nil
+	}
+	return t.s.inputSchema().Clone()
+}
+
+// OutputSchemaTree returns the tree of [Tool.OutputSchema], a copy the
+// caller owns, or nil when the tool has no output schema.
+func (t Tool) OutputSchemaTree() *schema.Schema {
+	if t.s == nil || t.s.output == nil {
+		return nil
+	}
+	return t.s.output.Clone()
+}
+
+// Memo returns the value kept on tool t under key, calling build to make
+// it the first time: a per-tool cache for what is derived from a tool
+// once and used many times. The adapters keep each tool's rendering per
+// provider and option set so; a package rendering tools for a provider
+// of its own can do the same. A build error is returned and nothing is
+// kept. Concurrent first calls may each run build; one result is kept
+// and returned to every later call. As with context values, key should
+// be of an unexported type of the caller's package, and used with one
+// V: a value of another type under key is an error. On the zero Tool,
+// build runs every time.
+func Memo[V any](t Tool, key any, build func() (V, error)) (V, error) {
+	if t.s == nil {
+		return build()
+	}
+	v, ok := t.s.memo.Load(key)
+	if !ok {
+		made, err := build()
+		if err != nil {
+			return made, err
 		}
-		return t.s.inputSchema(), t.s.output
+		v, _ = t.s.memo.LoadOrStore(key, made)
 	}
-	toolhook.Memo = func(tool any, key any, build func() (any, error)) (any, error) {
-		return tool.(Tool).memo(key, build)
+	got, ok := v.(V)
+	if !ok {
+		var zero V
+		return zero, fmt.Errorf("define: Memo: tool %q keeps a %T under the key %T, not a %T", t.s.name, v, key, zero)
 	}
-	toolhook.Cached = func(tool any, key any) (any, bool) {
-		if s := tool.(Tool).s; s != nil {
-			return s.memo.Load(key)
-		}
-		return nil, false
-	}
-	toolhook.ValueJSON = func(res any) (string, bool) {
-		r := res.(*Result)
-		return r.valueJSON, r.valueJSON != ""
-	}
-	toolhook.PrepareJSON = func(tool any, ctx context.Context, args []byte, res any) (toolhook.Call, bool) {
-		s := tool.(Tool).s
-		if s == nil || s.prepJSON == nil {
-			return nil, false
-		}
-		return s.prepJSON(ctx, args, res.(*Result))
-	}
-	toolhook.SplitJSON = func(tool any, ctx context.Context, args []byte, res any) toolhook.Call {
-		s := tool.(Tool).s
-		if s == nil {
-			*res.(*Result) = errorResult(ErrZeroTool)
-			return nil
-		}
-		return s.splitJSON(ctx, args, res.(*Result))
-	}
-	toolhook.SplitMap = func(tool any, ctx context.Context, args map[string]any, res any) toolhook.Call {
-		s := tool.(Tool).s
-		if s == nil {
-			*res.(*Result) = errorResult(ErrZeroTool)
-			return nil
-		}
-		return s.splitMap(ctx, args, res.(*Result))
-	}
-	toolhook.PrepareMap = func(tool any, ctx context.Context, args map[string]any, res any) (toolhook.Call, bool) {
-		s := tool.(Tool).s
-		if s == nil || s.prepMap == nil {
-			return nil, false
-		}
-		return s.prepMap(ctx, args, res.(*Result))
-	}
+	return got, nil
 }
 
 // inputSchema returns the canonical input schema, shared.
@@ -199,21 +243,4 @@ func (s *state) inputSchema() *schema.Schema {
 		return s.inputInfo.Schema()
 	}
 	return s.input
-}
-
-// memo is toolhook.Memo: adapters render a tool once per provider and
-// option set.
-func (t Tool) memo(key any, build func() (any, error)) (any, error) {
-	if t.s == nil {
-		return build()
-	}
-	if v, ok := t.s.memo.Load(key); ok {
-		return v, nil
-	}
-	v, err := build()
-	if err != nil {
-		return nil, err
-	}
-	v, _ = t.s.memo.LoadOrStore(key, v)
-	return v, nil
 }
