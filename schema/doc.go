@@ -17,12 +17,12 @@
 // Schema. The fields of a struct and their tags are read and checked once,
 // by internal/fields, for this package and for the argument decoder
 // (internal/reflectx) alike, so that the decoder accepts exactly what the
-// schema advertises. ForType checks every tag, and the value of a scalar
-// default or example against the field's constraints; the value of a
-// default or example of a struct, slice, map or time.Time field is checked
-// by decoding it, which the define package does when a tool of the type is
-// defined. ForType builds a fresh tree on each call; define keeps one per
-// type. The repository's docs/decisions.md
+// schema advertises. ForType checks every tag and that the values tags
+// give (defaults, examples, enum members) are values of the field's type;
+// whether they meet the field's other constraints is checked by the
+// decoder, with the code that checks a call's values, when the define
+// package defines a tool of the type. ForType builds a fresh tree on each
+// call; define keeps one per type. The repository's docs/decisions.md
 // is the contract both follow. Every define-time problem is a [*TypeError]. Properties keep Go field
 // order, objects are closed, only pointers are nullable, and types in a cycle
 // are the only ones written under $defs.

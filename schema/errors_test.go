@@ -372,10 +372,10 @@ func TestForTypeErrors(t *testing.T) {
 	}
 }
 
-// byDecoder names the rows of TestForTypeErrors whose problem is in the
-// value of a default or example tag of a field that is not a scalar (or
-// of a time.Time): the decode plan finds it, by decoding the value, when a
-// tool of the type is defined.
+// byDecoder names the rows of TestForTypeErrors whose problem is a value
+// a tag gives (a default, an example, an enum member) that breaks the
+// field's other constraints: the decode plan finds it, checking the value
+// as a call's would be, when a tool of the type is defined.
 var byDecoder = map[string]bool{
 	"default with a non-canonical integer key": true,
 	"default with a uint8 key out of range":    true,
@@ -384,6 +384,12 @@ var byDecoder = map[string]bool{
 	"example breaks the element type":          true,
 	"default not unique":                       true,
 	"default misses required":                  true,
+	"email default with a space":               true,
+	"default below minimum":                    true,
+	"default outside enum":                     true,
+	"default too long":                         true,
+	"default breaks format":                    true,
+	"enum member breaks const":                 true,
 }
 
 func TestForTypeErrorMessage(t *testing.T) {

@@ -62,10 +62,11 @@ func For[T any]() (*Schema, error) { return ForType(reflect.TypeFor[T]()) }
 // "format": "email" under "items". The jsonschema tags of
 // google/jsonschema-go, invopop/jsonschema and mcp-go are read too, as the
 // swaggest tags that say the same (docs/schema.md has the table). A tag that does not fit the field's kind, a malformed value, an
-// unknown format, an empty range or a default of a scalar field that breaks
-// the field's own constraints is an error wrapping [ErrInvalidTag] (the
-// defaults and examples of other fields are checked by decoding them, when
-// a tool of the type is defined). Errors are [*TypeError]s
+// unknown format, an empty range or a default that is not a value of the
+// field's type is an error wrapping [ErrInvalidTag]. (Whether a default,
+// an example or an enum member meets the field's other constraints is
+// checked by the decoder, as a call's value would be, when a tool of the
+// type is defined.) Errors are [*TypeError]s
 // naming the Go type and the field path.
 func ForType(t reflect.Type) (*Schema, error) {
 	if t == nil {

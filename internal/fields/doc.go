@@ -8,8 +8,10 @@
 // items. or values. for the elements, into [Rules.Elem]; the jsonschema
 // tags of google/jsonschema-go, invopop/jsonschema and mcp-go, translated
 // into swaggest's) and makes every define-time check: the tag fits the field's type, its value is well formed, ranges are
-// not empty, enum members, const and scalar defaults meet the field's other
-// constraints, required and default do not contradict. [KindOf] classifies
+// not empty, defaults, examples and enum members are values of the
+// field's type, required and default do not contradict. (Whether those
+// values meet the field's other constraints is checked by the decoder,
+// internal/reflectx, with the code that checks a call's values.) [KindOf] classifies
 // a type and rejects the ones with no JSON form. The result is cached per
 // type and shared.
 //

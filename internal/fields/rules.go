@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/internal/formats"
 )
@@ -115,9 +114,10 @@ func noRules(t reflect.Type) Rules {
 // swaggest's, the items.* and values.* tags of the elements ([ElemPrefix])
 // and the peer dialects' jsonschema tags, translated into swaggest's
 // (peerTags). Every define-time check of a tag is here: the tag fits t, its value is
-// well formed, ranges are not empty, enum members and const meet the other
-// constraints, scalar defaults and examples are values of t. (A default or
-// example of another type is checked by the decoder, which decodes it.)
+// well formed, ranges are not empty, scalar defaults, examples and enum
+// members are values of t. (Whether the values tags give meet the field's
+// other constraints, and a default or example of another type, is checked
+// by the decoder, with the code that checks a call's values.)
 // Errors are [*Error]s with an empty path.
 func ParseRules(t reflect.Type, tag reflect.StructTag) (*Rules, error) {
 	r := new(Rules)
@@ -528,17 +528,14 @@ func (p *parser) values() error {
 		}
 		r.Const, r.HasConst, r.Set = c, true, true
 	}
-	enum := r.Enum
-	if enum == nil && r.Class.Scalar() {
-		// The type's own Enum method: its members too must meet the tags.
-		var err error
-		if enum, err = TypeEnum(r.Type); err != nil {
+	// Whether the enum members, the default and the examples meet the
+	// field's constraints is checked by the decoder, with the code that
+	// checks a call's values (internal/reflectx: compileConstraints,
+	// compileDefault, checkExamples); here only that they parse as values
+	// of the field's type.
+	if r.Class.Scalar() && r.Enum == nil {
+		if _, err := TypeEnum(r.Type); err != nil {
 			return err
-		}
-	}
-	for _, m := range enum {
-		if w := r.check(m, false); w != "" {
-			return p.errorf("enum", "an enum member %v breaks the field's constraints: %s", jsonText(m), w)
 		}
 	}
 	if v, ok := p.lookup("default"); ok {
@@ -546,18 +543,12 @@ func (p *parser) values() error {
 		if err != nil {
 			return p.errorf("default", "%v", err)
 		}
-		if w := r.check(d, true); w != "" {
-			return p.errorf("default", "the default %s %s", v, w)
-		}
 		r.Default, r.DefaultJSON, r.HasDefault = d, text, true
 	}
 	if v, ok := p.lookup("example"); ok {
 		e, text, err := tagValue(r.Type, r.Class, v)
 		if err != nil {
 			return p.errorf("example", "%v", err)
-		}
-		if w := r.check(e, true); w != "" {
-			return p.errorf("example", "the example %s %s", v, w)
 		}
 		r.Examples, r.ExampleJSON, r.HasExample = append(r.Examples, e), append(r.ExampleJSON, text), true
 	}
@@ -572,9 +563,6 @@ func (p *parser) values() error {
 					return p.errorf("examples", "%v", err)
 				}
 			}
-			if w := r.check(e, true); w != "" {
-				return p.errorf("examples", "an example %s %s", jsonText(e), w)
-			}
 		}
 		r.Examples, r.ExampleJSON = append(r.Examples, vals...), append(r.ExampleJSON, texts...)
 	}
@@ -584,53 +572,6 @@ func (p *parser) values() error {
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-// check returns what a scalar value v breaks in r ("" if nothing), or
-// "" for a value of another class (the decoder checks those). inEnum checks
-// the enum too.
-func (r *Rules) check(v any, inEnum bool) string {
-	if !r.Class.Scalar() {
-		return ""
-	}
-	if inEnum && r.Enum != nil && !containsJSON(r.Enum, v) {
-		return "is not one of the enum values"
-	}
-	if r.HasConst && !equalJSON(r.Const, v) {
-		return "is not the const value " + jsonText(r.Const)
-	}
-	switch v := v.(type) {
-	case string:
-		n := int64(utf8.RuneCountInString(v))
-		switch {
-		case r.MinLength >= 0 && n < r.MinLength:
-			return fmt.Sprintf("is shorter than minLength %d", r.MinLength)
-		case r.MaxLength >= 0 && n > r.MaxLength:
-			return fmt.Sprintf("is longer than maxLength %d", r.MaxLength)
-		case r.Pattern != "" && !matchPattern(r.Pattern, v):
-			return "does not match pattern " + r.Pattern
-		case r.Format != "" && !formats.Check(r.Format, v):
-			return "is not a valid " + r.Format
-		}
-	case json.Number:
-		q, err := ParseDecimal(string(v))
-		if err != nil {
-			return "is a malformed number"
-		}
-		switch {
-		case r.Minimum != nil && q.Cmp(r.Minimum.Rat) < 0:
-			return "is less than minimum " + r.Minimum.Text
-		case r.ExclusiveMinimum != nil && q.Cmp(r.ExclusiveMinimum.Rat) <= 0:
-			return "is not greater than exclusiveMinimum " + r.ExclusiveMinimum.Text
-		case r.Maximum != nil && q.Cmp(r.Maximum.Rat) > 0:
-			return "is greater than maximum " + r.Maximum.Text
-		case r.ExclusiveMaximum != nil && q.Cmp(r.ExclusiveMaximum.Rat) >= 0:
-			return "is not less than exclusiveMaximum " + r.ExclusiveMaximum.Text
-		case r.MultipleOf != nil && !new(big.Rat).Quo(q, r.MultipleOf.Rat).IsInt():
-			return "is not a multiple of " + r.MultipleOf.Text
-		}
-	}
-	return ""
 }
 
 // goodPatterns holds the pattern tags checkPattern accepted, so that a
@@ -650,34 +591,6 @@ func checkPattern(expr string) error {
 	}
 	goodPatterns.Store(expr, struct{}{})
 	return nil
-}
-
-// matchPattern reports whether v matches the pattern tag expr, which
-// checkPattern accepted.
-func matchPattern(expr, v string) bool {
-	re, err := formats.Regexp(expr)
-	return err == nil && re.MatchString(v)
-}
-
-func containsJSON(vals []any, v any) bool {
-	for _, e := range vals {
-		if equalJSON(e, v) {
-			return true
-		}
-	}
-	return false
-}
-
-// equalJSON compares two scalar JSON values, numbers by value.
-func equalJSON(a, b any) bool {
-	na, aok := a.(json.Number)
-	nb, bok := b.(json.Number)
-	if aok && bok {
-		ra, err1 := ParseDecimal(string(na))
-		rb, err2 := ParseDecimal(string(nb))
-		return err1 == nil && err2 == nil && ra.Cmp(rb) == 0
-	}
-	return !aok && !bok && a == b
 }
 
 // enum parses an enum tag: a JSON array, or a comma-separated list of

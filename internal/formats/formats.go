@@ -1,7 +1,7 @@
-// Package formats checks the string formats of the format tag.
-// internal/fields uses it on defaults, examples and enum members at define
-// time and internal/reflectx on arguments at call time, so that both accept
-// exactly the same strings.
+// Package formats checks the string formats of the format tag:
+// internal/fields accepts the names, and internal/reflectx checks with
+// [Lookup] both a call's arguments and the values tags give (defaults,
+// examples, enum members), so that both meet exactly the same checks.
 package formats
 
 import (
@@ -24,30 +24,30 @@ func Names() []string { return slices.Clone(names) }
 // Known reports whether name is one of Names.
 func Known(name string) bool { return slices.Contains(names, name) }
 
-// Check reports whether s has the named format; an unknown name accepts
-// every string.
-func Check(name, s string) bool {
+// Lookup returns the check of the named format and what it wants, for
+// an error ("email address"); ok is false for an unknown name.
+func Lookup(name string) (check func(string) bool, want string, ok bool) {
 	switch name {
 	case "date-time":
-		return DateTime(s)
+		return DateTime, "date-time (RFC 3339, e.g. 2006-01-02T15:04:05Z)", true
 	case "date":
-		return Date(s)
+		return Date, "date (YYYY-MM-DD)", true
 	case "time":
-		return Time(s)
+		return Time, "time (RFC 3339 full-time, e.g. 15:04:05Z)", true
 	case "email":
-		return Email(s)
+		return Email, "email address", true
 	case "uuid":
-		return UUID(s)
+		return UUID, "UUID (8-4-4-4-12 hex digits)", true
 	case "ipv4":
-		return IPv4(s)
+		return IPv4, "IPv4 address", true
 	case "ipv6":
-		return IPv6(s)
+		return IPv6, "IPv6 address", true
 	case "uri":
-		return URI(s)
+		return URI, "absolute URI", true
 	case "hostname":
-		return Hostname(s)
+		return Hostname, "hostname", true
 	}
-	return true
+	return nil, "", false
 }
 
 // ParseDateTime parses an RFC 3339 date-time as time.Time's UnmarshalText

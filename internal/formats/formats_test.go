@@ -6,6 +6,17 @@ import (
 	"time"
 )
 
+func TestLookupNames(t *testing.T) {
+	for _, name := range Names() {
+		if _, _, ok := Lookup(name); !ok {
+			t.Errorf("Lookup(%q) fails for a name of Names", name)
+		}
+	}
+	if _, _, ok := Lookup("colour"); ok {
+		t.Error(`Lookup("colour") succeeds`)
+	}
+}
+
 func TestCheck(t *testing.T) {
 	for _, tc := range []struct {
 		format string
@@ -38,14 +49,18 @@ func TestCheck(t *testing.T) {
 		{"ipv4", []string{"1.2.3.4"}, []string{"256.1.1.1", "01.2.3.4", "::ffff:1.2.3.4"}},
 		{"ipv6", []string{"::1", "::ffff:1.2.3.4"}, []string{"fe80::1%eth0", "1.2.3.4"}},
 	} {
+		check, want, ok := Lookup(tc.format)
+		if !ok || want == "" {
+			t.Fatalf("Lookup(%q) = %t, %q, %t", tc.format, check != nil, want, ok)
+		}
 		for _, s := range tc.ok {
-			if !Check(tc.format, s) {
-				t.Errorf("Check(%q, %q) = false, want true", tc.format, s)
+			if !check(s) {
+				t.Errorf("%s check of %q = false, want true", tc.format, s)
 			}
 		}
 		for _, s := range tc.bad {
-			if Check(tc.format, s) {
-				t.Errorf("Check(%q, %q) = true, want false", tc.format, s)
+			if check(s) {
+				t.Errorf("%s check of %q = true, want false", tc.format, s)
 			}
 		}
 	}

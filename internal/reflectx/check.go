@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
-
-	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // The check functions return "" when v satisfies c, else what was wanted.
@@ -175,7 +173,7 @@ func checkStringLimit(c *constraints, s string, maxPattern int) string {
 			return c.reWant
 		}
 	}
-	if c.format != fmtNone && !checkFormat(c.format, s) {
+	if c.format != nil && !c.format(s) {
 		return c.formatWant
 	}
 	return ""
@@ -210,63 +208,4 @@ func checkProps(c *constraints, n int) string {
 		return c.maxPropsWant
 	}
 	return ""
-}
-
-// format is a compiled format tag.
-type format uint8
-
-const (
-	fmtNone format = iota
-	fmtDateTime
-	fmtDate
-	fmtTime
-	fmtEmail
-	fmtUUID
-	fmtIPv4
-	fmtIPv6
-	fmtURI
-	fmtHostname
-)
-
-var formatByName = map[string]format{
-	"date-time": fmtDateTime, "date": fmtDate, "time": fmtTime, "email": fmtEmail,
-	"uuid": fmtUUID, "ipv4": fmtIPv4, "ipv6": fmtIPv6, "uri": fmtURI, "hostname": fmtHostname,
-}
-
-var formatWants = map[format]string{
-	fmtDateTime: "date-time (RFC 3339, e.g. 2006-01-02T15:04:05Z)",
-	fmtDate:     "date (YYYY-MM-DD)",
-	fmtTime:     "time (RFC 3339 full-time, e.g. 15:04:05Z)",
-	fmtEmail:    "email address",
-	fmtUUID:     "UUID (8-4-4-4-12 hex digits)",
-	fmtIPv4:     "IPv4 address",
-	fmtIPv6:     "IPv6 address",
-	fmtURI:      "absolute URI",
-	fmtHostname: "hostname",
-}
-
-// checkFormat reports whether s has format f, with the checks schema/
-// applies to defaults and examples (internal/formats).
-func checkFormat(f format, s string) bool {
-	switch f {
-	case fmtDateTime:
-		return formats.DateTime(s)
-	case fmtDate:
-		return formats.Date(s)
-	case fmtTime:
-		return formats.Time(s)
-	case fmtEmail:
-		return formats.Email(s)
-	case fmtUUID:
-		return formats.UUID(s)
-	case fmtIPv4:
-		return formats.IPv4(s)
-	case fmtIPv6:
-		return formats.IPv6(s)
-	case fmtURI:
-		return formats.URI(s)
-	case fmtHostname:
-		return formats.Hostname(s)
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package reflectx
 import (
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -373,6 +374,12 @@ func withConstraints(n *node, r *fields.Rules) (*node, error) {
 		// The items.* or values.* tags: every element is checked as a
 		// field with those tags would be.
 		if elem, err = withConstraints(n.elem, r.Elem); err != nil {
+			var fe *fields.Error
+			if errors.As(err, &fe) && fe.Tag != "" && !strings.HasPrefix(fe.Tag, "jsonschema") {
+				cp := *fe
+				cp.Tag = fields.ElemPrefix(fields.ClassOf(n.t)) + cp.Tag
+				err = &cp
+			}
 			return n, err
 		}
 	}

@@ -403,3 +403,46 @@ func TestPlanForUnmarshalerRoot(t *testing.T) {
 		t.Errorf("PlanFor(selfDecoding) = %v, want ErrNotObject", err)
 	}
 }
+
+// TestValueTagsCheckedByThePlan: the values a tag gives (enum members, a
+// default, examples) are checked against the field's other constraints by
+// the plan, with the checks a call's values meet; the error names the tag
+// as written (a peer dialect's key included) and what was wanted.
+func TestValueTagsCheckedByThePlan(t *testing.T) {
+	tString, tStrings, tInt := reflect.TypeFor[string](), reflect.TypeFor[[]string](), reflect.TypeFor[int]()
+	for _, tc := range []struct {
+		typ   reflect.Type
+		tag   reflect.StructTag
+		key   string
+		words []string
+	}{
+		{tString, `pattern:"^[a-z]+$" enum:"abc,Abc"`, "enum", []string{`the enum member "Abc"`, "string matching ^[a-z]+$"}},
+		{tString, `enum:"a,b" const:"c"`, "enum", []string{`the enum member "a"`}},
+		{tInt, `enum:"1,7" maximum:"5"`, "enum", []string{"the enum member 7", "<= 5"}},
+		{tStrings, `items.enum:"a,bb" items.minLength:"2"`, "items.enum", []string{`the enum member "a"`, "at least 2 characters"}},
+		{tString, `jsonschema:"enum=a,default=b"`, "jsonschema", []string{"key default", "one of \"a\""}},
+		{tString, `maxLength:"3" default:"toolong"`, "default", []string{`the default "toolong"`, "at most 3 characters"}},
+		{tInt, `minimum:"1" example:"0"`, "example", []string{"the example 0", ">= 1"}},
+	} {
+		typ := reflect.StructOf([]reflect.StructField{{Name: "F", Type: tc.typ, Tag: `json:"f" ` + tc.tag}})
+		_, err := PlanFor(typ)
+		var fe *fields.Error
+		if !errors.As(err, &fe) || !errors.Is(err, fields.ErrInvalidTag) {
+			t.Errorf("%s %s: PlanFor error %v, want a *fields.Error wrapping ErrInvalidTag", tc.typ, tc.tag, err)
+			continue
+		}
+		if fe.Tag != tc.key || fe.Path != "F" {
+			t.Errorf("%s %s: path %q, tag %q; want F, %q (%v)", tc.typ, tc.tag, fe.Path, fe.Tag, tc.key, err)
+		}
+		for _, w := range tc.words {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s %s: %q does not mention %q", tc.typ, tc.tag, err, w)
+			}
+		}
+	}
+	// Members that fit pass.
+	typ := reflect.StructOf([]reflect.StructField{{Name: "F", Type: tString, Tag: `json:"f" pattern:"^[a-z]+$" enum:"abc,xyz"`}})
+	if _, err := PlanFor(typ); err != nil {
+		t.Errorf("fitting members: %v", err)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/fields"
+	"github.com/toolnexus/toolnexus/internal/formats"
 )
 
 // valueSet is a compiled enum or const: the allowed values in the field's type.
@@ -44,7 +45,7 @@ type constraints struct {
 	minLenWant, maxLenWant string
 	re                     *pattern
 	reWant                 string
-	format                 format
+	format                 func(string) bool // the format tag's check (internal/formats), or nil
 	formatWant             string
 
 	minItems, maxItems         int
@@ -105,10 +106,64 @@ func compileConstraints(n *node, r *fields.Rules) (*constraints, error) {
 		c.re, c.reWant = re, "string matching "+r.Pattern
 	}
 	if r.Format != "" {
-		c.format = formatByName[r.Format]
-		c.formatWant = formatWants[c.format]
+		c.format, c.formatWant, _ = formats.Lookup(r.Format) // a name fields accepted
+	}
+	if m, want := badMember(n, c); want != "" {
+		return nil, r.Errorf("", "enum", fields.ErrInvalidTag,
+			"the enum member %s breaks the field's other constraints: it is not %s (consider removing it or fixing the constraints)", m, want)
 	}
 	return c, nil
+}
+
+// badMember returns the first member of the field's enum (its tag's, or
+// else its type's Enum) that the rest of c refuses, and what c wanted;
+// want is "" when every member fits. It checks with the functions that
+// check a call's values: a member the decoder would refuse could never be
+// sent.
+func badMember(n *node, c *constraints) (member, want string) {
+	vs := c.enum
+	if vs == nil {
+		vs = c.tenum
+	}
+	if vs == nil {
+		return "", ""
+	}
+	rest := *c
+	rest.enum, rest.tenum = nil, nil
+	switch n.kind {
+	case kInt:
+		for _, v := range vs.ints {
+			if w := checkInt(&rest, v); w != "" {
+				return strconv.FormatInt(v, 10), w
+			}
+		}
+	case kUint:
+		for _, v := range vs.uints {
+			if w := checkUint(&rest, v); w != "" {
+				return strconv.FormatUint(v, 10), w
+			}
+		}
+	case kFloat:
+		for _, v := range vs.floats {
+			if w := checkFloat(&rest, v); w != "" {
+				return strconv.FormatFloat(v, 'g', -1, n.bits), w
+			}
+		}
+	case kBool:
+		for _, v := range vs.bools {
+			if w := checkBool(&rest, v); w != "" {
+				return strconv.FormatBool(v), w
+			}
+		}
+	case kString:
+		for _, v := range vs.strs {
+			if w := checkStringLimit(&rest, v, math.MaxInt); w != "" {
+				b, _ := json.Marshal(v)
+				return string(b), w
+			}
+		}
+	}
+	return "", ""
 }
 
 // newConstraints returns constraints with no limits.

@@ -188,7 +188,10 @@ func (i *Info) Plan() (*reflectx.Plan, error) {
 //     an enum, swaggest keywords (its reflector then runs) or its own
 //     decoding, which only the builds compile and check;
 //   - no field has a default, example or examples tag (items.example and
-//     the like included): the plan checks those by decoding them.
+//     the like included): the plan checks those by decoding them;
+//   - no field has an enum tag beside other constraints on its values (a
+//     const, bounds, lengths, a pattern, a format; items.enum and the like
+//     included): the plan checks every member against them.
 //
 // What remains of the builds (the tree of described fields, the cycle
 // search, $defs names, the compiled constraints) reads the same cached
@@ -229,7 +232,7 @@ func Deferrable(t reflect.Type) bool {
 				return false
 			}
 			for _, f := range fs {
-				if r := f.Rules; r.HasDefault || r.HasExamples() || !ok(f.Type) {
+				if r := f.Rules; r.HasDefault || r.HasExamples() || membersChecked(r) || !ok(f.Type) {
 					return false
 				}
 			}
@@ -237,4 +240,16 @@ func Deferrable(t reflect.Type) bool {
 		return true
 	}
 	return ok(fields.Deref(t))
+}
+
+// membersChecked reports whether r, or the rules of its elements, have an
+// enum whose members the plan checks against other constraints.
+func membersChecked(r *fields.Rules) bool {
+	for ; r != nil; r = r.Elem {
+		if r.Enum != nil && (r.HasConst || r.Lower != nil || r.Upper != nil || r.MultipleOf != nil ||
+			r.MinLength >= 0 || r.MaxLength >= 0 || r.Pattern != "" || r.Format != "") {
+			return true
+		}
+	}
+	return false
 }
