@@ -70,3 +70,51 @@ func ExampleNewTool() {
 	fmt.Println(ping.ExecuteJSON(context.Background(), nil).Output)
 	// Output: pong
 }
+
+// A call split in two: the decode and validation first (a bad call ends
+// there, its result written), then, after whatever the runner puts
+// between them (a log line here; a middleware or a person's approval in
+// an agent), the handler.
+func ExampleTool_DecodeJSON() {
+	weather := define.MustDefineTool(getWeather)
+	ctx := context.Background()
+	for _, args := range []string{`{"city":"Oslo"}`, `{"town":"Oslo"}`} {
+		var res define.Result
+		call := weather.DecodeJSON(ctx, []byte(args), &res)
+		if call == nil {
+			fmt.Println("refused:", res.Output)
+			continue
+		}
+		fmt.Printf("about to run with %+v\n", call.Input())
+		call.Finish(ctx)
+		fmt.Println("ran:", res.Output)
+	}
+	// Output:
+	// about to run with {City:Oslo}
+	// ran: sunny in Oslo
+	// refused: invalid arguments: /town: expected no such property (allowed: city), got "Oslo"; /city: expected string (required), got nothing
+}
+
+// A rendering kept on the tool: built once per key, then shared.
+func ExampleMemo() {
+	weather := define.MustDefineTool(getWeather)
+	type shortForm struct{} // a key of this package's own type
+	builds := 0
+	for range 3 {
+		s, err := define.Memo(weather, shortForm{}, func() (string, error) {
+			builds++
+			tree := weather.InputSchemaTree() // a copy this package owns
+			return fmt.Sprintf("%s(%s)", weather.Name(), tree.Properties[0].Name), nil
+		})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(s)
+	}
+	fmt.Println("builds:", builds)
+	// Output:
+	// get_weather(city)
+	// get_weather(city)
+	// get_weather(city)
+	// builds: 1
+}
