@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/swaggest/jsonschema-go"
 )
@@ -52,26 +51,20 @@ func CheckHooks(t reflect.Type) error {
 	if t.NumMethod() == 0 && pt.NumMethod() == 0 {
 		return nil // no method, no interface of swaggest's
 	}
-	if v, ok := hookErrors.Load(t); ok {
-		if v == nil {
-			return nil
-		}
-		return v.(error)
+	f := factsOf(t)
+	if h := f.hooks.Load(); h != nil {
+		return h.err
 	}
-	err := checkHooks(t, pt)
-	if err == nil {
-		hookErrors.Store(t, nil)
-		return nil
-	}
-	hookErrors.Store(t, err)
-	return err
+	f.hooks.CompareAndSwap(nil, &hookAnswer{checkHooks(t, pt)})
+	return f.hooks.Load().err
 }
 
-// hookErrors caches CheckHooks per type with methods (nil for none): the
-// seven Implements calls on time.Time, say, are made once per program. The
-// errors are shared: callers copy them with [Under] before adding a path,
-// as for every cached error. A program has finitely many types.
-var hookErrors sync.Map // reflect.Type -> error or nil
+// hookAnswer is CheckHooks' answer for a type with methods (err nil for
+// none), kept in the type's facts: the seven Implements calls on
+// time.Time, say, are made once per program. The errors are shared:
+// callers copy them with [Under] before adding a path, as for every
+// cached error.
+type hookAnswer struct{ err error }
 
 func checkHooks(t, pt reflect.Type) error {
 	for _, h := range refusedHooks {
@@ -118,9 +111,6 @@ type typeRules struct {
 	err   error
 }
 
-// typeCache maps a type to its *typeRules.
-var typeCache sync.Map
-
 // TypeRules returns what t (not a pointer) declares about its own schema
 // through swaggest's Exposer (JSONSchema), RawExposer (JSONSchemaBytes) or
 // Preparer (PrepareJSONSchema), on the value or its pointer, read with the
@@ -139,8 +129,9 @@ func TypeRules(t reflect.Type) (*Rules, error) {
 }
 
 func typeHooks(t reflect.Type) *typeRules {
-	if v, ok := typeCache.Load(t); ok {
-		return v.(*typeRules)
+	f := factsOf(t)
+	if tr := f.declared.Load(); tr != nil {
+		return tr
 	}
 	tr := &typeRules{}
 	tr.tag, tr.err = declaredTags(t)
@@ -151,8 +142,8 @@ func typeHooks(t reflect.Type) *typeRules {
 			tr.err = declaredError(t, tr.err)
 		}
 	}
-	v, _ := typeCache.LoadOrStore(t, tr)
-	return v.(*typeRules)
+	f.declared.CompareAndSwap(nil, tr)
+	return f.declared.Load()
 }
 
 // declaredError restates an error of ParseRules about the tags made from

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 )
 
@@ -46,29 +45,23 @@ type described struct {
 	err    error
 }
 
-// cache maps a struct type to its described fields (or its error). Entries
-// are immutable; a program has finitely many types.
-var cache sync.Map
-
 // Describe returns the JSON properties of struct type t in Go field order
 // (the fields of an embedded struct at the embedding point), with their
 // tags read and checked. The result is cached and shared: callers must not
 // modify it. An error is an [*Error] whose path is relative to t.
 func Describe(t reflect.Type) ([]Field, error) {
-	if d, ok := cache.Load(t); ok {
-		d := d.(*described)
+	f := factsOf(t)
+	if d := f.described.Load(); d != nil {
 		return d.fields, d.err
 	}
 	fs, err := describe(t)
 	if err != nil {
 		fs = nil
 	}
-	d, _ := cache.LoadOrStore(t, &described{fields: fs, err: err})
-	return d.(*described).fields, d.(*described).err
+	f.described.CompareAndSwap(nil, &described{fields: fs, err: err})
+	d := f.described.Load()
+	return d.fields, d.err
 }
-
-// walked caches Walk's answers.
-var walked sync.Map
 
 // Walk returns the JSON properties of struct type t as encoding/json
 // selects them, in Go field order, without reading or checking any tag
@@ -76,11 +69,13 @@ var walked sync.Map
 // json options), for any struct type, including those [Describe] refuses.
 // The result is cached and shared: callers must not modify it.
 func Walk(t reflect.Type) []Field {
-	if fs, ok := walked.Load(t); ok {
-		return fs.([]Field)
+	f := factsOf(t)
+	if fs := f.walked.Load(); fs != nil {
+		return *fs
 	}
-	fs, _ := walked.LoadOrStore(t, walk(t))
-	return fs.([]Field)
+	fs := walk(t)
+	f.walked.CompareAndSwap(nil, &fs)
+	return *f.walked.Load()
 }
 
 func describe(t reflect.Type) ([]Field, error) {

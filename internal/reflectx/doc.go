@@ -41,9 +41,8 @@
 //
 // # Trade-offs
 //
-// Plans are cached in a process-wide sync.Map keyed by reflect.Type and are
-// never evicted; a program has finitely many types, so the cache is bounded
-// by the program. Decoder state is pooled, so a warm decode allocates only
+// Plans are kept per type by internal/typeinfo (never evicted: a program
+// has finitely many types); PlanFor itself builds afresh. Decoder state is pooled, so a warm decode allocates only
 // what the decoded value needs (strings from JSON text, slices, pointers,
 // maps). [Plan.DecodeJSONNew] and [Plan.DecodeMapNew], which define's calls
 // use, allocate the value itself together with its strings, string slices

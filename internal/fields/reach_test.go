@@ -1,4 +1,4 @@
-package schema
+package fields
 
 import (
 	"reflect"
@@ -10,7 +10,7 @@ import (
 	"github.com/toolnexus/toolnexus/internal/zoo"
 )
 
-// usesSwaggestHooks decides whether swaggest's reflector runs at all; a
+// ReachesSwaggestHooks decides whether swaggest's reflector runs at all; a
 // false negative would silently drop a type's own title, description or enum.
 func TestUsesSwaggestHooks(t *testing.T) {
 	tests := []struct {
@@ -26,8 +26,8 @@ func TestUsesSwaggestHooks(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := usesSwaggestHooks(tc.t); got != tc.want {
-				t.Errorf("usesSwaggestHooks(%v) = %v, want %v", tc.t, got, tc.want)
+			if got := ReachesSwaggestHooks(tc.t); got != tc.want {
+				t.Errorf("ReachesSwaggestHooks(%v) = %v, want %v", tc.t, got, tc.want)
 			}
 		})
 	}
@@ -49,7 +49,7 @@ type plainCycleB struct {
 	When []map[string]*plainCycleA
 }
 
-// The answers usesSwaggestHooks remembers must not depend on the order of
+// The answers ReachesSwaggestHooks remembers must not depend on the order of
 // the questions: a type first met while its cycle is still being walked
 // is not remembered as having no hook.
 func TestUsesSwaggestHooksOrder(t *testing.T) {
@@ -57,22 +57,22 @@ func TestUsesSwaggestHooksOrder(t *testing.T) {
 		{reflect.TypeFor[hookCycleC](), reflect.TypeFor[hookCycleD]()},
 		{reflect.TypeFor[hookCycleD](), reflect.TypeFor[hookCycleC]()},
 	} {
-		hookReach.Clear()
+		clearReach()
 		for _, typ := range order {
-			if !usesSwaggestHooks(typ) {
-				t.Errorf("usesSwaggestHooks(%v) = false after %v, want true", typ, order)
+			if !ReachesSwaggestHooks(typ) {
+				t.Errorf("ReachesSwaggestHooks(%v) = false after %v, want true", typ, order)
 			}
 		}
 	}
-	hookReach.Clear()
+	clearReach()
 	for _, typ := range []reflect.Type{reflect.TypeFor[plainCycleB](), reflect.TypeFor[plainCycleA](), reflect.TypeFor[*plainCycleB]()} {
-		if usesSwaggestHooks(typ) {
-			t.Errorf("usesSwaggestHooks(%v) = true, want false", typ)
+		if ReachesSwaggestHooks(typ) {
+			t.Errorf("ReachesSwaggestHooks(%v) = true, want false", typ)
 		}
 	}
 	// A remembered answer is used: the hook is found again through it.
-	if !usesSwaggestHooks(reflect.TypeFor[[]hookCycleD]()) {
-		t.Errorf("usesSwaggestHooks([]hookCycleD) = false, want true")
+	if !ReachesSwaggestHooks(reflect.TypeFor[[]hookCycleD]()) {
+		t.Errorf("ReachesSwaggestHooks([]hookCycleD) = false, want true")
 	}
 }
 
@@ -88,8 +88,16 @@ func TestUsesSwaggestHooksMany(t *testing.T) {
 	}
 	plain := reflect.StructOf(fs)
 	hooked := reflect.StructOf(append(fs, reflect.StructField{Name: "E", Type: reflect.TypeFor[zoo.EnumMethod]()}))
-	got := [2]bool{usesSwaggestHooks(hooked), usesSwaggestHooks(plain)}
+	got := [2]bool{ReachesSwaggestHooks(hooked), ReachesSwaggestHooks(plain)}
 	if diff := cmp.Diff([2]bool{true, false}, got); diff != "" {
-		t.Errorf("usesSwaggestHooks of hooked, plain (-want +got):\n%s", diff)
+		t.Errorf("ReachesSwaggestHooks of hooked, plain (-want +got):\n%s", diff)
 	}
+}
+
+// clearReach forgets every answer of ReachesSwaggestHooks.
+func clearReach() {
+	types.Range(func(_, f any) bool {
+		f.(*facts).reach.Store(reachUnknown)
+		return true
+	})
 }
