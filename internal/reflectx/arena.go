@@ -157,6 +157,56 @@ func (d *decoder) useFrame(f *frame) unsafe.Pointer {
 	return base
 }
 
+// A reserve is what a [Scratch] keeps of its last decode's frame: the string
+// slots and bytes that decode did not hand out. Small calls take their
+// memory from it, and a frame for a few calls at once when it runs short,
+// so that a tool whose calls are alike makes one allocation every few
+// calls instead of one per call. What it holds was never handed out:
+// every part of a frame still goes to one call only, and a handler that
+// keeps a string keeps at most the frame of reserveCalls calls alive.
+type reserve struct {
+	arena []byte
+	slots []string
+}
+
+// reserveCalls is how many calls' worth of slots and bytes a frame taken
+// for a reserve holds, within frameFor's bounds (arenaChunk bytes,
+// maxFrameSlots slots): calls near those bounds get a frame each, as
+// without a reserve.
+const reserveCalls = 4
+
+// takeFrame gives d the memory of a decode for which the plan p expects
+// hint bytes and slotHint string slots: those r holds when they are
+// enough, else a new frame (for reserveCalls calls when r is not nil).
+func (d *decoder) takeFrame(p *Plan, r *reserve, hint, slotHint int) {
+	switch {
+	case r == nil:
+		d.useFrame(p.frameFor(hint, slotHint, false))
+	case len(r.arena) >= hint && len(r.slots) >= slotHint:
+		d.arena, d.slots = r.arena, r.slots
+		r.arena, r.slots = nil, nil
+	default:
+		r.arena, r.slots = nil, nil
+		d.useFrame(p.frameFor(reserveCalls*hint, reserveCalls*slotHint, false))
+	}
+}
+
+// keepRest puts what d's decode left of its slots and bytes into r (when
+// not nil). Past d.alen and d.slen nothing was handed out: the slots are
+// zero, and the bytes are written (or cleared, for a pointee) before they
+// are handed out.
+func (d *decoder) keepRest(r *reserve) {
+	if r == nil {
+		return
+	}
+	if d.alen < len(d.arena) {
+		r.arena = d.arena[d.alen:]
+	}
+	if d.slen < len(d.slots) {
+		r.slots = d.slots[d.slen:]
+	}
+}
+
 // UserMethods reports whether decoding may call a user's UnmarshalJSON or
 // UnmarshalText method, which may keep a pointer into the value decoded.
 // When it does not, nothing of a decode keeps a pointer into the value, and

@@ -259,3 +259,108 @@ func TestUserMethods(t *testing.T) {
 		}
 	}
 }
+
+// Calls through one Scratch share frames (its reserve), each frame holding
+// a few calls' slots and bytes. What each call gets stays its own: after
+// many calls, each value is intact, and appending to its slices or writing
+// through its pointers changes no other value.
+func TestScratchReserveDisjoint(t *testing.T) {
+	type args struct {
+		S  string   `json:"s"`
+		A  []string `json:"a"`
+		PS *string  `json:"ps"`
+		PF *float64 `json:"pf"`
+		PI *int8    `json:"pi"`
+	}
+	p := mustPlan(t, reflect.TypeFor[args]())
+	var s Scratch
+	const calls = 200
+	got := make([]*args, calls)
+	want := make([]args, calls)
+	for i := range calls {
+		n := 1 + i%3
+		if i%50 == 49 {
+			n = 40 // a call larger than the reserve was sized for
+		}
+		items := make([]string, n)
+		quoted := make([]string, n)
+		for j := range n {
+			items[j] = fmt.Sprintf("c%d-item%d", i, j)
+			quoted[j] = `"` + items[j] + `"`
+		}
+		ps, pf, pi := fmt.Sprintf("c%d-pointed", i), float64(i)+0.5, int8(i%100)
+		want[i] = args{S: fmt.Sprintf("c%d-s", i), A: items, PS: &ps, PF: &pf, PI: &pi}
+		text := fmt.Sprintf(`{"s":"c%d-s","a":[%s],"ps":"%s","pf":%v,"pi":%d}`, i, strings.Join(quoted, ","), ps, pf, pi)
+		got[i] = new(args)
+		if i%7 == 3 {
+			// A bad call in between hands out memory too, and no value.
+			var bad args
+			if err := p.DecodeJSONWith(&s, unsafe.Pointer(&bad), []byte(`{"s":"bad-string","a":["x",1],"pf":"no"}`), Limits{}); err == nil {
+				t.Fatal("bad call decoded")
+			}
+		}
+		if err := p.DecodeJSONWith(&s, unsafe.Pointer(got[i]), []byte(text), Limits{}); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	for i, g := range got {
+		if diff := cmp.Diff(want[i], *g); diff != "" {
+			t.Fatalf("call %d after later calls (-want +got):\n%s", i, diff)
+		}
+		if cap(g.A) != len(g.A) {
+			t.Fatalf("call %d: cap %d, len %d (spare room to append into)", i, cap(g.A), len(g.A))
+		}
+	}
+	for _, g := range got {
+		g.A = append(g.A, "appended")
+		*g.PS, *g.PF, *g.PI = "changed", -1, -1
+		g.A[0] = "overwritten"
+	}
+	for i, g := range got {
+		w := want[i]
+		if g.S != w.S || len(g.A) != len(w.A)+1 || g.A[len(g.A)-1] != "appended" || g.A[0] != "overwritten" ||
+			*g.PS != "changed" || *g.PF != -1 || *g.PI != -1 {
+			t.Errorf("call %d after every value was changed: %+v", i, *g)
+		}
+		for j := 1; j < len(w.A); j++ {
+			if g.A[j] != fmt.Sprintf("c%d-item%d", i, j) {
+				t.Errorf("call %d: item %d = %q after writes to other values", i, j, g.A[j])
+			}
+		}
+	}
+}
+
+// Small calls through one Scratch allocate less than once per call: they
+// share the frames of the reserve.
+func TestScratchReserveAllocs(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("allocation counts (the race detector changes them)")
+	}
+	type args struct {
+		S string   `json:"s"`
+		A []string `json:"a"`
+	}
+	p := mustPlan(t, reflect.TypeFor[args]())
+	var s Scratch
+	text := []byte(`{"s":"some text","a":["x","yy","zzz"]}`)
+	var a args
+	got := testing.AllocsPerRun(100, func() {
+		a = args{}
+		if err := p.DecodeJSONWith(&s, unsafe.Pointer(&a), text, Limits{}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got >= 1 {
+		t.Errorf("DecodeJSONWith allocates %v per call, want less than 1", got)
+	}
+	// Through the package's pool, without a reserve: one frame per call.
+	got = testing.AllocsPerRun(100, func() {
+		a = args{}
+		if err := p.DecodeJSON(unsafe.Pointer(&a), text); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got != 1 {
+		t.Errorf("DecodeJSON allocates %v per call, want 1", got)
+	}
+}

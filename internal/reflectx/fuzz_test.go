@@ -30,10 +30,36 @@ func addSeeds(f *testing.F) {
 func FuzzDecodeJSON(f *testing.F) {
 	addSeeds(f)
 	p := mustPlan(f, zooType)
+	// One Scratch for every input, as a tool's pool reuses one: its
+	// reserve hands each call memory of frames earlier calls took, and the
+	// value of the last call decoded with it must survive the next one.
+	var (
+		s        Scratch
+		last     *zoo
+		lastJSON []byte
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var z1 zoo
 		err := p.DecodeJSON(unsafe.Pointer(&z1), data)
 		sameAsNew(t, data, err, &z1, func() (unsafe.Pointer, error) { return p.DecodeJSONNew(data, Limits{}) })
+		z3 := new(zoo)
+		err3 := p.DecodeJSONWith(&s, unsafe.Pointer(z3), data, Limits{})
+		sameAsNew(t, data, err, &z1, func() (unsafe.Pointer, error) {
+			if err3 != nil {
+				return nil, err3
+			}
+			return unsafe.Pointer(z3), nil
+		})
+		if last != nil {
+			if b, err := json.Marshal(last); err != nil || !bytes.Equal(b, lastJSON) {
+				t.Fatalf("after DecodeJSONWith(%q), the value the Scratch decoded before changed:\nwas %s\nnow %s", data, lastJSON, b)
+			}
+		}
+		if err3 == nil {
+			if b, err := json.Marshal(z3); err == nil {
+				last, lastJSON = z3, b
+			}
+		}
 		if err != nil {
 			var ae *ArgErrors
 			if !errors.As(err, &ae) || len(ae.Errs) == 0 || len(ae.Errs) > MaxErrors {

@@ -48,7 +48,7 @@ func (l Limits) resolve() Limits {
 // DecodeJSONLimits is [Plan.DecodeJSON] under lim.
 func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) error {
 	d := getDecoder()
-	err := p.decodeJSONLimits(d, dst, data, lim)
+	err := p.decodeJSONLimits(d, nil, dst, data, lim)
 	decoderPool.Put(d)
 	return err
 }
@@ -58,32 +58,38 @@ func (p *Plan) DecodeJSONLimits(dst unsafe.Pointer, data []byte, lim Limits) err
 // own together with the value it decodes into: one pool round trip per
 // call instead of two. s must not be used by two decodes at once.
 func (p *Plan) DecodeJSONWith(s *Scratch, dst unsafe.Pointer, data []byte, lim Limits) error {
-	return p.decodeJSONLimits(&s.d, dst, data, lim)
+	return p.decodeJSONLimits(&s.d, &s.r, dst, data, lim)
 }
 
 // DecodeMapWith is [Plan.DecodeMapLimits] with the decoder s, as
 // [Plan.DecodeJSONWith].
 func (p *Plan) DecodeMapWith(s *Scratch, dst unsafe.Pointer, args map[string]any, lim Limits) error {
-	return p.decodeMapLimits(&s.d, dst, args, lim)
+	return p.decodeMapLimits(&s.d, &s.r, dst, args, lim)
 }
 
 // A Scratch is the reusable state of a decode (see [Plan.DecodeJSONWith]);
 // its zero value is ready to use. It keeps nothing of a finished decode
-// that the decoded value points to.
-type Scratch struct{ d decoder }
+// that the decoded value points to, except the memory of the decode's
+// frame that the decode left unused (a [reserve]), which later decodes
+// hand out: fresh memory still, but one allocation shared by a few calls.
+type Scratch struct {
+	d decoder
+	r reserve
+}
 
-func (p *Plan) decodeJSONLimits(d *decoder, dst unsafe.Pointer, data []byte, lim Limits) error {
+func (p *Plan) decodeJSONLimits(d *decoder, r *reserve, dst unsafe.Pointer, data []byte, lim Limits) error {
 	d.lim = lim.resolve()
 	if len(data) > d.lim.MaxBytes {
 		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
 		return d.reset()
 	}
 	hint, slotHint := int(p.arenaHint.Load()), int(p.slotHint.Load())
-	d.useFrame(p.frameFor(hint, slotHint, false))
+	d.takeFrame(p, r, hint, slotHint)
 	d.hint = hint
 	d.decodeJSON(p, dst, data)
 	p.noteCopied(hint, d.copied)
 	noteHint(&p.slotHint, slotHint, d.used, maxFrameSlots)
+	d.keepRest(r)
 	return d.reset()
 }
 
@@ -94,19 +100,20 @@ func (p *Plan) noteCopied(hint, copied int) { noteHint(&p.arenaHint, hint, copie
 // DecodeMapLimits is [Plan.DecodeMap] under lim.
 func (p *Plan) DecodeMapLimits(dst unsafe.Pointer, args map[string]any, lim Limits) error {
 	d := getDecoder()
-	err := p.decodeMapLimits(d, dst, args, lim)
+	err := p.decodeMapLimits(d, nil, dst, args, lim)
 	decoderPool.Put(d)
 	return err
 }
 
-func (p *Plan) decodeMapLimits(d *decoder, dst unsafe.Pointer, args map[string]any, lim Limits) error {
+func (p *Plan) decodeMapLimits(d *decoder, r *reserve, dst unsafe.Pointer, args map[string]any, lim Limits) error {
 	d.lim = lim.resolve()
 	d.budget = d.lim.MaxBytes
 	hint, slotHint := int(p.mapHint.Load()), int(p.mapSlotHint.Load())
-	d.useFrame(p.frameFor(hint, slotHint, false))
+	d.takeFrame(p, r, hint, slotHint)
 	d.decodeMap(p, dst, args)
 	noteHint(&p.mapHint, hint, d.copied, arenaChunk)
 	noteHint(&p.mapSlotHint, slotHint, d.used, maxFrameSlots)
+	d.keepRest(r)
 	return d.reset()
 }
 
