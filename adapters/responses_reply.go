@@ -151,7 +151,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 			if name == "" {
 				return p.fail(at.key("/name"), ErrReplyShape, "missing name")
 			}
-			args, _, err := p.argsText(at.key("/arguments"), it[3])
+			args, err := p.argsText(at.key("/arguments"), it[3])
 			if err != nil {
 				return err
 			}

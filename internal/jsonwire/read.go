@@ -492,23 +492,39 @@ func (x *Index) Recorded(raw []byte) bool { return x.container(raw) != nil }
 // null, in droppedNull; nil when none is left. Each member is copied as
 // sent, without insignificant space.
 func (x *Index) Extra(obj []byte, known, dropped, droppedNull []string) []byte {
-	var out []byte
+	return x.ExtraIn(nil, obj, known, dropped, droppedNull)
+}
+
+// ExtraIn is Extra made in b: one pass finds the members kept and their
+// size, a second copies them into room taken from b.
+func (x *Index) ExtraIn(b *Blocks, obj []byte, known, dropped, droppedNull []string) []byte {
+	keep := func(m Member) bool {
+		return !(KeyIn(m.Key, known) || KeyIn(m.Key, dropped) || (m.Val[0] == 'n' && KeyIn(m.Key, droppedNull)))
+	}
+	size := 0
 	_ = x.Members(obj, func(m Member) error {
-		if KeyIn(m.Key, known) || KeyIn(m.Key, dropped) || (m.Val[0] == 'n' && KeyIn(m.Key, droppedNull)) {
+		if keep(m) {
+			size += len(m.Whole) + 1 // and a '{' or ','
+		}
+		return nil
+	})
+	if size == 0 {
+		return nil
+	}
+	out := b.Room(size + 1)
+	_ = x.Members(obj, func(m Member) error {
+		if !keep(m) {
 			return nil
 		}
-		if out == nil {
+		if len(out) == 0 {
 			out = append(out, '{')
 		} else {
 			out = append(out, ',')
 		}
-		out = append(out, x.Compact(m.Whole)...)
+		out = x.AppendCompact(out, m.Whole)
 		return nil
 	})
-	if out == nil {
-		return nil
-	}
-	return append(out, '}')
+	return b.Take(append(out, '}'))
 }
 
 // KeyIn reports whether the quoted key equals one of names exactly.
