@@ -224,7 +224,8 @@ type replyParser struct {
 	ix       *jsonwire.Index // the reply's index, set by whole
 	// lazyCompact: the parser replays no compacted part of the reply
 	// (OpenAI Chat replays arguments texts as sent), so whole compacts
-	// nothing ahead.
+	// nothing ahead, and each value handed out is compacted alone
+	// (jsonwire.Index.CompactIn).
 	lazyCompact bool
 	checker     *jsonwire.Checker // reused by the checks of one reply, set by whole
 	// texts and blocks, set by whole, hold the strings and the byte slices
@@ -428,7 +429,7 @@ func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 	if k := jsonwire.Kind(raw); k != "an object" {
 		return nil, p.fail(path, ErrArguments, "expected a JSON object, got %s", k)
 	}
-	return p.ix.Compact(raw), nil
+	return p.ix.CompactIn(p.blocks, raw), nil
 }
 
 // argsText normalises arguments sent as JSON text in a string (OpenAI

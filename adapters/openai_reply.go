@@ -210,7 +210,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	}
 	replay := OpenAIAssistantMessage{Role: "assistant", Content: json.RawMessage("null")}
 	if m[1] != nil {
-		replay.Content = p.ix.Compact(m[1])
+		replay.Content = p.ix.CompactIn(p.blocks, m[1])
 		if turn.Text, err = openAIText(p, path.key("/content"), m[1]); err != nil {
 			return Turn{}, err
 		}

@@ -129,7 +129,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		if err != nil {
 			return err
 		}
-		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.Compact(raw)))
+		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.CompactIn(p.blocks, raw)))
 		switch {
 		case typ == "":
 			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
