@@ -55,6 +55,13 @@ type Call struct {
 
 // Turn is one model reply, parsed: the calls to run, the text, and the
 // history entries that replay the model's own turn.
+//
+// A Turn shares no memory with the reply it was parsed from. Its strings
+// and byte slices are cut from a few chunks made for the reply (at most
+// 16 KiB each), so that a reply of many calls costs a few allocations:
+// keeping one of them keeps its chunk alive. Appending to one of its byte
+// slices (Call.Args, a replayed json.RawMessage) never writes over
+// another.
 type Turn struct {
 	// Calls are the tool calls, in the order the model sent them; nil
 	// (never empty and non-nil) when the model ended its turn without
