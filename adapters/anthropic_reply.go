@@ -129,7 +129,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: p.ix.Compact(m[2])}}
+	turn.Replay = []any{AnthropicMessage{Role: "assistant", Content: p.ix.CompactIn(p.blocks, m[2])}}
 	return turn.noEmptyCalls(), nil
 }
 

@@ -192,7 +192,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
-	turn.Replay = []any{json.RawMessage(p.ix.Compact(msg))}
+	turn.Replay = []any{json.RawMessage(p.ix.CompactIn(p.blocks, msg))}
 	return turn.noEmptyCalls(), nil
 }
 

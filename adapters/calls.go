@@ -55,6 +55,13 @@ type Call struct {
 
 // Turn is one model reply, parsed: the calls to run, the text, and the
 // history entries that replay the model's own turn.
+//
+// A Turn shares no memory with the reply it was parsed from. Its strings
+// and byte slices are cut from a few chunks made for the reply (at most
+// 16 KiB each), so that a reply of many calls costs a few allocations:
+// keeping one of them keeps its chunk alive. Appending to one of its byte
+// slices (Call.Args, a replayed json.RawMessage) never writes over
+// another.
 type Turn struct {
 	// Calls are the tool calls, in the order the model sent them; nil
 	// (never empty and non-nil) when the model ended its turn without
@@ -224,9 +231,16 @@ type replyParser struct {
 	ix       *jsonwire.Index // the reply's index, set by whole
 	// lazyCompact: the parser replays no compacted part of the reply
 	// (OpenAI Chat replays arguments texts as sent), so whole compacts
-	// nothing ahead.
+	// nothing ahead, and each value handed out is compacted alone
+	// (jsonwire.Index.CompactIn).
 	lazyCompact bool
 	checker     *jsonwire.Checker // reused by the checks of one reply, set by whole
+	// texts and blocks, set by whole, hold the strings and the byte slices
+	// (arguments, extra members) made of one reply, so that its calls
+	// cost a few allocations, not a few each; nil (each made alone) for
+	// the events of a stream, whose strings may outlive the event.
+	texts  *jsonwire.Texts
+	blocks *jsonwire.Blocks
 }
 
 // indexHook, when set (by tests), sees the index of every reply parsed.
@@ -236,6 +250,8 @@ var indexHook func(*jsonwire.Index)
 type replyState struct {
 	ix      jsonwire.Index
 	checker jsonwire.Checker
+	texts   jsonwire.Texts
+	blocks  jsonwire.Blocks
 }
 
 func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
@@ -320,6 +336,8 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jsonwire.I
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	st := new(replyState)
 	p.ix, p.checker = &st.ix, &st.checker
+	p.texts, p.blocks = &st.texts, &st.blocks
+	p.texts.Size(len(reply))
 	// Most parsers replay compacted parts of the reply: the check compacts
 	// it as it goes, copying a run between spaces at a time, unless the
 	// parser said it replays none (lazyCompact).
@@ -359,7 +377,7 @@ func (p replyParser) text(path loc, raw []byte) (string, error) {
 	if raw == nil || raw[0] == 'n' {
 		return "", nil
 	}
-	s, ok := jsonwire.Text(raw)
+	s, ok := p.texts.Text(raw)
 	if !ok {
 		return "", p.fail(path, ErrReplyShape, "expected a string, got %s", jsonwire.Kind(raw))
 	}
@@ -418,23 +436,67 @@ func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 	if k := jsonwire.Kind(raw); k != "an object" {
 		return nil, p.fail(path, ErrArguments, "expected a JSON object, got %s", k)
 	}
-	return p.ix.Compact(raw), nil
+	return p.ix.CompactIn(p.blocks, raw), nil
 }
 
-// argsText normalises arguments sent as JSON text in a string (OpenAI Chat
-// and Responses): "" and "null" mean {}. An object sent in place of the
-// string (Ollama's native API, some compatible servers) is accepted too.
-// It returns the arguments and the text as sent (the object's text for an
-// object), which may share memory.
-func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, []byte, error) {
+// argsText normalises arguments sent as JSON text in a string (OpenAI
+// Responses, and the streams): "" and "null" mean {}. An object sent in
+// place of the string (Ollama's native API, some compatible servers) is
+// accepted too. The text is unquoted into room taken from the reply's
+// blocks, checked, and compacted where it lies.
+func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, error) {
+	if raw == nil || raw[0] != '"' {
+		return p.argsObject(path, raw)
+	}
+	text := jsonwire.AppendUnquoted(p.blocks.Room(len(raw)-2), raw)
+	inner, spaces, err := p.argsInText(path, text)
+	switch {
+	case err != nil:
+		return nil, err
+	case inner == nil:
+		return json.RawMessage("{}"), nil
+	}
+	if spaces != 0 || &inner[0] != &text[0] {
+		// Compacting in place: what is written never passes what is read.
+		inner = jsonwire.AppendCompact(text[:0], inner)
+	}
+	return p.blocks.Take(inner), nil
+}
+
+// argsAndText is argsText that also returns the arguments text as sent
+// (OpenAI Chat replays it): the text is unquoted once, into the reply's
+// strings, checked there, and copied compact into the reply's blocks as
+// the arguments, which the caller may change. For an object sent in place
+// of the string, the text is the object's compact text.
+func (p replyParser) argsAndText(path loc, raw []byte) (json.RawMessage, string, error) {
 	if raw == nil || raw[0] != '"' {
 		args, err := p.argsObject(path, raw)
-		return args, args, err
+		return args, string(args), err
 	}
-	text := jsonwire.AppendUnquoted(make([]byte, 0, len(raw)-2), raw)
+	text, b, _ := p.texts.TextBytes(raw)
+	inner, spaces, err := p.argsInText(path, b)
+	if err != nil {
+		return nil, "", err
+	}
+	if inner == nil {
+		return json.RawMessage("{}"), text, nil
+	}
+	args := p.blocks.Room(len(inner))
+	if spaces == 0 {
+		args = append(args, inner...)
+	} else {
+		args = jsonwire.AppendCompact(args, inner)
+	}
+	return p.blocks.Take(args), text, nil
+}
+
+// argsInText checks an arguments text: it returns nil for "" and "null"
+// (which mean {}), else the text trimmed when it is one JSON object, with
+// the bytes of insignificant space it holds (-1: not counted).
+func (p replyParser) argsInText(path loc, text []byte) (json.RawMessage, int, error) {
 	inner := bytes.TrimSpace(text)
 	if len(inner) == 0 || string(inner) == "null" {
-		return json.RawMessage("{}"), text, nil
+		return nil, 0, nil
 	}
 	inner, err := p.check(path, inner, ErrArguments, nil) // another text: not p.ix
 	if err != nil {
@@ -442,18 +504,15 @@ func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, []byte, er
 		if errors.As(err, &re) && re.Err == ErrArguments {
 			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + rtQuote(string(text))
 		}
-		return nil, nil, err
+		return nil, 0, err
 	}
 	if k := jsonwire.Kind(inner); k != "an object" {
-		return nil, nil, p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
+		return nil, 0, p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
 	}
-	switch {
-	case p.checker == nil:
-		return jsonwire.Compact(inner), text, nil
-	case p.checker.Spaces() == 0: // the check counted the space
-		return inner, text, nil
+	if p.checker == nil {
+		return inner, -1, nil
 	}
-	return jsonwire.AppendCompact(make([]byte, 0, len(inner)-p.checker.Spaces()), inner), text, nil
+	return inner, p.checker.Spaces(), nil // the check counted the space
 }
 
 // notShape is the error for a reply that lacks what every reply of the

@@ -1,6 +1,7 @@
 package adapters_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -928,5 +929,78 @@ func TestGeminiTextPartSignature(t *testing.T) {
 	}
 	if _, err := adapters.ParseGeminiReply([]byte(`{"role":"model","parts":[{"text":"hi","thoughtSignature":"c2ln"}]}`)); err != nil {
 		t.Errorf("a string signature: %v", err)
+	}
+}
+
+// TestCallsOwnTheirMemory: the calls of one reply are cut from shared
+// chunks, not from the reply; writing over the reply, appending to one
+// call's Args, or writing over them, changes no other call's Args, no id
+// or name, and (where the replay keeps its own copy, as OpenAI Chat's
+// arguments texts) not the replay.
+func TestCallsOwnTheirMemory(t *testing.T) {
+	for _, pr := range adapters.Providers() {
+		name := pr.Name()
+		t.Run(name, func(t *testing.T) {
+			for _, args := range []string{plainArgs, escapedArgs, plainArgs + " compact", escapedArgs + " compact"} {
+				reply := []byte(testHomes[name].benchReply(200, strings.TrimSuffix(args, " compact")))
+				if strings.HasSuffix(args, " compact") {
+					var b bytes.Buffer
+					if err := json.Compact(&b, reply); err != nil {
+						t.Fatal(err)
+					}
+					reply = b.Bytes()
+				}
+				turn, err := parsers[name](reply)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(turn.Calls) != 200 {
+					t.Fatalf("%d calls, want 200", len(turn.Calls))
+				}
+				type seen struct{ id, name, args string }
+				before := make([]seen, len(turn.Calls))
+				for i, c := range turn.Calls {
+					before[i] = seen{c.ID, c.Name, string(c.Args)}
+				}
+				replay, err := json.Marshal(turn.Replay)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range reply {
+					reply[i] = 'X'
+				}
+				if again, _ := json.Marshal(turn.Replay); string(again) != string(replay) {
+					t.Fatal("writing over the reply changed the replay")
+				}
+				for i := range turn.Calls {
+					_ = append(turn.Calls[i].Args, `,"x":1}`...)
+				}
+				if again, _ := json.Marshal(turn.Replay); string(again) != string(replay) {
+					t.Fatal("appending to Args changed the replay")
+				}
+				for i := range turn.Calls {
+					if i%2 == 0 {
+						a := turn.Calls[i].Args
+						for k := range a {
+							a[k] = ' '
+						}
+					}
+				}
+				for i, c := range turn.Calls {
+					got := seen{c.ID, c.Name, string(c.Args)}
+					if i%2 == 0 {
+						got.args = before[i].args
+					}
+					if got != before[i] {
+						t.Fatalf("call %d changed: %+v, want %+v", i, got, before[i])
+					}
+				}
+				if name == adapters.NameOpenAI {
+					if again, _ := json.Marshal(turn.Replay); string(again) != string(replay) {
+						t.Fatal("writing over Args changed the replay")
+					}
+				}
+			}
+		})
 	}
 }

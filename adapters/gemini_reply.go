@@ -141,7 +141,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	g.turn.Text = g.text.String()
-	g.turn.Replay = []any{json.RawMessage(p.ix.Compact(content))}
+	g.turn.Replay = []any{json.RawMessage(p.ix.CompactIn(p.blocks, content))}
 	return g.turn.noEmptyCalls(), nil
 }
 

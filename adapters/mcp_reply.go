@@ -77,7 +77,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 				return err
 			}
 			turn.Calls = append(turn.Calls, c)
-			turn.Replay = append(turn.Replay, json.RawMessage(p.ix.Compact(raw)))
+			turn.Replay = append(turn.Replay, json.RawMessage(p.ix.CompactIn(p.blocks, raw)))
 			return nil
 		})
 		if err != nil {
@@ -104,7 +104,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			return Turn{}, err
 		}
 		turn.Calls = []Call{c}
-		turn.Replay = []any{json.RawMessage(p.ix.Compact(data))}
+		turn.Replay = []any{json.RawMessage(p.ix.CompactIn(p.blocks, data))}
 	default:
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jsonwire.Kind(data))
 	}

@@ -227,7 +227,7 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	if err := p.array(path.key("/tool_calls"), m[2]); err != nil {
 		return Turn{}, err
 	}
-	replay := OllamaMessage{Role: "assistant", Content: turn.Text, Extra: p.ix.Extra(top[0], ollamaMessageKeys, nil, nil)}
+	replay := OllamaMessage{Role: "assistant", Content: turn.Text, Extra: p.ix.ExtraIn(p.blocks, top[0], ollamaMessageKeys, nil, nil)}
 	if m[2] != nil && m[2][0] == '[' {
 		if err := p.ollamaToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
@@ -267,10 +267,10 @@ func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
 		call := OllamaToolCall{ID: id, Function: OllamaFunctionCall{Name: name, Arguments: args}}
 		if fnOthers > 0 {
-			call.Function.Extra = p.ix.Extra(tc[1], functionKeys, nil, nil)
+			call.Function.Extra = p.ix.ExtraIn(p.blocks, tc[1], functionKeys, nil, nil)
 		}
 		if callOthers > 0 {
-			call.Extra = p.ix.Extra(raw, ollamaToolCallKeys, nil, nil)
+			call.Extra = p.ix.ExtraIn(p.blocks, raw, ollamaToolCallKeys, nil, nil)
 		}
 		replay.ToolCalls = append(replay.ToolCalls, call)
 		return nil

@@ -210,12 +210,12 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	}
 	replay := OpenAIAssistantMessage{Role: "assistant", Content: json.RawMessage("null")}
 	if m[1] != nil {
-		replay.Content = p.ix.Compact(m[1])
+		replay.Content = p.ix.CompactIn(p.blocks, m[1])
 		if turn.Text, err = openAIText(p, path.key("/content"), m[1]); err != nil {
 			return Turn{}, err
 		}
 	}
-	replay.Extra = p.ix.Extra(msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
+	replay.Extra = p.ix.ExtraIn(p.blocks, msg, openAIMessageKeys, openAIDropped, openAIDroppedNull)
 	if m[2] != nil && m[2][0] == '[' {
 		if err := p.openAIToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
@@ -253,7 +253,7 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 		if err != nil {
 			return err
 		}
-		args, text, err := p.argsText(at.key("/function/arguments"), rawArgs)
+		args, text, err := p.argsAndText(at.key("/function/arguments"), rawArgs)
 		if err != nil {
 			return err
 		}
@@ -262,12 +262,12 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 			return err
 		}
 		turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
-		tcall := OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: string(text)}}
+		tcall := OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: text}}
 		if fnOthers > 0 {
-			tcall.Function.Extra = p.ix.Extra(tc[2], functionKeys, nil, nil)
+			tcall.Function.Extra = p.ix.ExtraIn(p.blocks, tc[2], functionKeys, nil, nil)
 		}
 		if callOthers > 0 {
-			tcall.Extra = p.ix.Extra(raw, openAIToolCallKeys, openAIToolCallDropped, nil)
+			tcall.Extra = p.ix.ExtraIn(p.blocks, raw, openAIToolCallKeys, openAIToolCallDropped, nil)
 		}
 		replay.ToolCalls = append(replay.ToolCalls, tcall)
 		return nil

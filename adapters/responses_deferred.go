@@ -115,7 +115,7 @@ func responsesSearchOutputs(p provider, s *Searcher, searches []Search, opts []O
 // responsesSearch reads the arguments of a client-side tool_search_call:
 // {"query": "...", "paths": ["..."]}, either of them.
 func responsesSearch(p replyParser, at loc, callID string, raw []byte) (Search, error) {
-	args, _, err := p.argsText(at, raw)
+	args, err := p.argsText(at, raw)
 	if err != nil {
 		return Search{}, err
 	}

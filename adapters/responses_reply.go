@@ -129,7 +129,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		if err != nil {
 			return err
 		}
-		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.Compact(raw)))
+		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.CompactIn(p.blocks, raw)))
 		switch {
 		case typ == "":
 			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
@@ -151,7 +151,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 			if name == "" {
 				return p.fail(at.key("/name"), ErrReplyShape, "missing name")
 			}
-			args, _, err := p.argsText(at.key("/arguments"), it[3])
+			args, err := p.argsText(at.key("/arguments"), it[3])
 			if err != nil {
 				return err
 			}

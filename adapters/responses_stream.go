@@ -462,7 +462,7 @@ func (a *responsesStream) doneCall(s *Stream, it *responsesItem, v *[7][]byte) (
 	if status == "incomplete" {
 		return Call{}, p.fail(ptr("/item/status"), ErrIncomplete, "%s is incomplete: its arguments were cut off", it.what())
 	}
-	args, _, err := p.argsText(ptr("/item/arguments"), raw)
+	args, err := p.argsText(ptr("/item/arguments"), raw)
 	if err != nil {
 		return Call{}, err
 	}
@@ -707,7 +707,7 @@ func (a *responsesStream) finish1(s *Stream, it *responsesItem, status, reason s
 		comma()
 		b = append(append(append(b, `"arguments":"`...), args...), '"')
 		quoted := b[len(b)-len(args)-2:]
-		c, _, err := s.rp.argsText(ptr(""), quoted)
+		c, err := s.rp.argsText(ptr(""), quoted)
 		if err != nil {
 			sentinel, why := ErrArguments, "its arguments are not one whole JSON object"
 			if status == "incomplete" {
@@ -932,7 +932,7 @@ func (a *responsesStream) agree(s *Stream, out []byte) error {
 		case "function_call":
 			callID, _ := jsonwire.Text(v[2])
 			name, _ := jsonwire.Text(v[3])
-			args, _, err := p.argsText(at.key("/arguments"), v[4])
+			args, err := p.argsText(at.key("/arguments"), v[4])
 			if err != nil {
 				return err
 			}

@@ -100,10 +100,13 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 	if ix != nil {
 		ix.space = c.spaces
 		if ix.Eager {
-			ix.compacted = data
-			if c.out != nil {
-				ix.compacted = append(c.out, data[c.last:]...)
+			// Always a copy, even of a text without space: the readers
+			// hand out slices of it (CompactIn), which must not be the
+			// caller's bytes.
+			if c.out == nil {
+				c.out = make([]byte, 0, len(data))
 			}
+			ix.compacted = append(c.out, data[c.last:]...)
 		}
 	}
 	return nil
@@ -120,13 +123,7 @@ func (c *Checker) space() {
 // before it to c.out when the check compacts.
 func (c *Checker) spaceRun() {
 	start := c.pos
-	for c.pos < len(c.data) {
-		b := c.data[c.pos]
-		if b != ' ' && b != '\t' && b != '\n' && b != '\r' {
-			break
-		}
-		c.pos++
-	}
+	c.pos = SkipSpace(c.data, c.pos)
 	if c.pos > start {
 		c.spaces += c.pos - start
 		if c.ix != nil && c.ix.Eager {
@@ -279,7 +276,19 @@ func (c *Checker) str() (escaped bool, err *Error) {
 			return escaped, nil
 		case b == '\\':
 			escaped = true
-			c.quoted = c.quoted || c.pos+1 < len(c.data) && c.data[c.pos+1] == '"'
+			if c.pos+1 < len(c.data) {
+				// The one-letter escapes here, without a call: an
+				// arguments text is full of \".
+				switch c.data[c.pos+1] {
+				case '"':
+					c.quoted = true
+					c.pos += 2
+					continue
+				case '\\', '/', 'b', 'f', 'n', 'r', 't':
+					c.pos += 2
+					continue
+				}
+			}
 			if err := c.escape(); err != nil {
 				return escaped, err
 			}
@@ -545,8 +554,10 @@ func (c *Checker) keyBytes(k keyRef) []byte {
 func (c *Checker) duplicate(keys []keyRef) (keyRef, bool) {
 	if len(keys) <= 8 {
 		for i := 1; i < len(keys); i++ {
-			for j := 0; j < i; j++ {
-				if string(c.keyBytes(keys[i])) == string(c.keyBytes(keys[j])) {
+			ki := c.keyBytes(keys[i])
+			for _, kj := range keys[:i] {
+				// The lengths first: most keys differ in length.
+				if int(kj.end&^unescBit-kj.start) == len(ki) && string(c.keyBytes(kj)) == string(ki) {
 					return keys[i], true
 				}
 			}

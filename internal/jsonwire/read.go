@@ -279,7 +279,7 @@ func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVari
 	clear(vals)
 	_ = x.Members(obj, func(m Member) error {
 		key := m.Key[1 : len(m.Key)-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
+		if hasBackslash(key) {
 			key = AppendUnquoted(nil, m.Key)
 		}
 		for i, n := range names {
@@ -303,6 +303,20 @@ func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVari
 		return nil
 	})
 	return caseVariant, others
+}
+
+// hasBackslash reports whether b holds a backslash: a loop for the short
+// keys of replies, where bytes.IndexByte's call costs more than it saves.
+func hasBackslash(b []byte) bool {
+	if len(b) > 32 {
+		return bytes.IndexByte(b, '\\') >= 0
+	}
+	for _, c := range b {
+		if c == '\\' {
+			return true
+		}
+	}
+	return false
 }
 
 func isASCII(b []byte) bool {
@@ -395,6 +409,24 @@ func (x *Index) Compact(raw []byte) []byte {
 		return raw
 	}
 	return x.AppendCompact(make([]byte, 0, len(raw)-n), raw)
+}
+
+// CompactIn is Compact for values handed out to callers, who own them:
+// with b not nil, the result never shares memory with the text (which is
+// the caller's buffer) and its capacity ends where it ends. A recorded
+// container is a slice of the text compacted once when that was made (the
+// check makes it when x is eager), else it is compacted alone into room
+// from b, as is any other value. With a nil b it is Compact.
+func (x *Index) CompactIn(b *Blocks, raw []byte) []byte {
+	if b == nil {
+		return x.Compact(raw)
+	}
+	if sp := x.container(raw); sp != nil && x.compacted != nil {
+		from := int(sp.start - sp.before)
+		to := from + len(raw) - int(sp.spaces)
+		return x.compacted[from:to:to]
+	}
+	return b.Take(x.AppendCompact(b.Room(len(raw)), raw))
 }
 
 // spaces counts the bytes of insignificant space in raw, a run of checked
@@ -492,23 +524,51 @@ func (x *Index) Recorded(raw []byte) bool { return x.container(raw) != nil }
 // null, in droppedNull; nil when none is left. Each member is copied as
 // sent, without insignificant space.
 func (x *Index) Extra(obj []byte, known, dropped, droppedNull []string) []byte {
-	var out []byte
+	return x.ExtraIn(nil, obj, known, dropped, droppedNull)
+}
+
+// ExtraIn is Extra made in b: one pass finds the members kept and their
+// size (a second finds them again only when there are more than eight),
+// then they are copied into room taken from b.
+func (x *Index) ExtraIn(b *Blocks, obj []byte, known, dropped, droppedNull []string) []byte {
+	var kept [8][]byte
+	n, size := 0, 0
 	_ = x.Members(obj, func(m Member) error {
 		if KeyIn(m.Key, known) || KeyIn(m.Key, dropped) || (m.Val[0] == 'n' && KeyIn(m.Key, droppedNull)) {
 			return nil
 		}
-		if out == nil {
+		if n < len(kept) {
+			kept[n] = m.Whole
+		}
+		n++
+		size += len(m.Whole) + 1 // and a '{' or ','
+		return nil
+	})
+	if n == 0 {
+		return nil
+	}
+	out := b.Room(size + 1)
+	add := func(whole []byte) {
+		if len(out) == 0 {
 			out = append(out, '{')
 		} else {
 			out = append(out, ',')
 		}
-		out = append(out, x.Compact(m.Whole)...)
-		return nil
-	})
-	if out == nil {
-		return nil
+		out = x.AppendCompact(out, whole)
 	}
-	return append(out, '}')
+	if n <= len(kept) {
+		for _, w := range kept[:n] {
+			add(w)
+		}
+	} else {
+		_ = x.Members(obj, func(m Member) error {
+			if !(KeyIn(m.Key, known) || KeyIn(m.Key, dropped) || (m.Val[0] == 'n' && KeyIn(m.Key, droppedNull))) {
+				add(m.Whole)
+			}
+			return nil
+		})
+	}
+	return b.Take(append(out, '}'))
 }
 
 // KeyIn reports whether the quoted key equals one of names exactly.
