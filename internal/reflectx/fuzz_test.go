@@ -6,11 +6,14 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolnexus/toolnexus/internal/fields"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
@@ -277,4 +280,69 @@ func hasDuplicateKeys(data []byte) bool {
 func atEOF(dec *json.Decoder) bool {
 	_, err := dec.Token()
 	return err == io.EOF
+}
+
+// FuzzTagValues builds a plan for a field with fuzzed constraint tags and
+// checks what makes the one checker hold: a build never panics, and when
+// it succeeds, every enum member, the default and the example (each a
+// value the build accepted) is accepted by the plan as a call's argument,
+// while a build that refuses one of them names a tag.
+func FuzzTagValues(f *testing.F) {
+	f.Add("string", "a,b", "1", "3", "^[a-z]+$", "", "a", "b")
+	f.Add("string", "ab,c", "2", "", "", "email", "", "")
+	f.Add("int", "1,7", "", "", "", "", "3", "5")
+	f.Add("float64", "0.5,2", "", "", "", "", "0.5", "")
+	f.Fuzz(func(t *testing.T, kind, enum, lo, hi, pattern, format, def, example string) {
+		types := map[string]reflect.Type{"string": reflect.TypeFor[string](), "int": reflect.TypeFor[int](),
+			"uint8": reflect.TypeFor[uint8](), "float64": reflect.TypeFor[float64]()}
+		typ, ok := types[kind]
+		if !ok {
+			return
+		}
+		var tag []string
+		add := func(key, v string) {
+			if v != "" {
+				tag = append(tag, key+":"+strconv.Quote(v))
+			}
+		}
+		add("enum", enum)
+		if typ.Kind() == reflect.String {
+			add("minLength", lo)
+			add("maxLength", hi)
+			add("pattern", pattern)
+			add("format", format)
+		} else {
+			add("minimum", lo)
+			add("maximum", hi)
+		}
+		add("default", def)
+		add("example", example)
+		st := reflect.StructOf([]reflect.StructField{{Name: "F", Type: typ, Tag: reflect.StructTag(`json:"f,omitempty" ` + strings.Join(tag, " "))}})
+		p, err := PlanFor(st)
+		if err != nil {
+			var fe *fields.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("tags %v: error %T %v is not a *fields.Error", tag, err, err)
+			}
+			return
+		}
+		fs, err := fields.Describe(st)
+		if err != nil {
+			t.Fatalf("tags %v: the plan built but Describe fails: %v", tag, err)
+		}
+		r := fs[0].Rules
+		values := append(append([]any(nil), r.Enum...), r.Examples...)
+		if r.HasDefault {
+			values = append(values, r.Default)
+		}
+		for _, v := range values {
+			arg, err := json.Marshal(map[string]any{"f": v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.DecodeJSONNew(arg, Limits{}); err != nil {
+				t.Errorf("tags %v: the plan accepted %s as a tag's value but refuses it as an argument: %v", tag, arg, err)
+			}
+		}
+	})
 }
