@@ -130,6 +130,13 @@ func (p *parser) elemKey(key, pre string) error {
 	return nil
 }
 
+// ElemError is elemError for a check of r's element rules (r.Elem) made
+// elsewhere (the decode plan's): the error is put under the elements'
+// prefix, and a tag translated from a peer dialect is named as written.
+func (r *Rules) ElemError(err error) error {
+	return r.peer.attribute(elemError(err, ElemPrefix(r.Class)))
+}
+
 // elemError puts an error about an element's tags under the prefix.
 func elemError(err error, pre string) error {
 	var e *Error

@@ -3,7 +3,6 @@ package reflectx
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -374,13 +373,7 @@ func withConstraints(n *node, r *fields.Rules) (*node, error) {
 		// The items.* or values.* tags: every element is checked as a
 		// field with those tags would be.
 		if elem, err = withConstraints(n.elem, r.Elem); err != nil {
-			var fe *fields.Error
-			if errors.As(err, &fe) && fe.Tag != "" && !strings.HasPrefix(fe.Tag, "jsonschema") {
-				cp := *fe
-				cp.Tag = fields.ElemPrefix(fields.ClassOf(n.t)) + cp.Tag
-				err = &cp
-			}
-			return n, err
+			return n, r.ElemError(err)
 		}
 	}
 	if c == nil && elem == n.elem {

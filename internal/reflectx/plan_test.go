@@ -421,6 +421,7 @@ func TestValueTagsCheckedByThePlan(t *testing.T) {
 		{tInt, `enum:"1,7" maximum:"5"`, "enum", []string{"the enum member 7", "<= 5"}},
 		{tStrings, `items.enum:"a,bb" items.minLength:"2"`, "items.enum", []string{`the enum member "a"`, "at least 2 characters"}},
 		{tString, `jsonschema:"enum=a,default=b"`, "jsonschema", []string{"key default", "one of \"a\""}},
+		{tStrings, `jsonschema:"enum=a,minLength=2"`, "jsonschema", []string{"key enum (read as items.enum)", `the enum member "a"`}},
 		{tString, `maxLength:"3" default:"toolong"`, "default", []string{`the default "toolong"`, "at most 3 characters"}},
 		{tInt, `minimum:"1" example:"0"`, "example", []string{"the example 0", ">= 1"}},
 	} {
