@@ -58,6 +58,7 @@ func ParseAnthropicReply(reply []byte) (Turn, error) {
 func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	p := l.parser(NameAnthropic)
 	data, err := p.whole(reply)
+	defer p.release()
 	if err != nil {
 		return Turn{}, err
 	}
@@ -95,7 +96,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	var text textJoin
 	n := p.ix.Count(m[2], "type", "tool_use")
 	turn.Calls = sized[Call](n)
-	ids := make(callIDs, n)
+	var ids callIDs
 	err = p.ix.Elems(m[2], func(i int, raw []byte) error {
 		at := ptr("/content").index(i)
 		var b [5][]byte

@@ -532,7 +532,7 @@ func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) 
 	if name == "" {
 		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use): missing name", b.index)
 	}
-	if _, dup := a.ids[id]; dup {
+	if a.ids.has(id) {
 		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use %s): call id %s is used by an earlier call", b.index, rtQuote(name), rtQuote(id))
 	}
 	args := []byte("{}")
@@ -546,10 +546,7 @@ func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) 
 			return Call{}, p.fail(ptr(""), ErrArguments, "block %d (tool_use %s): input: expected a JSON object, got %s", b.index, rtQuote(name), wireKind(m))
 		}
 	}
-	if a.ids == nil {
-		a.ids = callIDs{}
-	}
-	a.ids[id] = struct{}{}
+	a.ids.add(id)
 	return Call{ID: id, Name: name, Args: args}, nil
 }
 

@@ -74,6 +74,7 @@ func ParseBedrockReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseB
 func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	p := l.parser(NameBedrock)
 	data, err := p.whole(reply)
+	defer p.release()
 	if err != nil {
 		return Turn{}, err
 	}
@@ -143,7 +144,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	var text textJoin
 	n := p.ix.Count(m[1], "toolUse", "")
 	turn.Calls = sized[Call](n)
-	ids := make(callIDs, n)
+	var ids callIDs
 	list := ptr(path.key("/content").String()) // once, so that index below makes no path
 	err = p.ix.Elems(m[1], func(i int, raw []byte) error {
 		at := list.index(i)

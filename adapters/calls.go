@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -241,6 +242,9 @@ type replyParser struct {
 	// the events of a stream, whose strings may outlive the event.
 	texts  *jsonwire.Texts
 	blocks *jsonwire.Blocks
+	// scratch, set by whole, is where p.ix and p.checker live; release
+	// gives it back for the next reply.
+	scratch *scratch
 }
 
 // indexHook, when set (by tests), sees the index of every reply parsed.
@@ -252,6 +256,35 @@ type replyState struct {
 	checker jsonwire.Checker
 	texts   jsonwire.Texts
 	blocks  jsonwire.Blocks
+}
+
+// scratch is the room the check and the readers of one reply use and no
+// result keeps (the index's records, the checker's stacks), reused by the
+// replies parsed after it.
+type scratch struct {
+	ix      jsonwire.Index
+	checker jsonwire.Checker
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// stores are the memory a parsed reply's results live in.
+type stores struct {
+	texts  jsonwire.Texts
+	blocks jsonwire.Blocks
+}
+
+// release gives the room whole took back, once the reply is read: nothing
+// read from p.ix or p.checker may be used after it.
+func (p *replyParser) release() {
+	s := p.scratch
+	if s == nil {
+		return
+	}
+	p.scratch, p.ix, p.checker = nil, nil, nil
+	if keepIx, keepC := s.ix.Release(), s.checker.Release(); keepIx && keepC {
+		scratchPool.Put(s)
+	}
 }
 
 func (p replyParser) fail(l loc, sentinel error, format string, args ...any) error {
@@ -332,10 +365,10 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jsonwire.I
 }
 
 // whole checks a whole reply, indexing it in p.ix for the reads that
-// follow.
+// follow; the caller releases p when done reading.
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
-	st := new(replyState)
-	p.ix, p.checker = &st.ix, &st.checker
+	s, st := scratchPool.Get().(*scratch), new(stores)
+	p.scratch, p.ix, p.checker = s, &s.ix, &s.checker
 	p.texts, p.blocks = &st.texts, &st.blocks
 	p.texts.Size(len(reply))
 	// Most parsers replay compacted parts of the reply: the check compacts
@@ -648,8 +681,45 @@ func sized[T any](n int) []T {
 }
 
 // callIDs rejects a call id given twice in one reply: results are paired by
-// id, so two calls with one id would make the pairing ambiguous.
-type callIDs map[string]struct{}
+// id, so two calls with one id would make the pairing ambiguous. The first
+// few ids are compared one by one, without a map; a map holds them all
+// beyond.
+type callIDs struct {
+	few [8]string
+	n   int
+	m   map[string]struct{}
+}
+
+// has reports whether key was added.
+func (s *callIDs) has(key string) bool {
+	if s.m != nil {
+		_, ok := s.m[key]
+		return ok
+	}
+	for _, k := range s.few[:s.n] {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// add adds key.
+func (s *callIDs) add(key string) {
+	switch {
+	case s.m != nil:
+	case s.n < len(s.few):
+		s.few[s.n] = key
+		s.n++
+		return
+	default:
+		s.m = make(map[string]struct{}, 4*len(s.few))
+		for _, k := range s.few {
+			s.m[k] = struct{}{}
+		}
+	}
+	s.m[key] = struct{}{}
+}
 
 func (p replyParser) uniqueID(seen *callIDs, path loc, id string) error {
 	return p.uniqueKey(seen, path, id, id)
@@ -661,13 +731,10 @@ func (p replyParser) uniqueKey(seen *callIDs, path loc, key, id string) error {
 	if key == "" {
 		return nil
 	}
-	if *seen == nil {
-		*seen = callIDs{}
-	}
-	if _, dup := (*seen)[key]; dup {
+	if seen.has(key) {
 		return p.fail(path, ErrReplyShape, "call id %s is used by an earlier call", rtQuote(id))
 	}
-	(*seen)[key] = struct{}{}
+	seen.add(key)
 	return nil
 }
 

@@ -101,6 +101,7 @@ func ParseGeminiReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseGe
 func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 	p := l.parser(NameGemini)
 	data, err := p.whole(reply)
+	defer p.release()
 	if err != nil {
 		return Turn{}, err
 	}

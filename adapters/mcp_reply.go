@@ -58,6 +58,7 @@ func ParseMCPReply(msg []byte) (Turn, error) { return ReplyLimits{}.ParseMCPRepl
 func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	p := l.parser(NameMCP)
 	data, err := p.whole(msg)
+	defer p.release()
 	if err != nil {
 		return Turn{}, err
 	}
@@ -66,7 +67,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	case '[':
 		n := p.ix.Count(data, "", "")
 		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
-		ids := make(callIDs, n)
+		var ids callIDs
 		err := p.ix.Elems(data, func(i int, raw []byte) error {
 			at := ptr("").index(i)
 			c, err := p.mcpRequest(at, raw)

@@ -185,6 +185,7 @@ func ParseOllamaReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOl
 func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOllama)
 	data, err := p.whole(reply)
+	defer p.release()
 	if err != nil {
 		return Turn{}, err
 	}

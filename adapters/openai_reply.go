@@ -143,6 +143,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOpenAI)
 	p.lazyCompact = true
 	data, err := p.whole(reply)
+	defer p.release()
 	if err != nil {
 		return Turn{}, err
 	}
@@ -229,7 +230,7 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 	n := p.ix.Count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
 	path = ptr(path.String()) // once, so that index below makes no path
-	ids := make(callIDs, n)
+	var ids callIDs
 	missing := false // a call came without an id
 	err := p.ix.Elems(list, func(i int, raw []byte) error {
 		at := path.index(i)
@@ -282,19 +283,14 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 			continue
 		}
 		id := madeCallID(i, c.Name, c.Args)
-		for hasID(ids, id) {
+		for ids.has(id) {
 			id += "_"
 		}
-		if ids == nil {
-			ids = callIDs{}
-		}
-		ids[id] = struct{}{}
+		ids.add(id)
 		c.ID, replay.ToolCalls[i].ID = id, id
 	}
 	return nil
 }
-
-func hasID(ids callIDs, id string) bool { _, ok := ids[id]; return ok }
 
 // madeCallID is the id given to a call sent with an empty one: its index and
 // an FNV-1a hash of its name and arguments, so that the same reply always

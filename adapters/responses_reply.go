@@ -65,6 +65,7 @@ func ParseResponsesReply(reply []byte) (Turn, error) {
 func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOpenAIResponses)
 	data, err := p.whole(reply)
+	defer p.release()
 	if err != nil {
 		return Turn{}, err
 	}
@@ -103,7 +104,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return nil
 	})
 	turn.Calls, turn.Replay = sized[Call](n), sized[any](all)
-	ids := make(callIDs, n)
+	var ids callIDs
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
 		at := path.index(i)
 		var it [7][]byte

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The strict check: one pass over a text checks it (RFC 8259 syntax,
@@ -46,6 +47,9 @@ type Checker struct {
 	spaces   int       // the bytes of space skipped so far
 	out      []byte    // with ix.Eager, the text so far without space, up to last
 	last     int       // where out stops in data
+	pend     []entry   // the entries of the open recorded containers, innermost last
+	tapeMax  int       // the most entries pend and the tape may hold together
+	cuts     int       // how many times pend was cut for reaching tapeMax
 
 	// LenientText makes the check accept strings holding invalid UTF-8
 	// or lone \u surrogates, as encoding/json does, reading each as
@@ -82,9 +86,10 @@ func Check(data []byte, maxDepth int) *Error {
 // checks grew for paths and keys.
 func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 	*c = Checker{data: data, maxDepth: maxDepth, ix: ix, LenientText: c.LenientText,
-		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table}
+		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table, pend: c.pend[:0],
+		tapeMax: len(data)/tapeRatio + 16}
 	if ix != nil {
-		*ix = Index{text: data, spans: ix.spans[:0], Eager: ix.Eager}
+		*ix = Index{text: data, spans: ix.spans[:0], tape: ix.tape[:0], Eager: ix.Eager}
 	}
 	c.space()
 	if c.pos == len(c.data) {
@@ -410,31 +415,39 @@ func (c *Checker) array(depth int) *Error {
 		c.pos++
 		return nil
 	}
-	span := c.open(start, before, depth)
+	o := c.open(start, before, depth)
 	c.stack = append(c.stack, pathSeg{})
 	for i := 0; ; i++ {
 		c.stack[len(c.stack)-1].index = i
+		vs := c.pos
 		if err := c.value(depth); err != nil {
 			return err
 		}
+		if o.span >= 0 && o.cuts == c.cuts {
+			c.keep(entry{v: uint32(vs), e: uint32(c.pos)})
+		}
 		if done, err := c.after(']', "an array"); err != nil || done {
-			c.close(span, start)
+			c.close(o, start)
 			return err
 		}
 	}
 }
 
+// opened is a container being checked: its place in the index (-1 when
+// it is not recorded), where its entries start in pend, and c.cuts when
+// it opened (its entries are complete while c.cuts is the same).
+type opened struct{ span, pend, cuts int }
+
 // open records the container that starts at start at nesting depth depth,
-// after before bytes of space, returning its place in the index (-1 when
-// it is not recorded); close sets its end and the space it holds, or drops
-// it when it is shorter than indexMin (so is all it holds, recorded after
-// it).
-func (c *Checker) open(start, before, depth int) int {
+// after before bytes of space; close sets its end and the space it holds,
+// or drops it when it is shorter than indexMin (so is all it holds,
+// recorded after it).
+func (c *Checker) open(start, before, depth int) opened {
 	if c.ix == nil || depth > indexDepth {
-		return -1
+		return opened{span: -1}
 	}
 	c.record(span{start: uint32(start), before: uint32(before)})
-	return len(c.ix.spans) - 1
+	return opened{span: len(c.ix.spans) - 1, pend: len(c.pend), cuts: c.cuts}
 }
 
 // record appends sp to the index, doubling its room: append's slower
@@ -446,15 +459,42 @@ func (c *Checker) record(sp span) {
 	c.ix.spans = append(c.ix.spans, sp)
 }
 
-func (c *Checker) close(span, start int) {
+// A kept container's entries (pend[o.pend:]) move to the tape when they
+// are complete; a dropped one's are dropped with it.
+func (c *Checker) close(o opened, start int) {
 	switch {
-	case span < 0:
+	case o.span < 0:
+		return
 	case c.pos-start < indexMin:
-		c.ix.spans = c.ix.spans[:span]
-	default:
-		sp := &c.ix.spans[span]
+		c.ix.spans = c.ix.spans[:o.span]
+	case o.cuts == c.cuts:
+		sp := &c.ix.spans[o.span]
+		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
+		t := c.ix.tape
+		if t == nil {
+			t = make([]entry, 0, len(c.data)/tapeGuess+16)
+		}
+		sp.first, sp.n = uint32(len(t))+1, uint32(len(c.pend)-o.pend)
+		c.ix.tape = append(t, c.pend[o.pend:]...)
+	default: // recorded, but its entries were cut: the readers scan it
+		sp := &c.ix.spans[o.span]
 		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
 	}
+	c.pend = c.pend[:min(o.pend, len(c.pend))]
+}
+
+// keep adds e, a member or element of the recorded container being
+// checked, to the pending entries. When pend and the tape would pass
+// their budget, the pending entries are cut instead: the containers open
+// now are read by scanning (they add no more entries), and the ones that
+// open after are taped again.
+func (c *Checker) keep(e entry) {
+	if len(c.pend)+len(c.ix.tape) >= c.tapeMax {
+		c.pend = c.pend[:0]
+		c.cuts++
+		return
+	}
+	c.pend = append(c.pend, e)
 }
 
 // after reads what follows an element or a member: a comma, or the closing
@@ -485,7 +525,7 @@ func (c *Checker) object(depth int) *Error {
 		c.pos++
 		return nil
 	}
-	span := c.open(at, before, depth)
+	o := c.open(at, before, depth)
 	base, unescBase := len(c.keys), len(c.unesc)
 	c.stack = append(c.stack, pathSeg{isKey: true})
 	for {
@@ -524,8 +564,12 @@ func (c *Checker) object(depth int) *Error {
 		}
 		c.pos++
 		c.space()
+		vs := c.pos
 		if err := c.value(depth); err != nil {
 			return err
+		}
+		if o.span >= 0 && o.cuts == c.cuts {
+			c.keep(entry{k: uint32(start), v: uint32(vs), e: uint32(c.pos)})
 		}
 		done, err := c.after('}', "an object")
 		if err != nil {
@@ -536,7 +580,7 @@ func (c *Checker) object(depth int) *Error {
 				return &Error{Path: c.path(), Problem: "duplicate key " + Quote(string(c.keyBytes(dup)), 60)}
 			}
 			c.keys, c.unesc = c.keys[:base], c.unesc[:unescBase]
-			c.close(span, at)
+			c.close(o, at)
 			return nil
 		}
 	}
@@ -710,3 +754,14 @@ func AppendValidUTF8(dst, b []byte) []byte {
 // Spaces returns how many bytes of insignificant space the last check
 // skipped: Compact of the text checked leaves that many out.
 func (c *Checker) Spaces() int { return c.spaces }
+
+// Release drops c's references to the text it checked, so that c can wait
+// for the next check, which reuses its room. It reports whether that room
+// is small enough to be worth keeping.
+func (c *Checker) Release() bool {
+	c.data, c.out, c.ix = nil, nil, nil
+	clear(c.stack[:cap(c.stack)])
+	size := cap(c.stack)*int(unsafe.Sizeof(pathSeg{})) + cap(c.keys)*8 + cap(c.unesc) +
+		cap(c.table)*4 + cap(c.pend)*int(unsafe.Sizeof(entry{}))
+	return size <= maxKept
+}

@@ -3,8 +3,11 @@ package jsonwire
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -186,7 +189,7 @@ func checkIndex(t testing.TB, text []byte) {
 		return
 	}
 	var scan *Index
-	prev := -1
+	prev, containers, taped := -1, 0, 0
 	for _, sp := range ix.spans {
 		start, end := int(sp.start), int(sp.end)
 		if start <= prev {
@@ -214,6 +217,82 @@ func checkIndex(t testing.TB, text []byte) {
 		}
 		if got, want := ix.Compact(raw), Compact(raw); !bytes.Equal(got, want) {
 			t.Fatalf("%.40q: span %d-%d compacts to %q, want %q", text, start, end, got, want)
+		}
+		containers++
+		if sp.first != 0 {
+			taped++
+		}
+		if got, want := parts(&ix, raw), parts(nil, raw); !slices.Equal(got, want) {
+			t.Fatalf("%.40q: span %d-%d (taped: %v) reads as %q, scanning finds %q", text, start, end, sp.first != 0, got, want)
+		}
+	}
+	// When every value of the text fits the tape's budget, no entry is
+	// cut: every recorded container is on the tape.
+	if taped < containers && values(bytes.TrimSpace(text)) <= len(text)/tapeRatio+16 {
+		t.Fatalf("%.40q: %d containers recorded, %d on the tape", text, containers, taped)
+	}
+	if len(ix.tape) > len(text)/tapeRatio+16 {
+		t.Fatalf("%.40q: %d entries on the tape for %d bytes, more than the budget", text, len(ix.tape), len(text))
+	}
+}
+
+// values counts the values nested in the checked value raw.
+func values(raw []byte) int {
+	n := 0
+	switch raw[0] {
+	case '{':
+		_ = Members(raw, func(m Member) error {
+			n += 1 + values(m.Val)
+			return nil
+		})
+	case '[':
+		_ = Elems(raw, func(_ int, v []byte) error {
+			n += 1 + values(v)
+			return nil
+		})
+	}
+	return n
+}
+
+// parts lists the members (key, value and whole) or the elements of the
+// container raw as the readers of x see them.
+func parts(x *Index, raw []byte) []string {
+	var l []string
+	if raw[0] == '{' {
+		_ = x.Members(raw, func(m Member) error {
+			l = append(l, string(m.Key), string(m.Val), string(m.Whole))
+			return nil
+		})
+		return l
+	}
+	_ = x.Elems(raw, func(i int, v []byte) error {
+		l = append(l, strconv.Itoa(i), string(v))
+		return nil
+	})
+	return l
+}
+
+// TestTapeBudget: a text whose containers would need more tape than its
+// budget (a long array of single digits) is read by scanning past the
+// budget, alike, and its tape stays within the budget.
+func TestTapeBudget(t *testing.T) {
+	digits := strings.Repeat("0,", 5000) + "0"
+	members := ""
+	for i := range 200 {
+		members += fmt.Sprintf(`"key%d": {"name": "n%d", "value": [1, 2, 3], "more": "%s"},`, i, i, strings.Repeat("x", 40))
+	}
+	for _, text := range []string{
+		`{"digits": [` + digits + `], "objects": {` + strings.TrimSuffix(members, ",") + `}}`,
+		`{"objects": {` + strings.TrimSuffix(members, ",") + `}, "digits": [` + digits + `]}`,
+		`[` + strings.Repeat("0,", 40) + `0]`,
+	} {
+		checkIndex(t, []byte(text))
+		var ix Index
+		if e := new(Checker).Check([]byte(text), 100, &ix); e != nil {
+			t.Fatal(e)
+		}
+		if max := len(text)/tapeRatio + 16; len(ix.tape) > max {
+			t.Errorf("%d entries on the tape, budget %d", len(ix.tape), max)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/bits"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The readers work on checked JSON only (see Check): values are byte slices of
@@ -22,17 +23,36 @@ import (
 // compact a container as a slice of the text compacted once. Sixteen
 // bytes a recorded value.
 type Index struct {
-	text      []byte // the text as checked
-	spans     []span // the recorded values, in the order they open (by start)
-	space     int    // the bytes of insignificant space in text
-	compacted []byte // text without insignificant space: by the check when eager, else when first needed
-	Eager     bool   // whether the check makes compacted as it goes (set before it)
-	scanned   int    // the bytes the readers scanned to skip values, for tests
+	text      []byte  // the text as checked
+	spans     []span  // the recorded values, in the order they open (by start)
+	tape      []entry // the members and elements of recorded containers, each container's together
+	space     int     // the bytes of insignificant space in text
+	compacted []byte  // text without insignificant space: by the check when eager, else when first needed
+	Eager     bool    // whether the check makes compacted as it goes (set before it)
+	scanned   int     // the bytes the readers scanned to skip values, for tests
 }
 
 // span is a recorded value, text[start:end], holding spaces bytes of
-// insignificant space, with before bytes of it in the text before it.
-type span struct{ start, end, spaces, before uint32 }
+// insignificant space, with before bytes of it in the text before it. A
+// recorded container's members or elements are tape[first-1:][:n]; first
+// is 0 when they are not on the tape.
+type span struct{ start, end, spaces, before, first, n uint32 }
+
+// entry is a member of a recorded object, whose key starts at text[k], or
+// an element of a recorded array (k unused), whose value is text[v:e]:
+// what the check found of it, so that the readers walk a recorded
+// container without scanning it again. Twelve bytes an entry.
+type entry struct{ k, v, e uint32 }
+
+// tapeRatio bounds the tape: at most one entry for every tapeRatio bytes
+// of text (twelve bytes of tape for eight of text, however the text is
+// made). A text that would need more (a long array of single digits) has
+// its later containers read by scanning, as without a tape. tapeGuess is
+// the room the tape starts with: one entry for that many bytes.
+const (
+	tapeRatio = 8
+	tapeGuess = 32
+)
 
 // indexMin is the size from which a container is recorded: skipping a
 // smaller one by scanning costs no more than a lookup, and a
@@ -198,9 +218,43 @@ func Members(obj []byte, fn func(m Member) error) error {
 	return (*Index)(nil).Members(obj, fn)
 }
 
+// entries returns the taped members or elements of raw, nil when raw is
+// not a container on the tape; base is raw's offset in the text.
+func (x *Index) entries(raw []byte) (es []entry, base int) {
+	base = x.offset(raw)
+	if base < 0 || raw[0] != '{' && raw[0] != '[' {
+		return nil, base
+	}
+	if sp := x.lookup(base); sp != nil && sp.first != 0 && int(sp.end)-base == len(raw) {
+		return x.tape[sp.first-1:][:sp.n], base
+	}
+	return nil, base
+}
+
+// keyEnd returns the end of the key of the member whose value starts at
+// obj[v]: past the quote before the colon.
+func keyEnd(obj []byte, v int) int {
+	i := v - 1
+	for obj[i] != ':' {
+		i--
+	}
+	for i--; obj[i] != '"'; i-- {
+	}
+	return i + 1
+}
+
 // members is Members for a slice of x's text.
 func (x *Index) Members(obj []byte, fn func(m Member) error) error {
-	base := x.offset(obj)
+	es, base := x.entries(obj)
+	if es != nil {
+		for _, e := range es {
+			k, v, end := int(e.k)-base, int(e.v)-base, int(e.e)-base
+			if err := fn(Member{Key: obj[k:keyEnd(obj, v)], Val: obj[v:end], Whole: obj[k:end]}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	i := SkipSpace(obj, 1)
 	for i < len(obj) && obj[i] == '"' {
 		ke := x.stringEnd(obj, -1, i) // keys are not recorded
@@ -225,7 +279,15 @@ func Elems(arr []byte, fn func(i int, v []byte) error) error {
 
 // elems is Elems for a slice of x's text.
 func (x *Index) Elems(arr []byte, fn func(i int, v []byte) error) error {
-	base := x.offset(arr)
+	es, base := x.entries(arr)
+	if es != nil {
+		for n, e := range es {
+			if err := fn(n, arr[int(e.v)-base:int(e.e)-base]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	i := SkipSpace(arr, 1)
 	for n := 0; i < len(arr) && arr[i] != ']'; n++ {
 		e := x.end(arr, base, i)
@@ -579,4 +641,17 @@ func KeyIn(key []byte, names []string) bool {
 		}
 	}
 	return false
+}
+
+// maxKept is the most bytes of room an Index or a Checker keeps for reuse
+// when released: the room a huge text grew is left to the collector.
+const maxKept = 256 << 10
+
+// Release drops x's references to the text it indexed and to its compacted
+// copy (which callers may keep), so that x can wait for the next check,
+// which reuses its room. It reports whether that room is small enough to
+// be worth keeping.
+func (x *Index) Release() bool {
+	x.text, x.compacted = nil, nil
+	return cap(x.spans)*int(unsafe.Sizeof(span{}))+cap(x.tape)*int(unsafe.Sizeof(entry{})) <= maxKept
 }
