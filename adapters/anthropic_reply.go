@@ -96,7 +96,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	var text textJoin
 	n := p.ix.Count(m[2], "type", "tool_use")
 	turn.Calls = sized[Call](n)
-	var ids callIDs
+	ids := callIDs{hint: n}
 	err = p.ix.Elems(m[2], func(i int, raw []byte) error {
 		at := ptr("/content").index(i)
 		var b [5][]byte

@@ -144,7 +144,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	var text textJoin
 	n := p.ix.Count(m[1], "toolUse", "")
 	turn.Calls = sized[Call](n)
-	var ids callIDs
+	ids := callIDs{hint: n}
 	list := ptr(path.key("/content").String()) // once, so that index below makes no path
 	err = p.ix.Elems(m[1], func(i int, raw []byte) error {
 		at := list.index(i)

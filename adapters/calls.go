@@ -685,9 +685,10 @@ func sized[T any](n int) []T {
 // few ids are compared one by one, without a map; a map holds them all
 // beyond.
 type callIDs struct {
-	few [8]string
-	n   int
-	m   map[string]struct{}
+	few  [8]string
+	n    int
+	m    map[string]struct{}
+	hint int // how many ids to make room for, when known
 }
 
 // has reports whether key was added.
@@ -713,7 +714,7 @@ func (s *callIDs) add(key string) {
 		s.n++
 		return
 	default:
-		s.m = make(map[string]struct{}, 4*len(s.few))
+		s.m = make(map[string]struct{}, max(s.hint, 2*len(s.few)))
 		for _, k := range s.few {
 			s.m[k] = struct{}{}
 		}

@@ -67,7 +67,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	case '[':
 		n := p.ix.Count(data, "", "")
 		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
-		var ids callIDs
+		ids := callIDs{hint: n}
 		err := p.ix.Elems(data, func(i int, raw []byte) error {
 			at := ptr("").index(i)
 			c, err := p.mcpRequest(at, raw)

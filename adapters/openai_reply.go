@@ -230,7 +230,7 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 	n := p.ix.Count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
 	path = ptr(path.String()) // once, so that index below makes no path
-	var ids callIDs
+	ids := callIDs{hint: n}
 	missing := false // a call came without an id
 	err := p.ix.Elems(list, func(i int, raw []byte) error {
 		at := path.index(i)

@@ -104,7 +104,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return nil
 	})
 	turn.Calls, turn.Replay = sized[Call](n), sized[any](all)
-	var ids callIDs
+	ids := callIDs{hint: n}
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
 		at := path.index(i)
 		var it [7][]byte

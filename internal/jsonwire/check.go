@@ -364,7 +364,11 @@ const (
 	SWARHigh = 0x8080808080808080
 )
 
-// swarZero flags the zero bytes of w.
+// swarLow7 is each byte 0x7f.
+const swarLow7 = ^uint64(SWARHigh)
+
+// swarZero flags the zero bytes of w (exactly for the lowest: a byte
+// above a zero byte may be flagged too).
 func swarZero(w uint64) uint64 { return (w - swarOnes) &^ w & swarHigh }
 
 // quoteOrBackslash returns the offset of the first quote or backslash in
@@ -569,7 +573,11 @@ func (c *Checker) object(depth int) *Error {
 			return err
 		}
 		if o.span >= 0 && o.cuts == c.cuts {
-			c.keep(entry{k: uint32(start), v: uint32(vs), e: uint32(c.pos)})
+			k := uint32(start)
+			if escaped {
+				k |= keyEscaped
+			}
+			c.keep(entry{k: k, v: uint32(vs), e: uint32(c.pos)})
 		}
 		done, err := c.after('}', "an object")
 		if err != nil {

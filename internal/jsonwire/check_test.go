@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -224,6 +225,15 @@ func checkIndex(t testing.TB, text []byte) {
 		}
 		if got, want := parts(&ix, raw), parts(nil, raw); !slices.Equal(got, want) {
 			t.Fatalf("%.40q: span %d-%d (taped: %v) reads as %q, scanning finds %q", text, start, end, sp.first != 0, got, want)
+		}
+	}
+	// Lookups find every value in any order (they start from the last).
+	for _, i := range rand.New(rand.NewPCG(uint64(len(text)), 1)).Perm(len(ix.spans)) {
+		if sp := ix.lookup(int(ix.spans[i].start)); sp != &ix.spans[i] {
+			t.Fatalf("%.40q: lookup of span %d at %d found %v", text, i, ix.spans[i].start, sp)
+		}
+		if sp := ix.lookup(int(ix.spans[i].start) + 1); sp != nil && text[ix.spans[i].start+1] != '"' && text[ix.spans[i].start+1] != '{' && text[ix.spans[i].start+1] != '[' {
+			t.Fatalf("%.40q: lookup at %d found a value not recorded there", text, ix.spans[i].start+1)
 		}
 	}
 	// When every value of the text fits the tape's budget, no entry is

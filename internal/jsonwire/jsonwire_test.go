@@ -2,6 +2,7 @@ package jsonwire
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -31,6 +32,30 @@ func TestStringLen(t *testing.T) {
 		w := len(want) - 5*strings.Count(s, "<") - 5*strings.Count(s, ">") - 5*strings.Count(s, "&") - 3*strings.Count(s, "\u2028")
 		if got := StringLen(s); got != w {
 			t.Errorf("StringLen(%q) = %d, want %d", s, got, w)
+		}
+	}
+}
+
+// TestSkipSpace compares SkipSpace with a byte at a time loop on runs of
+// spaces broken by the bytes next to ' ' and by other space.
+func TestSkipSpace(t *testing.T) {
+	alphabet := []byte{' ', ' ', ' ', '\t', '\n', '\r', '!', 0x1f, 0xa0, 'x', 0}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		data := make([]byte, rng.IntN(24))
+		for j := range data {
+			data[j] = alphabet[rng.IntN(len(alphabet))]
+		}
+		i := 0
+		if len(data) > 0 {
+			i = rng.IntN(len(data) + 1)
+		}
+		want := i
+		for want < len(data) && (data[want] == ' ' || data[want] == '\t' || data[want] == '\n' || data[want] == '\r') {
+			want++
+		}
+		if got := SkipSpace(data, i); got != want {
+			t.Fatalf("SkipSpace(%q, %d) = %d, want %d", data, i, got, want)
 		}
 	}
 }

@@ -30,6 +30,7 @@ type Index struct {
 	compacted []byte  // text without insignificant space: by the check when eager, else when first needed
 	Eager     bool    // whether the check makes compacted as it goes (set before it)
 	scanned   int     // the bytes the readers scanned to skip values, for tests
+	cur       int     // the last value lookup found, where the next search starts
 }
 
 // span is a recorded value, text[start:end], holding spaces bytes of
@@ -38,11 +39,16 @@ type Index struct {
 // is 0 when they are not on the tape.
 type span struct{ start, end, spaces, before, first, n uint32 }
 
-// entry is a member of a recorded object, whose key starts at text[k], or
-// an element of a recorded array (k unused), whose value is text[v:e]:
-// what the check found of it, so that the readers walk a recorded
-// container without scanning it again. Twelve bytes an entry.
+// entry is a member of a recorded object, whose key starts at
+// text[k&^keyEscaped] (k has the bit keyEscaped set when the key holds an
+// escape), or an element of a recorded array (k unused), whose value is
+// text[v:e]: what the check found of it, so that the readers walk a
+// recorded container without scanning it again. Twelve bytes an entry.
 type entry struct{ k, v, e uint32 }
+
+// keyEscaped marks an entry whose key holds an escape (texts are shorter
+// than 2 GiB).
+const keyEscaped = 1 << 31
 
 // tapeRatio bounds the tape: at most one entry for every tapeRatio bytes
 // of text (twelve bytes of tape for eight of text, however the text is
@@ -87,10 +93,33 @@ func (x *Index) offset(data []byte) int {
 }
 
 // lookup returns the recorded value that starts at offset o of the text,
-// nil when none is recorded there.
+// nil when none is recorded there. The readers look values up mostly in
+// the order of the text, so the search gallops on from the last value
+// found before it halves.
 func (x *Index) lookup(o int) *span {
 	s := x.spans
 	lo, hi := 0, len(s)
+	if c := x.cur; c < len(s) {
+		switch st := int(s[c].start); {
+		case st == o:
+			return &s[c]
+		case st > o:
+			hi = c
+		default:
+			lo = c + 1
+			for step := 1; ; step *= 2 {
+				j := c + step
+				if j >= len(s) {
+					break
+				}
+				if int(s[j].start) >= o {
+					hi = j + 1
+					break
+				}
+				lo = j + 1
+			}
+		}
+	}
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
 		if int(s[m].start) < o {
@@ -100,6 +129,7 @@ func (x *Index) lookup(o int) *span {
 		}
 	}
 	if lo < len(s) && int(s[lo].start) == o {
+		x.cur = lo
 		return &s[lo]
 	}
 	return nil
@@ -122,7 +152,18 @@ func (x *Index) container(raw []byte) *span {
 func SkipSpace(data []byte, i int) int {
 	for i < len(data) {
 		switch data[i] {
-		case ' ', '\t', '\n', '\r':
+		case ' ':
+			// A run of spaces (a line's indentation), eight bytes at a
+			// time, to the first byte that is not a space.
+			for i++; i+8 <= len(data); i += 8 {
+				w := binary.LittleEndian.Uint64(data[i:]) ^ ' '*swarOnes
+				// The high bit of each byte that is not 0 (not a space).
+				if other := ((w &^ swarHigh) + swarLow7 | w) & swarHigh; other != 0 {
+					i += bits.TrailingZeros64(other) >> 3
+					break
+				}
+			}
+		case '\t', '\n', '\r':
 			i++
 		default:
 			return i
@@ -248,7 +289,7 @@ func (x *Index) Members(obj []byte, fn func(m Member) error) error {
 	es, base := x.entries(obj)
 	if es != nil {
 		for _, e := range es {
-			k, v, end := int(e.k)-base, int(e.v)-base, int(e.e)-base
+			k, v, end := int(e.k&^keyEscaped)-base, int(e.v)-base, int(e.e)-base
 			if err := fn(Member{Key: obj[k:keyEnd(obj, v)], Val: obj[v:end], Whole: obj[k:end]}); err != nil {
 				return err
 			}
@@ -339,32 +380,67 @@ func (x *Index) Fields(obj []byte, names []string, vals [][]byte) (caseVariant [
 // too.
 func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVariant []byte, others int) {
 	clear(vals)
+	if es, base := x.entries(obj); es != nil {
+		// The taped members, without a callback.
+		for _, e := range es {
+			k, v := int(e.k&^keyEscaped)-base, int(e.v)-base
+			ke := keyEnd(obj, v)
+			key := obj[k+1 : ke-1]
+			if e.k&keyEscaped != 0 {
+				key = AppendUnquoted(nil, obj[k:ke])
+			}
+			if i := nameIndex(key, names); i >= 0 {
+				vals[i] = obj[v : int(e.e)-base]
+				continue
+			}
+			others++
+			if caseVariant == nil {
+				caseVariant = foldsTo(key, names)
+			}
+		}
+		return caseVariant, others
+	}
 	_ = x.Members(obj, func(m Member) error {
 		key := m.Key[1 : len(m.Key)-1]
 		if hasBackslash(key) {
 			key = AppendUnquoted(nil, m.Key)
 		}
-		for i, n := range names {
-			if n != "" && string(key) == n {
-				vals[i] = m.Val
-				return nil
-			}
-		}
-		others++
-		if caseVariant != nil {
+		if i := nameIndex(key, names); i >= 0 {
+			vals[i] = m.Val
 			return nil
 		}
-		ascii := isASCII(key)
-		for _, n := range names {
-			// An ASCII key folds only to a name as long; the names are ASCII.
-			if n != "" && (len(key) == len(n) || !ascii) && bytes.EqualFold(key, []byte(n)) {
-				caseVariant = key
-				break
-			}
+		others++
+		if caseVariant == nil {
+			caseVariant = foldsTo(key, names)
 		}
 		return nil
 	})
 	return caseVariant, others
+}
+
+// nameIndex returns the index of key (unquoted) in names, -1 when it is
+// not one of them; an empty name matches nothing.
+func nameIndex(key []byte, names []string) int {
+	for i, n := range names {
+		// The length and the first byte before a call to compare.
+		if len(n) == len(key) && len(n) > 0 && n[0] == key[0] && string(key) == n {
+			return i
+		}
+	}
+	return -1
+}
+
+// foldsTo returns key when it equals one of names in another case ("NAME"
+// for "name"), as encoding/json would match it; nil when it does not.
+func foldsTo(key []byte, names []string) []byte {
+	ascii := isASCII(key)
+	for _, n := range names {
+		// An ASCII key folds only to a name as long; the names are ASCII.
+		if n != "" && (len(key) == len(n) || !ascii) && bytes.EqualFold(key, []byte(n)) {
+			return key
+		}
+	}
+	return nil
 }
 
 // hasBackslash reports whether b holds a backslash: a loop for the short
