@@ -230,10 +230,11 @@ type replyParser struct {
 	maxBytes int
 	maxDepth int
 	ix       *jsonwire.Index // the reply's index, set by whole
-	// lazyCompact: the parser replays no compacted part of the reply
-	// (OpenAI Chat replays arguments texts as sent), so whole compacts
-	// nothing ahead, and each value handed out is compacted alone
-	// (jsonwire.Index.CompactIn).
+	// lazyCompact: the parser replays no large compacted part of the
+	// reply (OpenAI Chat replays arguments texts as sent; Ollama replays
+	// its calls' arguments objects, most of them smaller than the index
+	// records), so whole compacts nothing ahead, and each value handed
+	// out is compacted alone (jsonwire.Index.CompactIn).
 	lazyCompact bool
 	checker     *jsonwire.Checker // reused by the checks of one reply, set by whole
 	// texts and blocks, set by whole, hold the strings and the byte slices

@@ -184,6 +184,7 @@ func ParseOllamaReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOl
 // content; Turn.Stop is done_reason.
 func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOllama)
+	p.lazyCompact = true // see replyParser
 	data, err := p.whole(reply)
 	defer p.release()
 	if err != nil {
@@ -230,7 +231,7 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	}
 	replay := OllamaMessage{Role: "assistant", Content: turn.Text, Extra: p.ix.ExtraIn(p.blocks, top[0], ollamaMessageKeys, nil, nil)}
 	if m[2] != nil && m[2][0] == '[' {
-		if err := p.ollamaToolCalls(path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
+		if err := p.ollamaToolCalls(ptr("/message/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
 		}
 	}
@@ -241,7 +242,6 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *OllamaMessage) error {
 	n := p.ix.Count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OllamaToolCall](n)
-	path = ptr(path.String()) // once, so that index below makes no path
 	var ids callIDs
 	return p.ix.Elems(list, func(i int, raw []byte) error {
 		at := path.index(i)
