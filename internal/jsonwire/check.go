@@ -45,6 +45,7 @@ type Checker struct {
 	ix       *Index    // where to record the values' ends; nil for none
 	quoted   bool      // the string just checked holds an escaped quote
 	spaces   int       // the bytes of space skipped so far
+	eager    bool      // ix.Eager: the check compacts the text into out
 	out      []byte    // with ix.Eager, the text so far without space, up to last
 	last     int       // where out stops in data
 	pend     []entry   // the entries of the open recorded containers, innermost last
@@ -90,6 +91,12 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 		tapeMax: len(data)/tapeRatio + 16}
 	if ix != nil {
 		*ix = Index{text: data, spans: ix.spans[:0], tape: ix.tape[:0], Eager: ix.Eager}
+		if ix.Eager {
+			// Always a copy, even of a text without space: the readers
+			// hand out slices of it (CompactIn), which must not be the
+			// caller's bytes.
+			c.eager, c.out = true, make([]byte, 0, len(data))
+		}
 	}
 	c.space()
 	if c.pos == len(c.data) {
@@ -104,13 +111,7 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 	}
 	if ix != nil {
 		ix.space = c.spaces
-		if ix.Eager {
-			// Always a copy, even of a text without space: the readers
-			// hand out slices of it (CompactIn), which must not be the
-			// caller's bytes.
-			if c.out == nil {
-				c.out = make([]byte, 0, len(data))
-			}
+		if c.eager {
 			ix.compacted = append(c.out, data[c.last:]...)
 		}
 	}
@@ -129,13 +130,10 @@ func (c *Checker) space() {
 func (c *Checker) spaceRun() {
 	start := c.pos
 	c.pos = SkipSpace(c.data, c.pos)
-	if c.pos > start {
-		c.spaces += c.pos - start
-		if c.ix != nil && c.ix.Eager {
+	if n := c.pos - start; n > 0 {
+		c.spaces += n
+		if c.eager {
 			// The text without space, copied a run between spaces at a time.
-			if c.out == nil {
-				c.out = make([]byte, 0, len(c.data)-(c.pos-start))
-			}
 			c.out = append(c.out, c.data[c.last:start]...)
 			c.last = c.pos
 		}
@@ -363,9 +361,6 @@ const (
 	SWAROnes = 0x0101010101010101
 	SWARHigh = 0x8080808080808080
 )
-
-// swarLow7 is each byte 0x7f.
-const swarLow7 = ^uint64(SWARHigh)
 
 // swarZero flags the zero bytes of w (exactly for the lowest: a byte
 // above a zero byte may be flagged too).

@@ -148,25 +148,28 @@ func (x *Index) container(raw []byte) *span {
 	return nil
 }
 
+// spaceBits has bit b set for each space byte b of JSON.
+const spaceBits = 1<<' ' | 1<<'\t' | 1<<'\n' | 1<<'\r'
+
 // SkipSpace returns the offset of the first non-space byte at or after i.
 func SkipSpace(data []byte, i int) int {
 	for i < len(data) {
-		switch data[i] {
-		case ' ':
-			// A run of spaces (a line's indentation), eight bytes at a
-			// time, to the first byte that is not a space.
-			for i++; i+8 <= len(data); i += 8 {
-				w := binary.LittleEndian.Uint64(data[i:]) ^ ' '*swarOnes
-				// The high bit of each byte that is not 0 (not a space).
-				if other := ((w &^ swarHigh) + swarLow7 | w) & swarHigh; other != 0 {
-					i += bits.TrailingZeros64(other) >> 3
+		b := data[i]
+		if b > ' ' || spaceBits>>b&1 == 0 {
+			return i
+		}
+		i++
+		if b == '\n' {
+			// A new line's indentation, eight bytes at a time: the
+			// lowest byte of w that is not 0 is the first that is not a
+			// space.
+			for i+8 <= len(data) {
+				if w := binary.LittleEndian.Uint64(data[i:]) ^ ' '*swarOnes; w != 0 {
+					i += bits.TrailingZeros64(w) >> 3
 					break
 				}
+				i += 8
 			}
-		case '\t', '\n', '\r':
-			i++
-		default:
-			return i
 		}
 	}
 	return i
@@ -435,8 +438,15 @@ func nameIndex(key []byte, names []string) int {
 func foldsTo(key []byte, names []string) []byte {
 	ascii := isASCII(key)
 	for _, n := range names {
-		// An ASCII key folds only to a name as long; the names are ASCII.
-		if n != "" && (len(key) == len(n) || !ascii) && bytes.EqualFold(key, []byte(n)) {
+		switch {
+		case n == "":
+		case ascii:
+			// An ASCII key folds only to an (ASCII) name as long, whose
+			// first letter it matches but for the case bit.
+			if len(key) == len(n) && key[0]|0x20 == n[0]|0x20 && bytes.EqualFold(key, []byte(n)) {
+				return key
+			}
+		case bytes.EqualFold(key, []byte(n)):
 			return key
 		}
 	}
