@@ -95,16 +95,10 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
 	}
 	var text textJoin
-	n, all := 0, 0 // the function calls and all items, to size the slices
-	_ = p.ix.Elems(items, func(_ int, v []byte) error {
-		if f := p.ix.Field(v, "type"); string(f) == `"function_call"` {
-			n++
-		}
-		all++
-		return nil
-	})
-	turn.Calls, turn.Replay = sized[Call](n), sized[any](all)
-	ids := callIDs{hint: n}
+	// Sized for every item: most items of a reply with calls are calls.
+	all := p.ix.Len(items)
+	turn.Calls, turn.Replay = sized[Call](all), sized[any](all)
+	ids := callIDs{hint: all}
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
 		at := path.index(i)
 		var it [7][]byte

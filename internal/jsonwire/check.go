@@ -668,6 +668,11 @@ func appendUnquoted(dst, s []byte, valid bool) []byte {
 			i = j
 			continue
 		}
+		if s[i+1] == '"' { // the escape of arguments texts
+			dst = append(dst, '"')
+			i += 2
+			continue
+		}
 		if c, ok := ShortEscape(s[i+1]); ok {
 			dst = append(dst, c)
 			i += 2

@@ -223,6 +223,9 @@ func checkIndex(t testing.TB, text []byte) {
 		if sp.first != 0 {
 			taped++
 		}
+		if n := len(parts(nil, raw)) / 2; raw[0] == '[' && ix.Len(raw) != n {
+			t.Fatalf("%.40q: span %d-%d: Len %d, scanning finds %d elements", text, start, end, ix.Len(raw), n)
+		}
 		if got, want := parts(&ix, raw), parts(nil, raw); !slices.Equal(got, want) {
 			t.Fatalf("%.40q: span %d-%d (taped: %v) reads as %q, scanning finds %q", text, start, end, sp.first != 0, got, want)
 		}

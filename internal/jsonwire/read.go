@@ -346,6 +346,16 @@ func (x *Index) Elems(arr []byte, fn func(i int, v []byte) error) error {
 	return nil
 }
 
+// Len returns the number of elements of the checked array arr.
+func (x *Index) Len(arr []byte) int {
+	if es, _ := x.entries(arr); es != nil {
+		return len(es)
+	}
+	n := 0
+	_ = x.Elems(arr, func(int, []byte) error { n++; return nil })
+	return n
+}
+
 // first returns the first element of the checked array list, nil when it
 // is empty.
 func (x *Index) First(list []byte) []byte {
