@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -65,7 +66,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	var turn Turn
 	switch data[0] {
 	case '[':
-		n := p.ix.Count(data, "", "")
+		n := p.ix.Len(data)
 		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
 		ids := callIDs{hint: n}
 		err := p.ix.Elems(data, func(i int, raw []byte) error {
@@ -112,13 +113,16 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 	return turn.noEmptyCalls(), nil
 }
 
-// mcpIDKey is the key under which a JSON-RPC id is unique: a string id by
-// its text (escapes undone), a number by its JSON text.
+// mcpIDKey is the key under which a JSON-RPC id is unique: a number by its
+// JSON text, a string by its text between quotes with escapes undone (the
+// id itself when it holds none), so that two ids that read as one string
+// share a key. Only a string's key starts with a quote.
 func mcpIDKey(id string) string {
-	if s, ok := jsonwire.Text([]byte(id)); ok {
-		return "s" + s
+	if id == "" || id[0] != '"' || strings.IndexByte(id, '\\') < 0 {
+		return id
 	}
-	return "n" + id
+	s, _ := jsonwire.Text([]byte(id))
+	return `"` + s + `"`
 }
 
 func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
@@ -146,7 +150,7 @@ func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
 		return Call{}, p.fail(path.key("/params"), ErrReplyShape, "missing params")
 	}
 	c, err := p.mcpParams(path.key("/params"), r[3])
-	c.ID = string(r[1])
+	c.ID = p.texts.String(r[1])
 	return c, err
 }
 

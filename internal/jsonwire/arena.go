@@ -88,6 +88,16 @@ func (t *Texts) TextBytes(raw []byte) (s string, b []byte, ok bool) {
 	return unsafe.String(unsafe.SliceData(b), len(b)), b, true
 }
 
+// String returns b as a string made in t (b as sent, not unquoted: a
+// JSON-RPC id's text).
+func (t *Texts) String(b []byte) string {
+	if t == nil || len(b) == 0 {
+		return string(b)
+	}
+	s := t.take(append(t.room(len(b)), b...))
+	return unsafe.String(unsafe.SliceData(s), len(s))
+}
+
 // room returns an empty slice with room for n bytes: the free end of the
 // chunk, or a new chunk (or, for a large n, a slice of its own).
 func (t *Texts) room(n int) []byte {
