@@ -707,20 +707,32 @@ func (s *callIDs) has(key string) bool {
 }
 
 // add adds key.
-func (s *callIDs) add(key string) {
+func (s *callIDs) add(key string) { s.insert(key) }
+
+// insert adds key, reporting whether it is new: one map operation, not a
+// lookup and then a store.
+func (s *callIDs) insert(key string) bool {
 	switch {
 	case s.m != nil:
 	case s.n < len(s.few):
+		if s.has(key) {
+			return false
+		}
 		s.few[s.n] = key
 		s.n++
-		return
+		return true
 	default:
+		if s.has(key) {
+			return false
+		}
 		s.m = make(map[string]struct{}, max(s.hint, 2*len(s.few)))
 		for _, k := range s.few {
 			s.m[k] = struct{}{}
 		}
 	}
+	n := len(s.m)
 	s.m[key] = struct{}{}
+	return len(s.m) > n
 }
 
 func (p replyParser) uniqueID(seen *callIDs, path loc, id string) error {
@@ -733,10 +745,9 @@ func (p replyParser) uniqueKey(seen *callIDs, path loc, key, id string) error {
 	if key == "" {
 		return nil
 	}
-	if seen.has(key) {
+	if !seen.insert(key) {
 		return p.fail(path, ErrReplyShape, "call id %s is used by an earlier call", rtQuote(id))
 	}
-	seen.add(key)
 	return nil
 }
 
