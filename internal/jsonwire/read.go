@@ -20,8 +20,10 @@ import (
 // insignificant space a container holds, for the values nested at most
 // indexDepth levels deep. The readers skip values by looking their ends
 // up, so that a value is not scanned again at every level above it, and
-// compact a container as a slice of the text compacted once. Sixteen
-// bytes a recorded value.
+// compact a container as a slice of the text compacted once. For those
+// containers it also keeps the tape: where each member and element
+// starts and ends, so that walking one scans nothing (see entry). Twenty
+// four bytes a recorded value, twelve a taped entry.
 type Index struct {
 	text      []byte  // the text as checked
 	spans     []span  // the recorded values, in the order they open (by start)
