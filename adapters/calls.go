@@ -251,12 +251,10 @@ type replyParser struct {
 // indexHook, when set (by tests), sees the index of every reply parsed.
 var indexHook func(*jsonwire.Index)
 
-// replyState is what one parse of a reply keeps, in one allocation.
+// replyState is the index and checker a stream reuses for its events.
 type replyState struct {
 	ix      jsonwire.Index
 	checker jsonwire.Checker
-	texts   jsonwire.Texts
-	blocks  jsonwire.Blocks
 }
 
 // scratch is the room the check and the readers of one reply use and no
