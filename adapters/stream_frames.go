@@ -51,7 +51,7 @@ func (f *sseFramer) write(b []byte, emit func(string, []byte) error) error {
 			if len(f.line)+len(b) > f.max+16 {
 				return frameError(ErrReplyLimit, "a line of more than %d bytes", f.max)
 			}
-			f.line = append(f.line, b...)
+			f.line = appendDoubling(f.line, b)
 			return nil
 		}
 		line := b[:i]
@@ -59,7 +59,7 @@ func (f *sseFramer) write(b []byte, emit func(string, []byte) error) error {
 			if len(f.line)+i > f.max+16 {
 				return frameError(ErrReplyLimit, "a line of more than %d bytes", f.max)
 			}
-			f.line = append(f.line, line...)
+			f.line = appendDoubling(f.line, line)
 			line = f.line
 		}
 		if b[i] == '\r' {
@@ -105,6 +105,17 @@ func (f *sseFramer) lineDone(line []byte, emit func(string, []byte) error) error
 	}
 	switch string(field) {
 	case "data":
+		if !f.hasData && len(f.data) == 0 && len(f.line) > 0 && len(line) == len(f.line) && &line[0] == &f.line[0] {
+			// The event's first data line, read across writes: it becomes
+			// the data, and the data's room the next line's, instead of a
+			// copy of a line that may be megabytes long.
+			if len(f.data)+len(value) > f.max {
+				return frameError(ErrReplyLimit, "an event of more than %d bytes", f.max)
+			}
+			f.data, f.line = value, f.data[:0]
+			f.hasData = true
+			return nil
+		}
 		if f.hasData {
 			f.data = append(f.data, '\n')
 		}
@@ -117,6 +128,16 @@ func (f *sseFramer) lineDone(line []byte, emit func(string, []byte) error) error
 		f.name = append(f.name[:0], value...)
 	}
 	return nil
+}
+
+// appendDoubling is append for a line read in pieces, doubling the room
+// when it grows: append's slower growth of large slices allocates about
+// five times the final size of a long line.
+func appendDoubling(dst, src []byte) []byte {
+	if n := len(dst) + len(src); n > cap(dst) {
+		dst = append(make([]byte, 0, max(n, 2*cap(dst))), dst...)
+	}
+	return append(dst, src...)
 }
 
 func (f *sseFramer) end(emit func(string, []byte) error) error {
