@@ -251,15 +251,9 @@ type replyParser struct {
 // indexHook, when set (by tests), sees the index of every reply parsed.
 var indexHook func(*jsonwire.Index)
 
-// replyState is the index and checker a stream reuses for its events.
-type replyState struct {
-	ix      jsonwire.Index
-	checker jsonwire.Checker
-}
-
 // scratch is the room the check and the readers of one reply use and no
 // result keeps (the index's records, the checker's stacks), reused by the
-// replies parsed after it.
+// replies parsed after it, and by a stream's events one after another.
 type scratch struct {
 	ix      jsonwire.Index
 	checker jsonwire.Checker
@@ -710,18 +704,14 @@ func (s *callIDs) add(key string) { s.insert(key) }
 // insert adds key, reporting whether it is new: one map operation, not a
 // lookup and then a store.
 func (s *callIDs) insert(key string) bool {
-	switch {
-	case s.m != nil:
-	case s.n < len(s.few):
+	if s.m == nil {
 		if s.has(key) {
 			return false
 		}
-		s.few[s.n] = key
-		s.n++
-		return true
-	default:
-		if s.has(key) {
-			return false
+		if s.n < len(s.few) {
+			s.few[s.n] = key
+			s.n++
+			return true
 		}
 		s.m = make(map[string]struct{}, max(s.hint, 2*len(s.few)))
 		for _, k := range s.few {

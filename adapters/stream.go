@@ -68,9 +68,9 @@ type Stream struct {
 	hooks  StreamHooks
 	fr     framer
 	asm    assembler
-	st     replyState // the index and checker of the current event, reused
-	read   int        // body bytes so far
-	events int        // events so far
+	st     scratch // the index and checker of the current event, reused
+	read   int     // body bytes so far
+	events int     // events so far
 	limits ReplyLimits
 
 	maxEvents, maxEventBytes int

@@ -34,16 +34,53 @@ func chunkSize(last, n int) (size int, alone bool) {
 // texts.
 func firstChunk(n int) int { return min(max(n/16, chunkMin), chunkMax) }
 
+// chunks is the memory of Texts and Blocks: the chunk values are cut from.
+type chunks struct {
+	buf []byte
+}
+
+// size sizes the first chunk for a text of n bytes.
+func (c *chunks) size(n int) {
+	if c.buf == nil {
+		c.buf = make([]byte, 0, firstChunk(n))
+	}
+}
+
+// room returns an empty slice with room for n bytes: the free end of the
+// chunk, or a new chunk (or, for a large n, a slice of its own).
+func (c *chunks) room(n int) []byte {
+	if cap(c.buf)-len(c.buf) >= n {
+		return c.buf[len(c.buf):]
+	}
+	size, alone := chunkSize(cap(c.buf), n)
+	if alone {
+		return make([]byte, 0, size)
+	}
+	c.buf = make([]byte, 0, size)
+	return c.buf
+}
+
+// take marks dst, a slice room returned, appended to, as used, and
+// returns it with its capacity ending where it ends. Appending beyond the
+// room asked for is safe: append then moved dst out of the chunk.
+func (c *chunks) take(dst []byte) []byte {
+	dst = dst[:len(dst):len(dst)]
+	if sameStart(c.buf[len(c.buf):], dst) {
+		c.buf = c.buf[:len(c.buf)+len(dst)]
+	}
+	return dst
+}
+
 // Texts makes the strings read from one text. The zero value is ready; a
 // nil *Texts allocates each string alone.
 type Texts struct {
-	buf []byte
+	chunks
 }
 
 // Size sizes the first chunk for a text of n bytes.
 func (t *Texts) Size(n int) {
-	if t != nil && t.buf == nil {
-		t.buf = make([]byte, 0, firstChunk(n))
+	if t != nil {
+		t.size(n)
 	}
 }
 
@@ -98,30 +135,6 @@ func (t *Texts) String(b []byte) string {
 	return unsafe.String(unsafe.SliceData(s), len(s))
 }
 
-// room returns an empty slice with room for n bytes: the free end of the
-// chunk, or a new chunk (or, for a large n, a slice of its own).
-func (t *Texts) room(n int) []byte {
-	if cap(t.buf)-len(t.buf) >= n {
-		return t.buf[len(t.buf):]
-	}
-	size, alone := chunkSize(cap(t.buf), n)
-	if alone {
-		return make([]byte, 0, size)
-	}
-	t.buf = make([]byte, 0, size)
-	return t.buf
-}
-
-// take marks dst, a slice room returned, appended to within its room, as
-// used, and returns it with its capacity ending where it ends.
-func (t *Texts) take(dst []byte) []byte {
-	dst = dst[:len(dst):len(dst)]
-	if sameStart(t.buf[len(t.buf):], dst) {
-		t.buf = t.buf[:len(t.buf)+len(dst)]
-	}
-	return dst
-}
-
 // sameStart reports whether a and b start at the same byte of memory.
 func sameStart(a, b []byte) bool {
 	return cap(a) > 0 && cap(b) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
@@ -132,13 +145,13 @@ func sameStart(a, b []byte) bool {
 // ends, so that appending to one copies it rather than writing over the
 // next. The zero value is ready; a nil *Blocks allocates each slice alone.
 type Blocks struct {
-	buf []byte
+	chunks
 }
 
 // Size sizes the first chunk for a text of n bytes.
 func (b *Blocks) Size(n int) {
-	if b != nil && b.buf == nil {
-		b.buf = make([]byte, 0, firstChunk(n))
+	if b != nil {
+		b.size(n)
 	}
 }
 
@@ -148,24 +161,15 @@ func (b *Blocks) Room(n int) []byte {
 	if b == nil {
 		return make([]byte, 0, n)
 	}
-	if cap(b.buf)-len(b.buf) >= n {
-		return b.buf[len(b.buf):]
-	}
-	size, alone := chunkSize(cap(b.buf), n)
-	if alone {
-		return make([]byte, 0, size)
-	}
-	b.buf = make([]byte, 0, size)
-	return b.buf
+	return b.room(n)
 }
 
 // Take marks dst, a slice Room returned, appended to, as used and returns
 // it with its capacity ending where it ends. Appending beyond the room
 // asked for is safe: append then moved dst out of the chunk.
 func (b *Blocks) Take(dst []byte) []byte {
-	dst = dst[:len(dst):len(dst)]
-	if b != nil && sameStart(b.buf[len(b.buf):], dst) {
-		b.buf = b.buf[:len(b.buf)+len(dst)]
+	if b == nil {
+		return dst[:len(dst):len(dst)]
 	}
-	return dst
+	return b.take(dst)
 }

@@ -466,18 +466,17 @@ func (c *Checker) close(o opened, start int) {
 		return
 	case c.pos-start < indexMin:
 		c.ix.spans = c.ix.spans[:o.span]
-	case o.cuts == c.cuts:
+	default:
 		sp := &c.ix.spans[o.span]
 		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
-		t := c.ix.tape
-		if t == nil {
-			t = make([]entry, 0, len(c.data)/tapeGuess+16)
+		if o.cuts == c.cuts { // else its entries were cut: the readers scan it
+			t := c.ix.tape
+			if t == nil {
+				t = make([]entry, 0, len(c.data)/tapeGuess+16)
+			}
+			sp.first, sp.n = uint32(len(t))+1, uint32(len(c.pend)-o.pend)
+			c.ix.tape = append(t, c.pend[o.pend:]...)
 		}
-		sp.first, sp.n = uint32(len(t))+1, uint32(len(c.pend)-o.pend)
-		c.ix.tape = append(t, c.pend[o.pend:]...)
-	default: // recorded, but its entries were cut: the readers scan it
-		sp := &c.ix.spans[o.span]
-		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
 	}
 	c.pend = c.pend[:min(o.pend, len(c.pend))]
 }

@@ -265,16 +265,13 @@ func Members(obj []byte, fn func(m Member) error) error {
 }
 
 // entries returns the taped members or elements of raw, nil when raw is
-// not a container on the tape; base is raw's offset in the text.
+// not a container on the tape; base is raw's offset in the text (-1: not
+// a slice of it).
 func (x *Index) entries(raw []byte) (es []entry, base int) {
-	base = x.offset(raw)
-	if base < 0 || raw[0] != '{' && raw[0] != '[' {
-		return nil, base
+	if sp := x.container(raw); sp != nil && sp.first != 0 {
+		return x.tape[sp.first-1:][:sp.n], int(sp.start)
 	}
-	if sp := x.lookup(base); sp != nil && sp.first != 0 && int(sp.end)-base == len(raw) {
-		return x.tape[sp.first-1:][:sp.n], base
-	}
-	return nil, base
+	return nil, x.offset(raw)
 }
 
 // keyEnd returns the end of the key of the member whose value starts at
@@ -404,14 +401,7 @@ func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVari
 			if e.k&keyEscaped != 0 {
 				key = AppendUnquoted(nil, obj[k:ke])
 			}
-			if i := nameIndex(key, names); i >= 0 {
-				vals[i] = obj[v : int(e.e)-base]
-				continue
-			}
-			others++
-			if caseVariant == nil {
-				caseVariant = foldsTo(key, names)
-			}
+			fileField(key, obj[v:int(e.e)-base], names, vals, &caseVariant, &others)
 		}
 		return caseVariant, others
 	}
@@ -420,17 +410,24 @@ func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVari
 		if hasBackslash(key) {
 			key = AppendUnquoted(nil, m.Key)
 		}
-		if i := nameIndex(key, names); i >= 0 {
-			vals[i] = m.Val
-			return nil
-		}
-		others++
-		if caseVariant == nil {
-			caseVariant = foldsTo(key, names)
-		}
+		fileField(key, m.Val, names, vals, &caseVariant, &others)
 		return nil
 	})
 	return caseVariant, others
+}
+
+// fileField files the member key (unquoted): val for FieldsCount: into
+// vals when key is one of names, else counted among the others, and kept
+// as the first case variant when it is one.
+func fileField(key, val []byte, names []string, vals [][]byte, caseVariant *[]byte, others *int) {
+	if i := nameIndex(key, names); i >= 0 {
+		vals[i] = val
+		return
+	}
+	*others++
+	if *caseVariant == nil {
+		*caseVariant = foldsTo(key, names)
+	}
 }
 
 // nameIndex returns the index of key (unquoted) in names, -1 when it is
