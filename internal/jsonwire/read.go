@@ -401,7 +401,11 @@ func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVari
 			if e.k&keyEscaped != 0 {
 				key = AppendUnquoted(nil, obj[k:ke])
 			}
-			fileField(key, obj[v:int(e.e)-base], names, vals, &caseVariant, &others)
+			if i := nameIndex(key, names); i >= 0 {
+				vals[i] = obj[v : int(e.e)-base]
+			} else {
+				others, caseVariant = other(key, names, others, caseVariant)
+			}
 		}
 		return caseVariant, others
 	}
@@ -410,24 +414,23 @@ func (x *Index) FieldsCount(obj []byte, names []string, vals [][]byte) (caseVari
 		if hasBackslash(key) {
 			key = AppendUnquoted(nil, m.Key)
 		}
-		fileField(key, m.Val, names, vals, &caseVariant, &others)
+		if i := nameIndex(key, names); i >= 0 {
+			vals[i] = m.Val
+		} else {
+			others, caseVariant = other(key, names, others, caseVariant)
+		}
 		return nil
 	})
 	return caseVariant, others
 }
 
-// fileField files the member key (unquoted): val for FieldsCount: into
-// vals when key is one of names, else counted among the others, and kept
-// as the first case variant when it is one.
-func fileField(key, val []byte, names []string, vals [][]byte, caseVariant *[]byte, others *int) {
-	if i := nameIndex(key, names); i >= 0 {
-		vals[i] = val
-		return
+// other counts, for FieldsCount, a member whose key (unquoted) is not one
+// of names, and keeps it as the first case variant when it is one.
+func other(key []byte, names []string, others int, caseVariant []byte) (int, []byte) {
+	if caseVariant == nil {
+		caseVariant = foldsTo(key, names)
 	}
-	*others++
-	if *caseVariant == nil {
-		*caseVariant = foldsTo(key, names)
-	}
+	return others + 1, caseVariant
 }
 
 // nameIndex returns the index of key (unquoted) in names, -1 when it is
