@@ -2,10 +2,13 @@ package tnmcp
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"hash/fnv"
+	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -46,6 +49,8 @@ type remoteConfig struct {
 	refuseLong     bool
 	refreshTimeout time.Duration
 	toolOpts       []define.Option
+	limits         ListLimits
+	onSkip         func(SkippedTool)
 }
 
 type remoteOption func(*remoteConfig)
@@ -95,6 +100,82 @@ func WithToolOptions(opts ...define.Option) RemoteOption {
 	return remoteOption(func(c *remoteConfig) { c.toolOpts = append(c.toolOpts, opts...) })
 }
 
+// Defaults of [ListLimits], sized for real servers: the largest public
+// server the project checked (GitHub's) lists 117 tools in about 190 KB
+// of JSON, so each default leaves ample room.
+const (
+	DefaultMaxTools     = 1000     // tools in one listing
+	DefaultMaxPages     = 100      // tools/list requests in one listing
+	DefaultMaxListBytes = 16 << 20 // 16 MiB: the tools as JSON, with the cursors
+)
+
+// ListLimits bound one listing of a server's tools: every tools/list page
+// that [NewRemote], [RemoteTools] or [Remote.Refresh] requests. A listing
+// past a bound fails with an error wrapping [ErrListLimit] as soon as the
+// bound is passed, whatever the context's deadline: a server that
+// answers every page with a new cursor cannot keep the client listing.
+// For each field, 0 means its default and a negative value no bound.
+type ListLimits struct {
+	// MaxTools bounds the tools listed, all pages together
+	// (DefaultMaxTools).
+	MaxTools int
+	// MaxPages bounds the tools/list requests (DefaultMaxPages).
+	MaxPages int
+	// MaxBytes bounds the size of the listing: each tool as JSON (as the
+	// SDK decoded it, encoded again) and each cursor
+	// (DefaultMaxListBytes).
+	MaxBytes int
+}
+
+// resolved returns l with the defaults in place of zeros.
+func (l ListLimits) resolved() ListLimits {
+	if l.MaxTools == 0 {
+		l.MaxTools = DefaultMaxTools
+	}
+	if l.MaxPages == 0 {
+		l.MaxPages = DefaultMaxPages
+	}
+	if l.MaxBytes == 0 {
+		l.MaxBytes = DefaultMaxListBytes
+	}
+	return l
+}
+
+// ErrListLimit is wrapped by the error of a listing (of [NewRemote],
+// [RemoteTools], [Remote.Refresh]) that passed a bound of its
+// [ListLimits]; the error names the bound.
+var ErrListLimit = errors.New("tnmcp: tools/list over its limit")
+
+// ErrCursorRepeated is wrapped by the error of a listing whose server
+// answered a page with a cursor it had already given in that listing:
+// following it would list the same pages forever.
+var ErrCursorRepeated = errors.New("tnmcp: tools/list repeated a cursor")
+
+// WithListLimits sets the bounds of each listing of the server's tools;
+// see [ListLimits].
+func WithListLimits(l ListLimits) RemoteOption {
+	return remoteOption(func(c *remoteConfig) { c.limits = l })
+}
+
+// SkippedTool is a tool of a server's listing that [Remote] left out, and
+// why: its input schema is not one define.NewTool accepts (not an object,
+// a keyword whose value has the wrong type, a pattern that does not
+// compile, over the schema limits of [WithToolOptions], ...). The
+// server's other tools load without it.
+type SkippedTool struct {
+	Remote string // the tool's name on the server
+	Err    error  // what is wrong with it, naming the server and the tool
+}
+
+// OnSkip calls f for each tool that a listing leaves out (see
+// [SkippedTool]), on the goroutine that lists: the caller's for
+// [NewRemote], [RemoteTools] and [Remote.Refresh], a background one for
+// the refresh a notification starts. [Remote.Skipped] gives the same
+// tools after the fact.
+func OnSkip(f func(SkippedTool)) RemoteOption {
+	return remoteOption(func(c *remoteConfig) { c.onSkip = f })
+}
+
 // Name is one remote tool's two names: Remote, as the server lists it and
 // as tools/call sends it, and Tool, the toolnexus tool's name, the one
 // providers see and models call.
@@ -131,6 +212,11 @@ type Name struct {
 // [WithMaxDescription], [RefuseLongDescriptions]); the title is the tool's
 // title, or its annotations' title.
 //
+// A listing is bounded ([ListLimits]: by default 1,000 tools, 100 pages
+// and 16 MiB) and fails on a cursor it already followed. A tool that
+// define.NewTool refuses (a bad input schema) is left out, and the others
+// load: [Remote.Skipped] and [OnSkip] report it.
+//
 // The set is refreshed when the server sends
 // notifications/tools/list_changed, if the client was made with
 // [ToolListChanged] as its ClientOptions.ToolListChangedHandler (or a
@@ -153,10 +239,11 @@ type Remote struct {
 	names    []Name
 	toTool   map[string]string
 	toRemote map[string]string
-	cache    map[string]define.Tool // by tool name and listed JSON, to keep tools unchanged by a refresh
-	err      error                  // of the last background refresh
-	running  bool                   // a background refresh is running
-	again    bool                   // and another notification came meanwhile
+	skipped  []SkippedTool
+	cache    map[[sha256.Size]byte]define.Tool // by a hash of the tool name and listed JSON, to keep tools unchanged by a refresh
+	err      error                             // of the last background refresh
+	running  bool                              // a background refresh is running
+	again    bool                              // and another notification came meanwhile
 	closed   bool
 
 	changed chan struct{}
@@ -204,6 +291,7 @@ func newRemote(ctx context.Context, session *mcp.ClientSession, watch bool, opts
 	if r.cfg.refreshTimeout <= 0 {
 		r.cfg.refreshTimeout = DefaultRefreshTimeout
 	}
+	r.cfg.limits = r.cfg.limits.resolved()
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	if watch {
 		// Registered before the first listing, so that a change during
@@ -256,6 +344,14 @@ func (r *Remote) RemoteName(tool string) (string, bool) {
 	return n, ok
 }
 
+// Skipped returns the tools that the last successful listing left out,
+// in the server's order (see [SkippedTool]). The slice is a copy.
+func (r *Remote) Skipped() []SkippedTool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]SkippedTool(nil), r.skipped...)
+}
+
 // Changed receives a value after a refresh that a
 // notifications/tools/list_changed started has finished (successfully or
 // not: see [Remote.Err]); notifications that come while nobody receives
@@ -285,69 +381,166 @@ func (r *Remote) Close() {
 	unregister(r)
 }
 
-// Refresh lists the server's tools again (every page) and replaces the
-// set. A tool whose listing and name did not change is kept as the same
-// define.Tool, so its rendering cache stays warm. On an error the set is
-// unchanged.
+// Refresh lists the server's tools again (every page, within the
+// [ListLimits]) and replaces the set. A tool whose listing and name did
+// not change is kept as the same define.Tool, so its rendering cache stays
+// warm. A tool that define.NewTool refuses is left out (see
+// [Remote.Skipped]). On an error the set is unchanged.
 func (r *Remote) Refresh(ctx context.Context) error {
-	var listed []*mcp.Tool
-	for t, err := range r.session.Tools(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("tnmcp: server %s: tools/list: %w", r.cfg.server, err)
-		}
-		if t != nil {
-			listed = append(listed, t)
-		}
+	listed, err := r.list(ctx)
+	if err != nil {
+		return err
 	}
 	remotes := make([]string, len(listed))
 	seen := make(map[string]bool, len(listed))
-	for i, t := range listed {
-		if seen[t.Name] {
-			return fmt.Errorf("tnmcp: server %s: tools/list names %q twice", r.cfg.server, t.Name)
+	for i, l := range listed {
+		if seen[l.tool.Name] {
+			return fmt.Errorf("tnmcp: server %s: tools/list names %q twice", r.cfg.server, l.tool.Name)
 		}
-		seen[t.Name] = true
-		remotes[i] = t.Name
+		seen[l.tool.Name] = true
+		remotes[i] = l.tool.Name
 	}
 	toolNames := MapNames(r.cfg.prefix, remotes)
 
 	r.mu.Lock()
 	old := r.cache
 	r.mu.Unlock()
-	tools := make([]define.Tool, len(listed))
-	cache := make(map[string]define.Tool, len(listed))
+	tools := make([]define.Tool, 0, len(listed))
+	names := make([]Name, 0, len(listed))
+	cache := make(map[[sha256.Size]byte]define.Tool, len(listed))
+	var skipped []SkippedTool
 	var errs []error
-	for i, t := range listed {
-		key, err := json.Marshal(t)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("tnmcp: server %s: tool %q: %w", r.cfg.server, t.Name, err))
+	for i, l := range listed {
+		if l.err != nil {
+			skipped = append(skipped, SkippedTool{Remote: l.tool.Name, Err: fmt.Errorf("tnmcp: server %s: tool %q: %w", r.cfg.server, l.tool.Name, l.err)})
 			continue
 		}
-		k := toolNames[i] + "\x00" + string(key)
-		if tool, ok := old[k]; ok {
-			tools[i], cache[k] = tool, tool
-			continue
+		key := cacheKey(toolNames[i], l.sum)
+		tool, ok := old[key]
+		if !ok {
+			if tool, err = r.newTool(l.tool, toolNames[i]); err != nil {
+				if errors.Is(err, ErrLongDescription) {
+					errs = append(errs, err) // refused, as RefuseLongDescriptions asks
+				} else {
+					skipped = append(skipped, SkippedTool{Remote: l.tool.Name, Err: err})
+				}
+				continue
+			}
 		}
-		tool, err := r.newTool(t, toolNames[i])
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		tools[i], cache[k] = tool, tool
+		cache[key] = tool
+		tools = append(tools, tool)
+		names = append(names, Name{Remote: l.tool.Name, Tool: toolNames[i]})
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	names := make([]Name, len(listed))
-	toTool := make(map[string]string, len(listed))
-	toRemote := make(map[string]string, len(listed))
-	for i, t := range listed {
-		names[i] = Name{Remote: t.Name, Tool: toolNames[i]}
-		toTool[t.Name], toRemote[toolNames[i]] = toolNames[i], t.Name
+	toTool := make(map[string]string, len(names))
+	toRemote := make(map[string]string, len(names))
+	for _, n := range names {
+		toTool[n.Remote], toRemote[n.Tool] = n.Tool, n.Remote
 	}
 	r.mu.Lock()
-	r.tools, r.names, r.toTool, r.toRemote, r.cache = tools, names, toTool, toRemote, cache
+	r.tools, r.names, r.toTool, r.toRemote, r.cache, r.skipped = tools, names, toTool, toRemote, cache, skipped
 	r.mu.Unlock()
+	if f := r.cfg.onSkip; f != nil {
+		for _, s := range skipped {
+			f(s)
+		}
+	}
 	return nil
+}
+
+// listedTool is one tool of a listing, with the SHA-256 of its JSON.
+type listedTool struct {
+	tool *mcp.Tool
+	sum  [sha256.Size]byte
+	err  error // it could not be encoded
+}
+
+// cacheKey is the key of a tool named name whose JSON has the SHA-256
+// sum in the refresh cache: a hash, so that the cache keeps 32 bytes of a
+// tool however large its listing.
+func cacheKey(name string, sum [sha256.Size]byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(sum[:])
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return key
+}
+
+// list requests every page of tools/list within the listing's limits and
+// returns the tools, each with the hash of its JSON.
+func (r *Remote) list(ctx context.Context) ([]listedTool, error) {
+	lim := r.cfg.limits
+	fail := func(err error) ([]listedTool, error) {
+		return nil, fmt.Errorf("tnmcp: server %s: tools/list: %w", r.cfg.server, err)
+	}
+	var (
+		out     []listedTool
+		size    int
+		cursor  string
+		cursors = map[string]bool{}
+		h       = sha256.New()
+	)
+	for page := 1; ; page++ {
+		if lim.MaxPages >= 0 && page > lim.MaxPages {
+			return fail(fmt.Errorf("%w: more than %d pages (ListLimits.MaxPages)", ErrListLimit, lim.MaxPages))
+		}
+		res, err := r.session.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
+		if err != nil {
+			return fail(err)
+		}
+		for _, t := range res.Tools {
+			if t == nil {
+				continue
+			}
+			if lim.MaxTools >= 0 && len(out) == lim.MaxTools {
+				return fail(fmt.Errorf("%w: more than %d tools (ListLimits.MaxTools)", ErrListLimit, lim.MaxTools))
+			}
+			l := listedTool{tool: t}
+			n, err := hashJSON(h, t)
+			if err != nil {
+				l.err = err
+			}
+			h.Sum(l.sum[:0])
+			if size += n; lim.MaxBytes >= 0 && size > lim.MaxBytes {
+				return fail(fmt.Errorf("%w: more than %d bytes (ListLimits.MaxBytes)", ErrListLimit, lim.MaxBytes))
+			}
+			out = append(out, l)
+		}
+		if res.NextCursor == "" {
+			return out, nil
+		}
+		if size += len(res.NextCursor); lim.MaxBytes >= 0 && size > lim.MaxBytes {
+			return fail(fmt.Errorf("%w: more than %d bytes (ListLimits.MaxBytes)", ErrListLimit, lim.MaxBytes))
+		}
+		if cursors[res.NextCursor] {
+			return fail(fmt.Errorf("%w: page %d gives again the cursor of an earlier page", ErrCursorRepeated, page))
+		}
+		cursors[res.NextCursor] = true
+		cursor = res.NextCursor
+	}
+}
+
+// hashJSON resets h, writes v's JSON to it and returns the JSON's length.
+func hashJSON(h hash.Hash, v any) (int, error) {
+	h.Reset()
+	w := countWriter{w: h}
+	err := json.NewEncoder(&w).Encode(v)
+	return w.n, err
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return c.w.Write(p)
 }
 
 // newTool makes the define.Tool of the remote tool t, named name.
@@ -375,7 +568,7 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 	}
 	opts := append(append([]define.Option(nil), r.cfg.toolOpts...),
 		define.WithName(name), define.WithDescription(desc), define.WithTitle(title))
-	session, remote, server := r.session, t.Name, r.cfg.server
+	session, remote, server, maxOutput := r.session, t.Name, r.cfg.server, outputLimit(opts)
 	handler := func(ctx context.Context, args json.RawMessage) (any, error) {
 		if keys != nil {
 			var err error
@@ -387,7 +580,7 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 		if err != nil {
 			return nil, &CallError{Server: server, Tool: remote, Err: err}
 		}
-		return RemoteResult(server, remote, res), nil
+		return RemoteResultLimited(server, remote, res, maxOutput), nil
 	}
 	tool, err := define.NewTool(name, schema, handler, opts...)
 	if err != nil {
@@ -584,105 +777,6 @@ type ToolError struct {
 // Error names the server and the tool and quotes the server's message.
 func (e *ToolError) Error() string {
 	return fmt.Sprintf("mcp server %s: tool %s failed: %s", e.Server, e.Tool, e.Message)
-}
-
-// RemoteResult converts the answer of tools/call to the remote tool named
-// tool of the server named server to a define.Result:
-//
-//   - the text blocks, joined by newlines, are Output; a text resource
-//     embedded in the result adds a line naming it and then its text;
-//   - images, audio, binary embedded resources and resource links add a
-//     one-line note naming the kind, MIME type, size and URI
-//     ("[image: image/png, 1,024 bytes]"): define.Result carries text and
-//     a value only, so providers' image results are not carried yet;
-//   - structuredContent becomes Value, and Output is its JSON when the
-//     result has no other content;
-//   - isError sets IsError, with the text as Output and a [*ToolError] as
-//     Err.
-func RemoteResult(server, tool string, res *mcp.CallToolResult) define.Result {
-	if res == nil {
-		return define.Result{Output: fmt.Sprintf("mcp server %s: tool %s returned no result", server, tool), IsError: true,
-			Err: &CallError{Server: server, Tool: tool, Err: errors.New("no result")}}
-	}
-	var b strings.Builder
-	line := func(s string) {
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(s)
-	}
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			line(c.Text)
-		case *mcp.ImageContent:
-			line(mediaNote("image", c.MIMEType, len(c.Data)))
-		case *mcp.AudioContent:
-			line(mediaNote("audio", c.MIMEType, len(c.Data)))
-		case *mcp.ResourceLink:
-			note := "[resource link: " + c.URI
-			if c.MIMEType != "" {
-				note += ", " + c.MIMEType
-			}
-			if c.Size != nil {
-				note += ", " + bytesText(int(*c.Size))
-			}
-			line(note + "]")
-		case *mcp.EmbeddedResource:
-			rc := c.Resource
-			if rc == nil {
-				line("[resource]")
-				continue
-			}
-			mime := rc.MIMEType
-			if mime == "" {
-				mime = "no MIME type"
-			}
-			if rc.Blob != nil || rc.Text == "" {
-				line(fmt.Sprintf("[resource %s: %s, %s]", rc.URI, mime, bytesText(len(rc.Blob))))
-				continue
-			}
-			line(fmt.Sprintf("[resource %s: %s, %s of text]", rc.URI, mime, bytesText(len(rc.Text))))
-			line(rc.Text)
-		case nil:
-		default:
-			line(fmt.Sprintf("[%T content]", c))
-		}
-	}
-	text := b.String()
-	if res.IsError {
-		if text == "" {
-			text = "the tool failed without a message"
-		}
-		return define.Result{Output: text, IsError: true, Err: &ToolError{Server: server, Tool: tool, Message: text}}
-	}
-	out := define.Result{Output: text}
-	if res.StructuredContent != nil {
-		out.Value = res.StructuredContent
-		if len(res.Content) == 0 {
-			data, err := json.Marshal(res.StructuredContent)
-			if err != nil {
-				return define.Result{Output: fmt.Sprintf("mcp server %s: tool %s: structuredContent: %v", server, tool, err), IsError: true,
-					Err: &CallError{Server: server, Tool: tool, Err: err}}
-			}
-			out.Output = string(data)
-		}
-	}
-	return out
-}
-
-func mediaNote(kind, mime string, n int) string {
-	if mime == "" {
-		mime = "no MIME type"
-	}
-	return fmt.Sprintf("[%s: %s, %s]", kind, mime, bytesText(n))
-}
-
-func bytesText(n int) string {
-	if n == 1 {
-		return "1 byte"
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // MapNames returns the tool name of each remote name, with prefix before
