@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -25,6 +26,8 @@ const (
 	DefaultBodyTimeout    = 10 * time.Second
 	DefaultHeaderTimeout  = 10 * time.Second
 	DefaultIdleTimeout    = 2 * time.Minute
+	DefaultMaxSessions    = 1000 // live sessions of one handler
+	DefaultMaxStreams     = 1000 // open GET streams of one handler
 )
 
 // HTTPOptions configures [HTTPHandler]. The zero value is a stateful
@@ -45,6 +48,23 @@ type HTTPOptions struct {
 	// DefaultSessionTimeout; < 0 means never (sessions then live until
 	// the client deletes them). Stateless handlers have no sessions.
 	SessionTimeout time.Duration
+
+	// MaxSessions bounds the live sessions of a stateful handler: a
+	// request that would start one more (a POST without Mcp-Session-Id,
+	// an initialize) is answered 503 Service Unavailable while that many
+	// are open. A session ends when the client deletes it, when it has
+	// been idle for SessionTimeout, or when its initialize fails. Each
+	// live session holds a few goroutines and about 5 KB. 0 means
+	// DefaultMaxSessions; < 0 means no bound.
+	MaxSessions int
+
+	// MaxStreams bounds the GET requests open at once, all sessions
+	// together: the streams a client opens for the server's own messages
+	// (one per session; more to resume from a Last-Event-ID), each
+	// holding a connection and a goroutine for as long as the client
+	// keeps it. One more is answered 503. 0 means DefaultMaxStreams; < 0
+	// means no bound.
+	MaxStreams int
 
 	// MaxBodyBytes bounds a request's body: a longer one is refused with
 	// 413 before the MCP handler sees it. 0 means DefaultMaxBodyBytes;
@@ -80,7 +100,8 @@ type HTTPOptions struct {
 // HTTPHandler serves server over streamable HTTP with the protections of
 // o (nil means the zero HTTPOptions): cross-origin protection, then the
 // bearer token when o.Verifier is set, then the body's bound and timeout,
-// then the SDK's handler with its session timeout. The SDK's own DNS
+// then the bounds on live sessions and open streams, then the SDK's
+// handler with its session timeout. The SDK's own DNS
 // rebinding protection (a loopback request whose Host is not loopback is
 // refused) stays on. Serve it with [NewHTTPServer], which bounds what
 // comes before the body. An error is a bad trusted origin.
@@ -109,6 +130,9 @@ func HTTPHandler(server *mcp.Server, o *HTTPOptions) (http.Handler, error) {
 		MaxRequestBodyBytes: maxBody,
 		Logger:              o.Logger,
 	})
+	if !o.Stateless {
+		h = capSessions(h, server, resolveCap(o.MaxSessions, DefaultMaxSessions), resolveCap(o.MaxStreams, DefaultMaxStreams))
+	}
 	if maxBody > 0 || bodyTimeout > 0 {
 		h = readBody(h, maxBody, bodyTimeout)
 	}
@@ -122,6 +146,78 @@ func HTTPHandler(server *mcp.Server, o *HTTPOptions) (http.Handler, error) {
 		}
 	}
 	return cop.Handler(h), nil
+}
+
+// resolveCap resolves a cap of HTTPOptions: 0 is def, < 0 no bound (0).
+func resolveCap(n, def int) int64 {
+	switch {
+	case n == 0:
+		return int64(def)
+	case n < 0:
+		return 0
+	}
+	return int64(n)
+}
+
+// sessionIDHeader is the header of the streamable transport that names a
+// session.
+const sessionIDHeader = "Mcp-Session-Id"
+
+// capSessions answers 503 to a request that would start a session beyond
+// maxSessions live ones, or open a GET stream beyond maxStreams open ones
+// (0: no bound). A session counts from the request that starts it until
+// the server's session ends; the SDK's handler owns the sessions, so the
+// session is found among server.Sessions by the id the SDK put in the
+// response, and a goroutine waits for its end.
+func capSessions(next http.Handler, server *mcp.Server, maxSessions, maxStreams int64) http.Handler {
+	var sessions, streams atomic.Int64
+	busy := func(w http.ResponseWriter, what string, max int64) {
+		http.Error(w, fmt.Sprintf("the server has %d %s open, its limit: try again later", max, what), http.StatusServiceUnavailable)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Method == http.MethodGet && maxStreams > 0:
+			if streams.Add(1) > maxStreams {
+				streams.Add(-1)
+				busy(w, "streams", maxStreams)
+				return
+			}
+			defer streams.Add(-1)
+		case r.Method == http.MethodPost && r.Header.Get(sessionIDHeader) == "" && maxSessions > 0:
+			// Counted before the session exists, so that requests at once
+			// cannot pass the bound together.
+			if sessions.Add(1) > maxSessions {
+				sessions.Add(-1)
+				busy(w, "sessions", maxSessions)
+				return
+			}
+			next.ServeHTTP(w, r)
+			ss := findSession(server, w.Header().Get(sessionIDHeader))
+			if ss == nil {
+				sessions.Add(-1) // none was made, or it has ended
+				return
+			}
+			go func() {
+				_ = ss.Wait()
+				sessions.Add(-1)
+			}()
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// findSession returns the session of server named id, or nil.
+func findSession(server *mcp.Server, id string) *mcp.ServerSession {
+	if id == "" {
+		return nil
+	}
+	for ss := range server.Sessions() {
+		if ss.ID() == id {
+			return ss
+		}
+	}
+	return nil
 }
 
 // readBody reads a request's whole body before next sees it, at most max

@@ -13,8 +13,9 @@
 // and [toolnexus.WithCallTimeout], as for Toolkit.Run); a tool's context
 // carries its MCP request ([RequestFromContext], [Progress], [Log]).
 // [HTTPHandler] and [NewHTTPServer] serve streamable HTTP with
-// cross-origin protection, an optional bearer token, bounded bodies and
-// idle sessions closed, stateless for replicas if asked; [CheckExposure]
+// cross-origin protection, an optional bearer token, bounded bodies, idle
+// sessions closed and live sessions and open streams capped, stateless
+// for replicas if asked; [CheckExposure]
 // refuses an address beyond loopback without authentication.
 //
 // The other way round, [NewRemote] makes the tools of a connected client
