@@ -17,11 +17,20 @@
 // "function", and toolnexus.call.outcome (a [toolnexus.Outcome]). A call
 // that failed has error.type set to its outcome (bad_arguments,
 // tool_error, panic, timeout, cancelled, unknown_tool, denied, not_run)
-// and the span status Error with the result's text; a pending call (it
-// waits for approval, and did not run) has no error.type. The arguments
-// (gen_ai.tool.call.arguments) and the result (gen_ai.tool.call.result)
-// are recorded only with [WithArguments] and [WithResults]: they may hold
-// personal data.
+// and the span status Error with the outcome in words ("invalid
+// arguments", "tool error": [StatusDescription]), never the result's
+// text, which may quote the arguments or come from a remote server; a
+// pending call (it waits for approval, and did not run) has no
+// error.type. The arguments (gen_ai.tool.call.arguments) and the result
+// (gen_ai.tool.call.result) are recorded only with [WithArguments] and
+// [WithResults]: they may hold personal data.
+//
+// A tool name and a call id come from the model, so a span carries at
+// most [MaxNameBytes] of a name (in its name and gen_ai.tool.name) and
+// [MaxCallIDBytes] of an id, cut at a UTF-8 boundary and ending in "…".
+// The duration histogram records a call of a tool the toolkit does not
+// have under the one gen_ai.tool.name [OtherToolName], so that invented
+// names cannot grow its series.
 //
 // The span of a call that reaches the handler is opened by a middleware,
 // so the handler's context carries it (trace.SpanFromContext) and the
@@ -37,8 +46,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -72,6 +83,63 @@ const (
 	toolTypeFunction = "function"
 )
 
+// Bounds of the text a span takes from the model.
+const (
+	// MaxNameBytes is the longest tool name a span carries: a tool's name
+	// is at most 64 bytes (define.ValidateName), so only a name the
+	// toolkit does not have is cut.
+	MaxNameBytes = 64
+	// MaxCallIDBytes is the longest call id a span carries.
+	MaxCallIDBytes = 128
+)
+
+// OtherToolName is the gen_ai.tool.name under which the duration
+// histogram records the calls of tools the toolkit does not have (after
+// the "_OTHER" of the HTTP conventions for a method they do not know).
+const OtherToolName = "_OTHER"
+
+// StatusDescription is the description of the Error status of a call's
+// span with outcome o: the outcome in words, never the result's text.
+func StatusDescription(o toolnexus.Outcome) string {
+	switch o {
+	case toolnexus.OutcomeToolError:
+		return "tool error"
+	case toolnexus.OutcomeBadArguments:
+		return "invalid arguments"
+	case toolnexus.OutcomeUnknownTool:
+		return "unknown tool"
+	case toolnexus.OutcomePanic:
+		return "the tool panicked"
+	case toolnexus.OutcomeTimeout:
+		return "timed out"
+	case toolnexus.OutcomeCancelled:
+		return "cancelled"
+	case toolnexus.OutcomeNotRun:
+		return "not run"
+	case toolnexus.OutcomeDenied:
+		return "denied"
+	case toolnexus.OutcomePending:
+		return "awaiting approval"
+	case toolnexus.OutcomeOK:
+		return ""
+	}
+	return string(o)
+}
+
+// cut returns s cut to at most max bytes at a UTF-8 boundary, ending in
+// "…" if it was cut, and with invalid UTF-8 replaced.
+func cut(s string, max int) string {
+	const marker = "…"
+	if len(s) <= max {
+		return strings.ToValidUTF8(s, "\uFFFD")
+	}
+	end := max - len(marker)
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return strings.ToValidUTF8(s[:end], "\uFFFD") + marker
+}
+
 // Option configures [New].
 type Option func(*config)
 
@@ -95,10 +163,13 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 }
 
 // WithArguments records each call's arguments, as JSON text, in
-// gen_ai.tool.call.arguments.
+// gen_ai.tool.call.arguments. Without it nothing of the arguments reaches
+// a span.
 func WithArguments() Option { return func(c *config) { c.args = true } }
 
-// WithResults records each call's result text in gen_ai.tool.call.result.
+// WithResults records each call's result text in gen_ai.tool.call.result,
+// an error's message included. Without it nothing of a result's text
+// reaches a span: the status says the outcome ([StatusDescription]).
 func WithResults() Option { return func(c *config) { c.results = true } }
 
 // Tracer traces and measures a toolkit's calls: its [Tracer.Middleware]
@@ -154,10 +225,11 @@ func (t *Tracer) Middleware() toolnexus.Middleware {
 	return func(next toolnexus.Handler) toolnexus.Handler {
 		return func(ctx context.Context, c *toolnexus.Call) (res define.Result) {
 			start := time.Now()
-			ctx, span := t.tracer.Start(ctx, SpanNamePrefix+c.Name,
+			name := cut(c.Name, MaxNameBytes)
+			ctx, span := t.tracer.Start(ctx, SpanNamePrefix+name,
 				trace.WithSpanKind(trace.SpanKindInternal),
 				trace.WithTimestamp(start),
-				trace.WithAttributes(t.callAttrs(c.Name, c.ID, c.Tool)...))
+				trace.WithAttributes(t.callAttrs(name, c.ID, c.Tool)...))
 			if t.cfg.args {
 				span.SetAttributes(AttrToolArgs.String(string(c.Args())))
 			}
@@ -170,7 +242,7 @@ func (t *Tracer) Middleware() toolnexus.Middleware {
 				// the call's result, or a runtime.Goexit (v is nil), which
 				// goes on.
 				v := recover()
-				t.end(ctx, span, c.Name, define.Result{Output: "the call did not return", IsError: true}, toolnexus.OutcomePanic, start, time.Now())
+				t.end(ctx, span, metricName(name, c.Tool), define.Result{Output: "the call did not return", IsError: true}, toolnexus.OutcomePanic, start, time.Now())
 				if v != nil {
 					panic(v)
 				}
@@ -181,7 +253,7 @@ func (t *Tracer) Middleware() toolnexus.Middleware {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) && outcome != toolnexus.OutcomeOK {
 				outcome = toolnexus.OutcomeTimeout
 			}
-			t.end(ctx, span, c.Name, res, outcome, start, time.Now())
+			t.end(ctx, span, metricName(name, c.Tool), res, outcome, start, time.Now())
 			if key := seenKey(res); key != nil && ctx.Err() == nil {
 				t.seen.Store(key, struct{}{})
 			}
@@ -230,14 +302,15 @@ func (t *Tracer) Observer() toolnexus.Observer {
 			start = time.Now()
 		}
 		end := start.Add(e.Duration)
-		ctx, span := t.tracer.Start(ctx, SpanNamePrefix+e.Call.Name,
+		name := cut(e.Call.Name, MaxNameBytes)
+		ctx, span := t.tracer.Start(ctx, SpanNamePrefix+name,
 			trace.WithSpanKind(trace.SpanKindInternal),
 			trace.WithTimestamp(start),
-			trace.WithAttributes(t.callAttrs(e.Call.Name, e.Call.ID, e.Tool)...))
+			trace.WithAttributes(t.callAttrs(name, e.Call.ID, e.Tool)...))
 		if t.cfg.args {
 			span.SetAttributes(AttrToolArgs.String(string(eventArgs(e.Call))))
 		}
-		t.end(ctx, span, e.Call.Name, e.Result, e.Outcome, start, end)
+		t.end(ctx, span, metricName(name, e.Tool), e.Result, e.Outcome, start, end)
 	}
 }
 
@@ -253,12 +326,23 @@ func eventArgs(c adapters.Call) []byte {
 	return data
 }
 
-// callAttrs are the attributes a span has from its start.
+// metricName is the gen_ai.tool.name of a call of tool, named name, in
+// the duration histogram: OtherToolName for a tool the toolkit does not
+// have.
+func metricName(name string, tool define.Tool) string {
+	if tool.IsZero() {
+		return OtherToolName
+	}
+	return name
+}
+
+// callAttrs are the attributes a span has from its start; name is
+// already cut.
 func (t *Tracer) callAttrs(name, id string, tool define.Tool) []attribute.KeyValue {
 	attrs := make([]attribute.KeyValue, 0, 5)
 	attrs = append(attrs, AttrOperation.String(OperationName), AttrToolName.String(name), AttrToolType.String(toolTypeFunction))
 	if id != "" {
-		attrs = append(attrs, AttrToolCallID.String(id))
+		attrs = append(attrs, AttrToolCallID.String(cut(id, MaxCallIDBytes)))
 	}
 	if d := tool.Description(); d != "" {
 		attrs = append(attrs, AttrToolDesc.String(d))
@@ -267,16 +351,16 @@ func (t *Tracer) callAttrs(name, id string, tool define.Tool) []attribute.KeyVal
 }
 
 // end records the result of a call on its span, ends it at end, and
-// records the duration.
-func (t *Tracer) end(ctx context.Context, span trace.Span, name string, r define.Result, outcome toolnexus.Outcome, start, end time.Time) {
+// records the duration under the tool name metricName.
+func (t *Tracer) end(ctx context.Context, span trace.Span, metricName string, r define.Result, outcome toolnexus.Outcome, start, end time.Time) {
 	span.SetAttributes(AttrOutcome.String(string(outcome)))
 	if t.cfg.results {
 		span.SetAttributes(AttrToolResult.String(r.Output))
 	}
-	metricAttrs := []attribute.KeyValue{AttrOperation.String(OperationName), AttrToolName.String(name), AttrToolType.String(toolTypeFunction)}
+	metricAttrs := []attribute.KeyValue{AttrOperation.String(OperationName), AttrToolName.String(metricName), AttrToolType.String(toolTypeFunction)}
 	if r.IsError && outcome != toolnexus.OutcomePending {
 		span.SetAttributes(AttrErrorType.String(string(outcome)))
-		span.SetStatus(codes.Error, r.Output)
+		span.SetStatus(codes.Error, StatusDescription(outcome))
 		metricAttrs = append(metricAttrs, AttrErrorType.String(string(outcome)))
 	}
 	span.End(trace.WithTimestamp(end))

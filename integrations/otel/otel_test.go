@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -270,5 +272,122 @@ func TestSpansUnderConcurrentRuns(t *testing.T) {
 		if count[p.SpanID()] != perTurn {
 			t.Errorf("turn %d has %d call spans, want %d", g, count[p.SpanID()], perTurn)
 		}
+	}
+}
+
+// spanText is every text a span carries: its name, status description,
+// attribute values and events (names and attributes).
+func spanText(s tracetest.SpanStub) []string {
+	out := []string{s.Name, s.Status.Description}
+	for _, kv := range s.Attributes {
+		out = append(out, kv.Value.String())
+	}
+	for _, e := range s.Events {
+		out = append(out, e.Name)
+		for _, kv := range e.Attributes {
+			out = append(out, kv.Value.String())
+		}
+	}
+	return out
+}
+
+// TestNothingLeaksWithoutOptIn: without WithArguments and WithResults, no
+// span carries anything of a call's arguments, result or error text: the
+// status says the outcome. Names and ids from the model are cut, and the
+// histogram records unknown tools under one name. On main, a bad call's
+// status read "invalid arguments: /extra_secret_key: ...", a tool error's
+// status was its text, and a 5,000-byte invented tool name went whole into
+// the span name, gen_ai.tool.name and the histogram (a series per name).
+func TestNothingLeaksWithoutOptIn(t *testing.T) {
+	secretTool := define.MustDefineTool(func(ctx context.Context, in lookupIn) (string, error) {
+		switch in.Key {
+		case "fail":
+			return "", errors.New("db password s3cr3t-error rejected")
+		case "panic":
+			panic("s3cr3t-panic value")
+		}
+		return "s3cr3t-result", nil
+	}, define.WithName("vault"))
+	deny := func(next toolnexus.Handler) toolnexus.Handler {
+		return func(ctx context.Context, c *toolnexus.Call) define.Result {
+			if c.Name == "vault" && c.Input().(lookupIn).Key == "deny" {
+				return toolnexus.Denied("s3cr3t-reason")
+			}
+			return next(ctx, c)
+		}
+	}
+	exp, reader := tracetest.NewInMemoryExporter(), sdkmetric.NewManualReader()
+	tr := tnotel.New(tnotel.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))),
+		tnotel.WithMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))))
+	tk, err := toolnexus.NewToolkitWith([]define.Tool{secretTool}, append(tr.Options(), toolnexus.WithMiddleware(deny))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	longName := strings.Repeat("ü", 2500) // 5,000 bytes, cut inside a character
+	longID := "call_" + strings.Repeat("x", 6000)
+	calls := []adapters.Call{
+		{ID: "1", Name: "vault", Args: json.RawMessage(`{"key":"ok"}`)},
+		{ID: "2", Name: "vault", Args: json.RawMessage(`{"key":"fail"}`)},
+		{ID: "3", Name: "vault", Args: json.RawMessage(`{"key":"panic"}`)},
+		{ID: "4", Name: "vault", Args: json.RawMessage(`{"key":"deny"}`)},
+		{ID: "5", Name: "vault", Args: json.RawMessage(`{"key":"x","extra_s3cr3t_key":"s3cr3t-value"}`)},
+		{ID: longID, Name: longName, Args: json.RawMessage(`{"s3cr3t":"s3cr3t-arg"}`)},
+	}
+	for i := range 50 { // invented names, one series
+		calls = append(calls, adapters.Call{ID: fmt.Sprint("u", i), Name: fmt.Sprintf("made_up_%d", i), Args: json.RawMessage(`{}`)})
+	}
+	tk.Run(context.Background(), calls)
+	spans := exp.GetSpans()
+	if len(spans) != len(calls) {
+		t.Fatalf("%d spans for %d calls", len(spans), len(calls))
+	}
+	status := map[string]string{}
+	for _, s := range spans {
+		for _, text := range spanText(s) {
+			if strings.Contains(text, "s3cr3t") {
+				t.Errorf("span %q carries %.100q", s.Name, text)
+			}
+			if !utf8.ValidString(text) {
+				t.Errorf("span %q carries invalid UTF-8: %.100q", s.Name, text)
+			}
+		}
+		a := attrs(s)
+		if n := len(a["gen_ai.tool.name"]); n > tnotel.MaxNameBytes || len(s.Name) > len("execute_tool ")+tnotel.MaxNameBytes {
+			t.Errorf("span %.80q: a tool name of %d bytes", s.Name, n)
+		}
+		if n := len(a["gen_ai.tool.call.id"]); n > tnotel.MaxCallIDBytes {
+			t.Errorf("span %.80q: a call id of %d bytes", s.Name, n)
+		}
+		status[a["gen_ai.tool.call.id"]] = s.Status.Description
+	}
+	for id, want := range map[string]string{"1": "", "2": "tool error", "3": "the tool panicked", "4": "denied", "5": "invalid arguments", "u0": "unknown tool"} {
+		if status[id] != want {
+			t.Errorf("call %s: status %q, want %q", id, status[id], want)
+		}
+	}
+	cutName := strings.Repeat("ü", (tnotel.MaxNameBytes-len("…"))/2) + "…"
+	if !slices.ContainsFunc(spans.Snapshots(), func(s sdktrace.ReadOnlySpan) bool { return s.Name() == "execute_tool "+cutName }) {
+		t.Errorf("no span named for the cut name %q", cutName)
+	}
+
+	// The histogram: the known tool, and one series for every unknown one.
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]uint64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != tnotel.DurationMetric {
+				continue
+			}
+			for _, dp := range m.Data.(metricdata.Histogram[float64]).DataPoints {
+				v, _ := dp.Attributes.Value(tnotel.AttrToolName)
+				names[v.AsString()] += dp.Count
+			}
+		}
+	}
+	if len(names) != 2 || names["vault"] != 5 || names[tnotel.OtherToolName] != 51 {
+		t.Errorf("histogram series by tool name: %v, want vault: 5 and %s: 51", names, tnotel.OtherToolName)
 	}
 }
