@@ -17,8 +17,10 @@
 //	tools, err := adapters.ToGemini(picked)
 //
 // The query is what the model is about to answer: the user's last
-// message, or the whole turn's text. A search costs time linear in the
-// query's words and in the tools that share a word with it.
+// message, or the whole turn's text. A search reads at most the first
+// [MaxQueryBytes] of it and ranks by at most its first [MaxQueryWords]
+// words, so that it costs time linear in those words and in the tools
+// that share a word with them, whatever the query's length.
 package toolsearch
 
 import (
@@ -64,6 +66,16 @@ var DefaultWeights = Weights{Name: 3, Description: 1, ParamNames: 1.5, ParamDesc
 const (
 	k1 = 1.2
 	b  = 0.75
+)
+
+// Bounds of a query: [Index.Search] reads at most its first MaxQueryBytes
+// (cut at a character; a word the cut splits is left out) and ranks
+// by at most its first MaxQueryWords words (stop words are not counted);
+// the rest of the query is not read. A 16 KiB query is about 2,700
+// English words: put the text that says what the tools must do first.
+const (
+	MaxQueryBytes = 16 << 10
+	MaxQueryWords = 1024
 )
 
 // Index ranks a fixed set of tools against queries.
@@ -193,12 +205,13 @@ func New(docs []Doc, w Weights) *Index {
 func (ix *Index) Len() int { return len(ix.docs) }
 
 // Search returns the k tools that fit query best, best first; fewer when
-// fewer share a word with it. Ties keep the tools' order.
+// fewer share a word with it. Ties keep the tools' order. Only the first
+// [MaxQueryBytes] and [MaxQueryWords] of query count.
 func (ix *Index) Search(query string, k int) []Hit {
 	if k <= 0 || len(ix.docs) == 0 {
 		return nil
 	}
-	words := Words(query)
+	words := words(cutQuery(query), MaxQueryWords)
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	if len(sc.scores) < len(ix.docs) {
@@ -298,34 +311,78 @@ func (ix *Index) Tools(query string, k int) []define.Tool {
 // runs, split again at camelCase humps and between letters and digits,
 // lower-cased, common English words dropped, endings folded.
 func Words(text string) []string {
+	return words(text, -1)
+}
+
+// words returns the words of text, at most max of them (max < 0: all),
+// and reads no further than the last.
+func words(text string, max int) []string {
 	var out []string
 	start := -1
 	var prev rune
-	flush := func(end int) {
-		if start >= 0 {
-			if w := fold(strings.ToLower(text[start:end])); w != "" {
+	for i, r := range text {
+		in := unicode.IsLetter(r) || unicode.IsDigit(r) // isWordRune, which does not inline
+		if start >= 0 && (!in || hump(prev, r, text[i+utf8.RuneLen(r):])) {
+			if w := word(text[start:i]); w != "" {
 				out = append(out, w)
 			}
 			start = -1
+			if len(out) == max {
+				break
+			}
 		}
-	}
-	for i, r := range text {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
+		if !in {
 			prev = 0
 			continue
-		}
-		if start >= 0 && hump(prev, r, text[i+utf8.RuneLen(r):]) {
-			flush(i)
 		}
 		if start < 0 {
 			start = i
 		}
 		prev = r
 	}
-	flush(len(text))
+	if start >= 0 && len(out) != max {
+		if w := word(text[start:]); w != "" {
+			out = append(out, w)
+		}
+	}
 	return out
 }
+
+// word is a run of text as a word: lower-cased and folded, "" for a stop
+// word.
+func word(run string) string { return fold(strings.ToLower(run)) }
+
+// isWordRune reports whether r belongs in a word.
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// cutQuery returns the first MaxQueryBytes of query, cut at a character,
+// without the word the cut splits.
+func cutQuery(query string) string {
+	if len(query) <= MaxQueryBytes {
+		return query
+	}
+	end := MaxQueryBytes
+	for end > 0 && !utf8.RuneStart(query[end]) {
+		end--
+	}
+	if r, _ := utf8.DecodeRuneInString(query[end:]); isWordRune(r) {
+		// The cut splits a word: leave it out, unless it is longer than
+		// any real word (a run of letters that long is not one).
+		for i := end; i > 0 && end-i <= maxWordBytes; {
+			r, size := utf8.DecodeLastRuneInString(query[:i])
+			if !isWordRune(r) {
+				end = i
+				break
+			}
+			i -= size
+		}
+	}
+	return query[:end]
+}
+
+// maxWordBytes is the longest word cutQuery leaves out when the cut
+// splits it.
+const maxWordBytes = 64
 
 // hump reports whether a word ends between prev and r: lower to upper
 // ("getWeather"), an upper that starts a word after capitals ("HTTPServer":

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -184,5 +185,110 @@ func BenchmarkIndex(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = toolsearch.FromTools(tools)
+	}
+}
+
+// longQuery returns a query of about n bytes of shape: "vocab" repeats
+// the synthetic toolkit's words (each matching about a tenth of the
+// tools), "distinct" is words that differ and match nothing, "camel" is
+// one run of camelCase humps ("aBcDeF..."), a word every letter.
+func longQuery(shape string, n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		switch shape {
+		case "vocab":
+			b.WriteString(vocab[i%len(vocab)])
+			b.WriteByte(' ')
+		case "distinct":
+			fmt.Fprintf(&b, "w%x ", i)
+		case "camel":
+			b.WriteString("aB")
+		}
+	}
+	return b.String()[:n]
+}
+
+// BenchmarkSearchLongQuery: one search of 1,000 tools with a query of 1
+// KB and of 1 MB, per shape: the words past MaxQueryWords (and the bytes
+// past MaxQueryBytes) cost nothing, so both sizes cost about the same.
+// Reported per query byte too.
+//
+//	go test ./toolsearch -run '^$' -bench SearchLongQuery -benchmem
+func BenchmarkSearchLongQuery(b *testing.B) {
+	ix := toolsearch.FromTools(synthetic(b, 1000))
+	for _, shape := range []string{"vocab", "distinct", "camel"} {
+		for _, size := range []int{1 << 10, 1 << 20} {
+			q := longQuery(shape, size)
+			b.Run(fmt.Sprintf("%s/%dKB", shape, size>>10), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					_ = ix.Search(q, 20)
+				}
+			})
+		}
+	}
+}
+
+// TestQueryBounds: a search reads the first MaxQueryBytes of a query and
+// ranks by its first MaxQueryWords words; the rest costs nothing. On
+// main a whole 1 MB query was split into words (70 to 90 bytes allocated
+// per query byte, up to 573 ms).
+func TestQueryBounds(t *testing.T) {
+	ix := toolsearch.FromTools(fixtureTools(t))
+	found := func(q string) bool {
+		hits := ix.Search(q, 1)
+		return len(hits) == 1 && hits[0].Name == "get_weather"
+	}
+	filler := func(words int) string { // distinct words of letters that match no tool
+		var b strings.Builder
+		for i := range words {
+			b.WriteString("zq")
+			for n := i; n > 0; n /= 8 {
+				b.WriteByte("bcfhjkmp"[n%8])
+			}
+			b.WriteByte(' ')
+		}
+		return b.String()
+	}
+	if !found(filler(toolsearch.MaxQueryWords-1) + "weather") {
+		t.Error("the last word within MaxQueryWords was not ranked")
+	}
+	if found(filler(toolsearch.MaxQueryWords) + "weather") {
+		t.Error("a word past MaxQueryWords was ranked")
+	}
+	pad := strings.Repeat(" ", toolsearch.MaxQueryBytes-len("weather"))
+	if !found(pad + "weather") {
+		t.Error("a word ending at MaxQueryBytes was not ranked")
+	}
+	if found(pad + " weather") {
+		t.Error("a word past MaxQueryBytes was ranked")
+	}
+	// A word the cut splits is left out: "wea" would find the tool "wea".
+	split := toolsearch.FromTools([]define.Tool{tool(t, "wea", "Short.", `{"type":"object"}`)})
+	if hits := split.Search(strings.Repeat(" ", toolsearch.MaxQueryBytes-3)+"weather", 1); len(hits) != 0 {
+		t.Errorf("the cut half of a word was ranked: %v", hits)
+	}
+	// A run of letters too long to be a word is cut, not dropped whole.
+	if hits := split.Search(strings.Repeat("x", toolsearch.MaxQueryBytes-4)+" wea"+strings.Repeat("x", 100), 1); len(hits) != 0 {
+		t.Errorf("the cut of a long run: %v", hits)
+	}
+
+	// What a search of 1 MB costs is what one of MaxQueryBytes costs.
+	big := toolsearch.FromTools(synthetic(t, 300))
+	cost := func(q string) uint64 {
+		runtime.GC()
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		big.Search(q, 20)
+		runtime.ReadMemStats(&b)
+		return b.TotalAlloc - a.TotalAlloc
+	}
+	for _, shape := range []string{"vocab", "distinct", "camel"} {
+		atBound, huge := cost(longQuery(shape, toolsearch.MaxQueryBytes)), cost(longQuery(shape, 1<<20))
+		t.Logf("%s: %d bytes allocated for a query of %d bytes, %d for 1 MiB", shape, atBound, toolsearch.MaxQueryBytes, huge)
+		if huge > 2*atBound+64<<10 {
+			t.Errorf("%s: %d bytes allocated for a query of %d bytes, %d for 1 MiB", shape, atBound, toolsearch.MaxQueryBytes, huge)
+		}
 	}
 }
