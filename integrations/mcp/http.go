@@ -54,7 +54,8 @@ type HTTPOptions struct {
 	// an initialize) is answered 503 Service Unavailable while that many
 	// are open. A session ends when the client deletes it, when it has
 	// been idle for SessionTimeout, or when its initialize fails. Each
-	// live session holds a few goroutines and about 5 KB. 0 means
+	// live session holds two goroutines (the SDK's, and one that waits
+	// for its end to count it out) and about 10 KB. 0 means
 	// DefaultMaxSessions; < 0 means no bound.
 	MaxSessions int
 

@@ -335,7 +335,7 @@ func TestRemoteResultBounded(t *testing.T) {
 		n := allocated(func() { r = tnmcp.RemoteResult("s", "t", c.res) })
 		want := fmt.Sprintf("the tool's output was %d bytes, more than the limit of %d", c.size, define.DefaultMaxOutputBytes)
 		if !r.IsError || r.Output != want || !errors.Is(r.Err, define.ErrOutputTooLarge) {
-			t.Errorf("%s: %q, %v; want %q wrapping define.ErrOutputTooLarge", c.name, r.Output, r.Err, want)
+			t.Errorf("%s: %.200q, %v; want %q wrapping define.ErrOutputTooLarge", c.name, r.Output, r.Err, want)
 		}
 		t.Logf("%s: refusing %d bytes of output allocated %d bytes", c.name, c.size, n)
 		if n > 64<<10 {
