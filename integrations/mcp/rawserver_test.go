@@ -22,7 +22,7 @@ const rawInitialize = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{
 // other request with the result answer returns (the JSON text of the
 // result, written as it is), or with a JSON-RPC error when answer returns
 // nil.
-func serveRaw(t *testing.T, answer func(method string, params json.RawMessage) []byte) *mcp.ClientSession {
+func serveRaw(t testing.TB, answer func(method string, params json.RawMessage) []byte) *mcp.ClientSession {
 	t.Helper()
 	clientEnd, serverEnd := net.Pipe()
 	done := make(chan struct{})

@@ -458,3 +458,65 @@ func TestStructuredOutputJSON(t *testing.T) {
 		t.Errorf("a func: %+v", r)
 	}
 }
+
+// BenchmarkRemoteResultLarge: one call of a remote tool whose answer is
+// one 15 MB text block, or 300,000 empty image blocks (12.3 MB, notes of
+// 9.3 MB), both over the default output limit, through a server of the
+// test's own over a pipe (so that only the client allocates): the whole
+// call ("call", the tool's ExecuteJSON) and the go-sdk client's CallTool
+// alone ("sdk"), in bytes allocated per byte of the answer
+// (B/resultbyte).
+//
+//	go test ./integrations/mcp -run '^$' -bench RemoteResultLarge -benchtime 3x
+func BenchmarkRemoteResultLarge(b *testing.B) {
+	var images strings.Builder
+	images.WriteString(`{"content":[`)
+	for i := range 300_000 {
+		if i > 0 {
+			images.WriteByte(',')
+		}
+		images.WriteString(`{"type":"image","data":"","mimeType":""}`)
+	}
+	images.WriteString(`]}`)
+	answers := map[string][]byte{
+		"text":   []byte(`{"content":[{"type":"text","text":"` + strings.Repeat("x", 15_000_000) + `"}]}`),
+		"images": []byte(images.String()),
+	}
+	cs := serveRaw(b, func(method string, params json.RawMessage) []byte {
+		switch method {
+		case "tools/list":
+			return []byte(`{"tools":[` + toolJSON("text") + `,` + toolJSON("images") + `]}`)
+		case "tools/call":
+			var p struct{ Name string }
+			_ = json.Unmarshal(params, &p)
+			return answers[p.Name]
+		}
+		return nil
+	})
+	ctx := context.Background()
+	tools, err := tnmcp.RemoteTools(ctx, cs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tool := range tools {
+		size := float64(len(answers[tool.Name()]))
+		tool.ExecuteJSON(ctx, nil) // the SDK's reading buffers grow once
+		for _, part := range []string{"call", "sdk"} {
+			b.Run(tool.Name()+"/"+part, func(b *testing.B) {
+				var m0, m1 runtime.MemStats
+				runtime.ReadMemStats(&m0)
+				for b.Loop() {
+					if part == "call" {
+						if r := tool.ExecuteJSON(ctx, nil); !errors.Is(r.Err, define.ErrOutputTooLarge) {
+							b.Fatalf("%.100q", r.Output)
+						}
+					} else if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool.Name(), Arguments: map[string]any{}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				runtime.ReadMemStats(&m1)
+				b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(b.N)/size, "B/resultbyte")
+			})
+		}
+	}
+}
