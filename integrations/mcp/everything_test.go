@@ -76,6 +76,9 @@ func TestServerEverything(t *testing.T) {
 	for _, n := range names {
 		t.Logf("%s -> %s", n.Remote, n.Tool)
 	}
+	if skipped := remote.Skipped(); len(skipped) != 0 {
+		t.Errorf("tools left out: %v", skipped)
+	}
 	echo, ok := remote.ToolName("echo")
 	add, ok2 := remote.ToolName("get-sum")
 	if !ok || !ok2 {
@@ -158,6 +161,28 @@ func TestServerEverything(t *testing.T) {
 	}
 	if r := results[6]; r.IsError || !strings.Contains(r.Output, "[resource ") {
 		t.Errorf("get-resource-reference: %+v, want a note naming the resource", r)
+	}
+
+	// Its answers are held to the tool's output limit.
+	small, err := tnmcp.RemoteTools(ctx, session, tnmcp.WithToolOptions(define.WithMaxOutputBytes(64)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := false
+	for _, tool := range small {
+		if tool.Name() != "echo" {
+			continue
+		}
+		checked = true
+		if r := tool.ExecuteJSON(ctx, []byte(`{"message":"short"}`)); r.IsError {
+			t.Errorf("echo within the limit: %+v", r)
+		}
+		if r := tool.ExecuteJSON(ctx, []byte(`{"message":"`+strings.Repeat("long ", 20)+`"}`)); !r.IsError || !errors.Is(r.Err, define.ErrOutputTooLarge) || !strings.HasSuffix(r.Output, "limit of 64") {
+			t.Errorf("echo over the limit: %+v", r)
+		}
+	}
+	if !checked {
+		t.Error("no echo tool")
 	}
 }
 

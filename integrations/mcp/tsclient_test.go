@@ -3,6 +3,7 @@ package tnmcp_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -158,6 +159,20 @@ var tsCalls = `[
 
 func runTSClient(t *testing.T, node, script, mode, target string) tsSeen {
 	t.Helper()
+	out, stderr, err := startTSClient(node, script, mode, target)
+	if err != nil {
+		t.Fatalf("the TypeScript client (%s): %v\nstderr: %s", mode, err, stderr)
+	}
+	var seen tsSeen
+	if err := json.Unmarshal(out, &seen); err != nil {
+		t.Fatalf("the TypeScript client printed %q: %v", out, err)
+	}
+	return seen
+}
+
+// startTSClient runs the client script and returns what it printed on
+// stdout and on stderr.
+func startTSClient(node, script, mode, target string) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, script, mode, target, tsCalls)
@@ -165,14 +180,7 @@ func runTSClient(t *testing.T, node, script, mode, target string) tsSeen {
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("the TypeScript client (%s): %v\nstderr: %s", mode, err, stderr.String())
-	}
-	var seen tsSeen
-	if err := json.Unmarshal(out, &seen); err != nil {
-		t.Fatalf("the TypeScript client printed %q: %v", out, err)
-	}
-	return seen
+	return out, stderr.String(), err
 }
 
 func checkTSSeen(t *testing.T, seen tsSeen) {
@@ -238,5 +246,53 @@ func TestTypeScriptClient(t *testing.T) {
 		ts := httptest.NewServer(h)
 		defer ts.Close()
 		checkTSSeen(t, runTSClient(t, node, script, "http", ts.URL+"/mcp"))
+	})
+	// At the session cap the client is refused with 503; once the session
+	// that held the place is deleted, it connects.
+	t.Run("http at the session cap", func(t *testing.T) {
+		tk, err := tsToolkit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		server := mcp.NewServer(&mcp.Implementation{Name: "toolnexus-ts-test", Version: "v1.0.0"}, nil)
+		if err := tnmcp.AddTools(server, tk); err != nil {
+			t.Fatal(err)
+		}
+		h, err := tnmcp.HTTPHandler(server, &tnmcp.HTTPOptions{MaxSessions: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(h)
+		defer ts.Close()
+		code, held := initialize(t, ts.Client(), ts.URL+"/mcp")
+		if code != http.StatusOK || held == "" {
+			t.Fatalf("initialize: %d, session %q", code, held)
+		}
+		if out, stderr, err := startTSClient(node, script, "http", ts.URL+"/mcp"); err == nil || !strings.Contains(stderr, "503") {
+			t.Fatalf("the TypeScript client at the cap: %v, printed %s\nstderr: %s", err, out, stderr)
+		}
+		req, _ := http.NewRequest("DELETE", ts.URL+"/mcp", nil)
+		req.Header.Set("Mcp-Session-Id", held)
+		resp, err := ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			out, stderr, err := startTSClient(node, script, "http", ts.URL+"/mcp")
+			if err == nil {
+				var seen tsSeen
+				if err := json.Unmarshal(out, &seen); err != nil {
+					t.Fatalf("the TypeScript client printed %q: %v", out, err)
+				}
+				checkTSSeen(t, seen)
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the TypeScript client after the session was deleted: %v\nstderr: %s", err, stderr)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 	})
 }
