@@ -101,7 +101,7 @@ func WithToolOptions(opts ...define.Option) RemoteOption {
 }
 
 // Defaults of [ListLimits], sized for real servers: the largest public
-// server the project checked (GitHub's) lists 117 tools in about 190 KB
+// server the project checked (GitHub's) lists 117 tools in about 140 KB
 // of JSON, so each default leaves ample room.
 const (
 	DefaultMaxTools     = 1000     // tools in one listing
