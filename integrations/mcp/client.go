@@ -158,10 +158,10 @@ func WithListLimits(l ListLimits) RemoteOption {
 }
 
 // SkippedTool is a tool of a server's listing that [Remote] left out, and
-// why: its input schema is not one define.NewTool accepts (not an object,
-// a keyword whose value has the wrong type, a pattern that does not
-// compile, over the schema limits of [WithToolOptions], ...). The
-// server's other tools load without it.
+// why: its input schema is not one define.NewTool accepts (a root that is
+// not an object, a subschema that is neither an object nor a boolean,
+// over the schema limits given with [WithToolOptions], ...). The server's
+// other tools load without it.
 type SkippedTool struct {
 	Remote string // the tool's name on the server
 	Err    error  // what is wrong with it, naming the server and the tool

@@ -192,12 +192,18 @@ func capSessions(next http.Handler, server *mcp.Server, maxSessions, maxStreams 
 				busy(w, "sessions", maxSessions)
 				return
 			}
+			counted := false
+			defer func() {
+				if !counted {
+					sessions.Add(-1) // none was made, it has ended, or the handler panicked
+				}
+			}()
 			next.ServeHTTP(w, r)
 			ss := findSession(server, w.Header().Get(sessionIDHeader))
 			if ss == nil {
-				sessions.Add(-1) // none was made, or it has ended
 				return
 			}
+			counted = true
 			go func() {
 				_ = ss.Wait()
 				sessions.Add(-1)

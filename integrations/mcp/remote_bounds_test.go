@@ -360,6 +360,9 @@ func TestRemoteResultBounded(t *testing.T) {
 	if r := tnmcp.RemoteResultLimited("s", "t", big, len(text)); r.IsError || len(r.Output) != len(text) {
 		t.Errorf("a bound of exactly the output: %.80q", r.Output)
 	}
+	if r := tnmcp.RemoteResultLimited("s", "t", big, 0); !r.IsError || !strings.HasSuffix(r.Output, fmt.Sprint("limit of ", define.DefaultMaxOutputBytes)) {
+		t.Errorf("a bound of 0, the default: %.80q", r.Output)
+	}
 }
 
 // TestRemoteToolOutputLimit: a remote tool's result is refused at the

@@ -24,9 +24,9 @@ func RemoteResult(server, tool string, res *mcp.CallToolResult) define.Result {
 
 // RemoteResultLimited converts the answer of tools/call to the remote
 // tool named tool of the server named server to a define.Result whose
-// Output is at most maxOutput bytes (< 0: no bound), the tool's
-// define.WithMaxOutputBytes; the tools of [Remote] use it with their own
-// limit:
+// Output is at most maxOutput bytes, the n of define.WithMaxOutputBytes(n)
+// (0: define.DefaultMaxOutputBytes; < 0: no bound); the tools of [Remote]
+// use it with their own limit:
 //
 //   - the text blocks, joined by newlines, are Output; a text resource
 //     embedded in the result adds a line naming it and then its text;
@@ -49,6 +49,9 @@ func RemoteResultLimited(server, tool string, res *mcp.CallToolResult, maxOutput
 	if res == nil {
 		return define.Result{Output: fmt.Sprintf("mcp server %s: tool %s returned no result", server, tool), IsError: true,
 			Err: &CallError{Server: server, Tool: tool, Err: errors.New("no result")}}
+	}
+	if maxOutput == 0 {
+		maxOutput = define.DefaultMaxOutputBytes
 	}
 	structuredOnly := len(res.Content) == 0 && res.StructuredContent != nil && !res.IsError
 	write := func(o *output) error {
