@@ -523,3 +523,142 @@ func BenchmarkRemoteResultLarge(b *testing.B) {
 		}
 	}
 }
+
+// FuzzStructuredOutputJSON: for any string (invalid UTF-8 included) and
+// any finite float, the JSON that RemoteResult writes of a lone
+// structuredContent is json.Marshal's, byte for byte.
+//
+//	go test ./integrations/mcp -run '^$' -fuzz FuzzStructuredOutputJSON -fuzztime 2m
+func FuzzStructuredOutputJSON(f *testing.F) {
+	f.Add("plain", 1.5)
+	f.Add("<a href=\"x\">&amp;</a>\u2028\u2029\x00\x1f\x7f\xff", 1e21)
+	f.Add("é\xc3(\xe2\x82\x28😀", 1e-7)
+	f.Add("\b\f\n\r\t\\\"", math.Copysign(0, -1))
+	f.Fuzz(func(t *testing.T, s string, x float64) {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return
+		}
+		v := map[string]any{s: x, "s": s, "list": []any{s, x, nil, true}}
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := tnmcp.RemoteResultLimited("s", "t", &mcp.CallToolResult{StructuredContent: v}, -1); r.IsError || r.Output != string(want) {
+			t.Errorf("got  %q\nwant %q", r.Output, want)
+		}
+	})
+}
+
+// joinedBefore is how RemoteResult joined a result's content before it
+// measured first (the text and notes of each item, one a line), kept as
+// the reference the measured join must agree with.
+func joinedBefore(content []mcp.Content) string {
+	var b strings.Builder
+	line := func(s string) {
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s)
+	}
+	size := func(n int) string {
+		if n == 1 {
+			return "1 byte"
+		}
+		return fmt.Sprintf("%d bytes", n)
+	}
+	media := func(kind, mime string, n int) string {
+		if mime == "" {
+			mime = "no MIME type"
+		}
+		return fmt.Sprintf("[%s: %s, %s]", kind, mime, size(n))
+	}
+	for _, c := range content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			line(c.Text)
+		case *mcp.ImageContent:
+			line(media("image", c.MIMEType, len(c.Data)))
+		case *mcp.AudioContent:
+			line(media("audio", c.MIMEType, len(c.Data)))
+		case *mcp.ResourceLink:
+			note := "[resource link: " + c.URI
+			if c.MIMEType != "" {
+				note += ", " + c.MIMEType
+			}
+			if c.Size != nil {
+				note += ", " + size(int(*c.Size))
+			}
+			line(note + "]")
+		case *mcp.EmbeddedResource:
+			rc := c.Resource
+			if rc == nil {
+				line("[resource]")
+				continue
+			}
+			mime := rc.MIMEType
+			if mime == "" {
+				mime = "no MIME type"
+			}
+			if rc.Blob != nil || rc.Text == "" {
+				line(fmt.Sprintf("[resource %s: %s, %s]", rc.URI, mime, size(len(rc.Blob))))
+				continue
+			}
+			line(fmt.Sprintf("[resource %s: %s, %s of text]", rc.URI, mime, size(len(rc.Text))))
+			line(rc.Text)
+		}
+	}
+	return b.String()
+}
+
+// FuzzRemoteResultJoin: for any sequence of content items (each byte of
+// kinds picks one, built from the strings a and b and the size n), the
+// measured join writes what joinedBefore writes, and a limit of its exact
+// length passes it while one byte less refuses it with that length.
+//
+//	go test ./integrations/mcp -run '^$' -fuzz FuzzRemoteResultJoin -fuzztime 2m
+func FuzzRemoteResultJoin(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7}, "text", "image/png", 1)
+	f.Add([]byte{0, 0, 7, 0}, "", "", 0)
+	f.Add([]byte{6, 5, 4}, "file:///a b", "text/plain", 1024)
+	f.Fuzz(func(t *testing.T, kinds []byte, a, b string, n int) {
+		if len(kinds) > 64 || n < 0 || n > 1<<16 {
+			return
+		}
+		var content []mcp.Content
+		for _, k := range kinds {
+			size := int64(n)
+			switch k % 8 {
+			case 0:
+				content = append(content, &mcp.TextContent{Text: a})
+			case 1:
+				content = append(content, &mcp.ImageContent{Data: make([]byte, n), MIMEType: b})
+			case 2:
+				content = append(content, &mcp.AudioContent{Data: make([]byte, n), MIMEType: b})
+			case 3:
+				content = append(content, &mcp.ResourceLink{URI: a, MIMEType: b, Size: &size})
+			case 4:
+				content = append(content, &mcp.ResourceLink{URI: b})
+			case 5:
+				content = append(content, &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: a, MIMEType: b, Text: a}})
+			case 6:
+				content = append(content, &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: b, Blob: make([]byte, n)}})
+			case 7:
+				content = append(content, &mcp.EmbeddedResource{})
+			}
+		}
+		res := &mcp.CallToolResult{Content: content}
+		want := joinedBefore(content)
+		if r := tnmcp.RemoteResultLimited("s", "t", res, -1); r.IsError || r.Output != want {
+			t.Fatalf("got  %q\nwant %q", r.Output, want)
+		}
+		if r := tnmcp.RemoteResultLimited("s", "t", res, len(want)); len(want) > 0 && (r.IsError || r.Output != want) {
+			t.Fatalf("at a limit of its length: %+v", r)
+		}
+		if len(want) > 1 {
+			r := tnmcp.RemoteResultLimited("s", "t", res, len(want)-1)
+			if !r.IsError || !strings.Contains(r.Output, fmt.Sprintf("was %d bytes", len(want))) {
+				t.Fatalf("one byte under its length: %+v", r)
+			}
+		}
+	})
+}
