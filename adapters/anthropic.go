@@ -15,7 +15,7 @@ var anthropicSpec = &spec{
 	options: optStrict | optMaxInlineDepth | optDeferred, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64, // 64 is what every client enforces
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
-	key: &anthropicKey,
+	key: &dottedKeyRule,
 	dialect: func(cfg config) *dialect {
 		if cfg.strict {
 			return &anthropicStrictDialect
@@ -51,10 +51,6 @@ var anthropicSpec = &spec{
 	},
 	clientSearchNamed: true,
 }
-
-// anthropicKey is Anthropic's rule for property keys (Bedrock's too).
-var anthropicKey = nameRule{text: "^[a-zA-Z0-9_.-]{1,64}$", min: 1, max: 64,
-	rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }}
 
 // anthropicStrictDialect is Anthropic's strict tool use subset.
 var anthropicStrictDialect = dialect{

@@ -818,3 +818,41 @@ func rtQuote(s string) string { return rtQuoteN(s, 60) }
 
 // rtQuoteN quotes s for an error message, cut to n bytes.
 func rtQuoteN(s string, n int) string { return jsonwire.Quote(s, n) }
+
+var openAIErrorKeys = [4]string{"message", "type", "code", "param"}
+
+var textPartKeys = []string{"type", "text"}
+
+// joinTextParts joins the text of the parts of type partType in an array
+// of content parts ({"type":..., "text":...}); other parts are skipped.
+func joinTextParts(p replyParser, path loc, content []byte, partType string) (string, error) {
+	if err := p.array(path, content); err != nil || content == nil || content[0] != '[' {
+		return "", err
+	}
+	var b textJoin
+	path = ptr(path.String()) // once, so that index below makes no path
+	err := p.ix.Elems(content, func(i int, part []byte) error {
+		if part[0] != '{' {
+			return nil
+		}
+		var v [2][]byte
+		if err := p.fields(path.index(i), part, textPartKeys, v[:]); err != nil {
+			return err
+		}
+		if t, _ := jsonwire.Text(v[0]); t != partType {
+			return nil
+		}
+		text, err := p.text(path.index(i).key("/text"), v[1])
+		b.WriteString(text)
+		return err
+	})
+	return b.String(), err
+}
+
+// resultText is a result as text, for providers without an error flag.
+func resultText(r define.Result) string {
+	if r.IsError {
+		return "error: " + resultErrorText(r)
+	}
+	return r.Output
+}

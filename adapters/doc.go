@@ -76,7 +76,8 @@
 // (openai.go, gemini*.go, ollama.go, ...), that holds its wire types, its
 // functions and one spec value listed in registry.go; the rest of the
 // package (rendering, options, name rules, the schema walk, the reply
-// reader) reads those specs and never names a provider. [Providers]
+// reader, and the shapes several providers share) reaches a provider only
+// through its spec (the boundary is in CONTRIBUTING.md). [Providers]
 // returns every provider's [Provider], for code that picks one by name.
 //
 // # Caching

@@ -2,10 +2,8 @@ package adapters
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/schema"
 )
 
 // The OpenAI Chat Completions home: this file (tools), openai_reply.go
@@ -17,7 +15,7 @@ var openAISpec = &spec{
 	options: optStrict, optionText: "Strict, StrictWherePossible",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools,
-	dialect:  openAIDialect, rootUnions: true,
+	dialect:  openAIDialect, schemaLimits: strictLimits, rootUnions: true,
 	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAI) },
 	build:  buildAs(buildOpenAI),
 	parse:  ReplyLimits.ParseOpenAIReply,
@@ -34,60 +32,6 @@ var openAISpec = &spec{
 	prompt:     userText,
 	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
 	choice:     openAIChoice,
-}
-
-// openAIToolName is OpenAI's rule for tool names, Chat and Responses.
-var openAIToolName = nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64,
-	rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }}
-
-// maxOpenAIDescription is the description length OpenAI rejects above
-// (string_above_max_length; observed, not documented: docs/providers.md).
-const maxOpenAIDescription = 1024
-
-// maxOpenAITools is OpenAI's limit on tools per request (array_above_max_length).
-const maxOpenAITools = 128
-
-// openAIDialect is the dialect of OpenAI Chat and Responses: Structured
-// Outputs' subset when strict, JSON Schema as is otherwise.
-func openAIDialect(cfg config) *dialect {
-	if cfg.strict {
-		return &openAIStrictDialect
-	}
-	return &plainDialect
-}
-
-// openAIStrictDialect is OpenAI's Structured Outputs subset.
-var openAIStrictDialect = dialect{
-	name: "OpenAI strict mode", hint: strictHint, strict: true, typed: true, title: true,
-	numbers: numbersKept, minItems: -1, maxItems: true,
-	typedItems: true, closeObjects: closeAll, allRequired: true,
-	format: func(s *schema.Schema) bool {
-		switch s.Format {
-		case "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid":
-			return true
-		}
-		return false
-	},
-	pattern: func(p string) bool { return !hasLookaround(p) },
-}
-
-// OpenAITool is one entry of an OpenAI Chat Completions "tools" array:
-//
-//	{"type":"function","function":{"name":...,"description":...,"parameters":{...},"strict":true}}
-type OpenAITool struct {
-	Type     string         `json:"type"` // always "function"
-	Function OpenAIFunction `json:"function"`
-}
-
-// OpenAIFunction is the "function" member of an [OpenAITool].
-//
-// Parameters is pre-rendered and shared with the per-tool cache: replace it,
-// never modify its bytes.
-type OpenAIFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict,omitempty"`
 }
 
 // ToOpenAI renders tools as an OpenAI Chat Completions "tools" array.
@@ -125,43 +69,11 @@ func buildOpenAI(p provider, cfg config, d toolData) (OpenAITool, error) {
 	}}, nil
 }
 
-func openAIParams(p provider, cfg config, d toolData) (json.RawMessage, error) {
-	if err := p.checkToolName(d.name); err != nil {
-		return nil, err
-	}
-	if n := len([]rune(d.description)); n > maxOpenAIDescription {
-		return nil, &Error{Func: p.fn(), Tool: d.name, Err: ErrLimit,
-			Msg: fmt.Sprintf("description is %d characters; OpenAI rejects more than %d (string_above_max_length): move detail into parameter descriptions", n, maxOpenAIDescription)}
-	}
-	return renderJS(p, cfg, d.name, d.in, "input")
-}
-
 // ForOpenAI returns the [Provider] for OpenAI Chat Completions (and
 // OpenAI-compatible servers). Tools is [ToOpenAI] with opts; Parse is
 // [ParseOpenAIReply]; Results is [OpenAIResults], one entry per message;
 // Prompt is {"role":"user","content":text}.
 func ForOpenAI(opts ...Option) Provider { return forSpec(openAISpec, opts) }
-
-func appendOpenAI(dst []byte, t *OpenAITool) ([]byte, error) {
-	dst = append(dst, `{"type":`...)
-	dst = appendString(dst, t.Type)
-	dst = append(dst, `,"function":{"name":`...)
-	dst = appendString(dst, t.Function.Name)
-	if t.Function.Description != "" {
-		dst = append(dst, `,"description":`...)
-		dst = appendString(dst, t.Function.Description)
-	}
-	dst = append(dst, `,"parameters":`...)
-	dst, err := appendRaw(dst, t.Function.Parameters)
-	if t.Function.Strict {
-		dst = append(dst, `,"strict":true`...)
-	}
-	return append(dst, "}}"...), err
-}
-
-func sizeOpenAI(t *OpenAITool) int {
-	return entryKeys + len(t.Type) + len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters)
-}
 
 // NameOpenAI is OpenAI Chat's name, as [Provider.Name] and
 // [ReplyError.Provider] spell it.

@@ -1,9 +1,7 @@
 package adapters
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"strconv"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -82,32 +80,11 @@ type OpenAIToolMessage struct {
 	Content    string `json:"content"`
 }
 
-// marshalWithExtra marshals v, a struct, and appends the members of the
-// JSON object extra.
-func marshalWithExtra(v any, extra json.RawMessage) ([]byte, error) {
-	b, err := json.Marshal(v)
-	if err != nil || len(extra) == 0 {
-		return b, err
-	}
-	extra = bytes.TrimSpace(extra)
-	if len(extra) < 2 || extra[0] != '{' || !json.Valid(extra) {
-		return nil, errors.New("adapters: Extra is not a JSON object")
-	}
-	inner := bytes.TrimSpace(extra[1 : len(extra)-1])
-	if len(inner) == 0 {
-		return b, nil
-	}
-	b = append(b[:len(b)-1], ',')
-	b = append(b, inner...)
-	return append(b, '}'), nil
-}
-
 var (
 	openAICompletionKeys = []string{"choices", "error"}
 	openAIChoiceKeys     = []string{"message", "finish_reason"}
 	openAIMessageKeys    = []string{"role", "content", "tool_calls", "function_call"}
 	openAIToolCallKeys   = []string{"id", "type", "function"}
-	openAIErrorKeys      = [4]string{"message", "type", "code", "param"}
 	// openAIDropped are response-only members of a message that the replay
 	// leaves out (the null ones only where the value is given).
 	openAIDropped     = []string{"annotations"}
@@ -314,34 +291,6 @@ func openAIText(p replyParser, path loc, content []byte) (string, error) {
 	return p.text(path, content)
 }
 
-var textPartKeys = []string{"type", "text"}
-
-// joinTextParts joins the text of the parts of type partType in an array
-// of content parts ({"type":..., "text":...}); other parts are skipped.
-func joinTextParts(p replyParser, path loc, content []byte, partType string) (string, error) {
-	if err := p.array(path, content); err != nil || content == nil || content[0] != '[' {
-		return "", err
-	}
-	var b textJoin
-	path = ptr(path.String()) // once, so that index below makes no path
-	err := p.ix.Elems(content, func(i int, part []byte) error {
-		if part[0] != '{' {
-			return nil
-		}
-		var v [2][]byte
-		if err := p.fields(path.index(i), part, textPartKeys, v[:]); err != nil {
-			return err
-		}
-		if t, _ := jsonwire.Text(v[0]); t != partType {
-			return nil
-		}
-		text, err := p.text(path.index(i).key("/text"), v[1])
-		b.WriteString(text)
-		return err
-	})
-	return b.String(), err
-}
-
 // OpenAIResults renders the results of calls as OpenAI Chat tool messages,
 // one per call in call order, each with its call's tool_call_id. Send them
 // right after the assistant message that made the calls; OpenAI rejects a
@@ -359,12 +308,4 @@ func OpenAIResults(calls []Call, results []define.Result) ([]OpenAIToolMessage, 
 		msgs[i] = OpenAIToolMessage{Role: "tool", ToolCallID: c.ID, Content: resultText(results[i])}
 	}
 	return msgs, nil
-}
-
-// resultText is a result as text, for providers without an error flag.
-func resultText(r define.Result) string {
-	if r.IsError {
-		return "error: " + resultErrorText(r)
-	}
-	return r.Output
 }

@@ -407,17 +407,6 @@ func (a *openAIStream) finish(s *Stream) ([]byte, error) {
 	return append(b, "}]}"...), nil
 }
 
-// errProblem is the problem of a ReplyError, or the error's text.
-func errProblem(err error) string {
-	if re, ok := err.(*ReplyError); ok {
-		if re.Path != "" {
-			return re.Path + ": " + re.Problem
-		}
-		return re.Problem
-	}
-	return err.Error()
-}
-
 // ParseOpenAIStream reads an OpenAI Chat Completions stream (a request
 // with "stream": true) from body, the HTTP response body as sent: its
 // Server-Sent Events to "data: [DONE]". The Turn is what

@@ -4,16 +4,18 @@ import (
 	"encoding/json"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
 
 // A provider home is the file set of one provider (openai.go and
 // openai_reply.go, gemini*.go, ...): its wire types, its public functions
 // (ToX, ParseXReply, XResults, ForX) and one spec value that tells the
-// shared core of this package (render.go, options.go, names.go, the schema
-// walk in transform.go, provider.go) everything it needs to know about the
-// provider. The core reads specs and never switches on a provider, so a
-// new provider is a new home plus one line in homes below; the conformance
-// test (conformance_test.go) runs every registered home alike.
+// core of this package (every other file) everything it needs to know
+// about the provider. The core reaches a home only through its spec, and
+// no home uses another's names (CONTRIBUTING.md, "The boundary";
+// boundary_test.go holds it), so a new provider is a new home plus one
+// line in homes below; the conformance test (conformance_test.go) runs
+// every registered home alike.
 
 // spec describes one provider to the shared core.
 type spec struct {
@@ -35,6 +37,10 @@ type spec struct {
 	// depthAlways keeps MaxInlineDepth in the cache key even when the
 	// call's options do not inline (a tool pinned strict may).
 	depthAlways bool
+	// schemaLimits checks a rendered schema against the provider's limits
+	// on one schema (OpenAI strict's size limits) and returns every limit
+	// it exceeds; nil when the provider has none.
+	schemaLimits func(c *conv, rendered *schema.Schema) []*Error
 	// rootUnions: the non-strict dialect accepts anyOf, oneOf and allOf
 	// at the root of an input schema.
 	rootUnions bool

@@ -31,8 +31,8 @@ func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string
 		return nil, c.done(err)
 	}
 	out, _, err := c.js(root, nil)
-	if err == nil && c.d == &openAIStrictDialect {
-		for _, e := range c.openAIBudget(out) {
+	if err == nil && p.schemaLimits != nil {
+		for _, e := range p.schemaLimits(c, out) {
 			c.fail(e)
 		}
 	}

@@ -10,14 +10,14 @@ import (
 
 // The OpenAI Responses home: this file (tools) and responses_reply.go
 // (replies and results). Names, limits and schemas are OpenAI Chat's
-// (openai.go).
+// (functions.go and strict.go, in the core).
 
 var responsesSpec = &spec{
 	name: NameOpenAIResponses, funcName: "ToOpenAIResponses", display: "OpenAI",
-	options: optStrict | optDeferred | optNamespace, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace",
+	options: optStrict | optDeferred | optMode, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools,
-	dialect:  openAIDialect, rootUnions: true,
+	dialect:  openAIDialect, schemaLimits: strictLimits, rootUnions: true,
 	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return toResponses(p, t, o) },
 	build: buildAs(buildOpenAIResponses),
 	parse: ReplyLimits.ParseResponsesReply,

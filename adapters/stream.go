@@ -614,3 +614,14 @@ func (w *wireMembers) join(x *jsonwire.Index, key, val []byte) {
 		w.set(x, key, val)
 	}
 }
+
+// errProblem is the problem of a ReplyError, or the error's text.
+func errProblem(err error) string {
+	if re, ok := err.(*ReplyError); ok {
+		if re.Path != "" {
+			return re.Path + ": " + re.Problem
+		}
+		return re.Problem
+	}
+	return err.Error()
+}

@@ -18,7 +18,8 @@ import (
 // records an *Error for what it cannot express at all, going on to find
 // every problem. References and the root are in transform_refs.go; the
 // shape of an OpenAPI-subset node (Gemini parameters) and the final step
-// into Gemini's node type are in gemini_schema.go. The canonical tree is
+// into Gemini's node type are in gemini_schema.go, behind the dialect's
+// nodes hook. The canonical tree is
 // shared and never modified.
 
 // conv converts one schema of one tool for one provider and option set.
@@ -85,7 +86,7 @@ func (c *conv) inlines() bool { return c.p.inlines(c.cfg) }
 // the property (or branch) holding it.
 func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, err error) {
 	if s == nil {
-		if c.d.openAPI {
+		if c.d.nodes != nil {
 			return nil, false, c.untyped(path)
 		}
 		return nil, false, nil
@@ -99,7 +100,7 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		if *s.Bool && c.d.typed {
 			return nil, false, c.untyped(path)
 		}
-		if !*s.Bool && c.d.openAPI {
+		if !*s.Bool && c.d.nodes != nil {
 			return nil, false, c.errf(path, ErrUnsupported, "the schema false (no value allowed) cannot be expressed in %s", c.d.name)
 		}
 		b := *s.Bool
@@ -112,8 +113,8 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		return c.jsCombine(s, path)
 	}
 	var notes notes
-	if c.d.openAPI {
-		shaped, final, cut, err := c.openAPIShape(s, path, &notes)
+	if c.d.nodes != nil {
+		shaped, final, cut, err := c.d.nodes.shape(c, s, path, &notes)
 		if final {
 			return shaped, cut, err
 		}
@@ -209,14 +210,14 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		case c.fail(err):
 		case icut:
 			return nil, true, nil
-		case c.d.openAPI && openAPIEmptyObject(items):
+		case c.d.nodes != nil && c.d.nodes.empty(items):
 			c.fail(c.errf(path.key("/items"), ErrUnsupported, "array items that are an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint))
 		default:
 			out.Items = items
 		}
 	} else if out.HasType("array") {
 		if c.d.typedItems {
-			return nil, false, c.errf(path, ErrUnsupported, "an array without \"items\" cannot be expressed in OpenAI strict mode, which needs typed items%s", strictHint)
+			return nil, false, c.errf(path, ErrUnsupported, "an array without \"items\" cannot be expressed in %s, which needs typed items%s", c.d.name, c.d.hint)
 		}
 		out.Items = &schema.Schema{}
 	}
@@ -266,7 +267,7 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 	}
 	if c.d.closeObjects == closeAll && isObject {
 		if s.AdditionalProperties == nil && s.Properties == nil {
-			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", strictHint)
+			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in %s, which requires \"additionalProperties\": false on every object%s", c.d.name, c.d.hint)
 		}
 		out.AdditionalProperties = schema.False()
 		if out.Properties == nil {
@@ -383,10 +384,6 @@ func nullBranch(s *schema.Schema) *schema.Schema {
 	return &schema.Schema{Title: s.Title, Description: s.Description,
 		AnyOf: []*schema.Schema{&inner, {Types: []string{"null"}}}}
 }
-
-// strictHint is the way out of a schema OpenAI's strict subset cannot
-// express.
-const strictHint = " (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)"
 
 func (c *conv) untyped(path *spath) error {
 	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in %s, which needs a type on every schema%s", c.d.name, c.d.hint)
@@ -527,8 +524,8 @@ func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 			notes.cut(p.Name, c.cfg.depth)
 			continue
 		}
-		if c.d.openAPI && openAPIEmptyObject(ps) {
-			c.openAPIEmptyProperty(path, p.Name, required[p.Name], notes)
+		if c.d.nodes != nil && c.d.nodes.empty(ps) {
+			c.d.nodes.emptyProperty(c, path, p.Name, required[p.Name], notes)
 			continue
 		}
 		if ps == nil {
@@ -560,7 +557,7 @@ func (c *conv) jsAdditional(s, out *schema.Schema, path *spath) (*schema.Schema,
 	}
 	switch {
 	case !c.d.openMaps:
-		return nil, false, c.errf(path, ErrUnsupported, "an open map (additionalProperties: %s) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", compactJSON(ap), strictHint)
+		return nil, false, c.errf(path, ErrUnsupported, "an open map (additionalProperties: %s) cannot be expressed in %s, which requires \"additionalProperties\": false on every object%s", compactJSON(ap), c.d.name, c.d.hint)
 	case c.d.closeObjects == closeWithProps && len(out.Properties) > 0:
 		return schema.False(), false, nil // strict closes objects with properties
 	}
