@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -64,10 +65,10 @@ type Choice struct {
 // tools; what a provider cannot say is an error naming the provider and
 // what to do instead. MCP and Ollama have no tool choice.
 func ToolChoice(p Provider, tools []define.Tool, c Choice) (field string, value json.RawMessage, err error) {
-	rt, ok := p.(roundTrip)
-	if !ok {
-		return "", nil, fmt.Errorf("adapters: ToolChoice: %T is not a provider of this package", p)
+	if p == nil {
+		return "", nil, errors.New("adapters: ToolChoice: no provider (nil)")
 	}
+	rt := p.impl()
 	if rt.spec.choice == nil {
 		return "", nil, fmt.Errorf("adapters: ToolChoice: %s has no tool choice", rt.spec.display)
 	}

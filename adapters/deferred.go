@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -328,10 +329,10 @@ func (s *Searcher) find(q Search) []define.Tool {
 // A search that finds nothing is answered too (with no tools), so that the
 // model can search again.
 func (s *Searcher) Answer(p Provider, searches []Search, opts ...Option) ([]any, error) {
-	rt, ok := p.(roundTrip)
-	if !ok {
-		return nil, fmt.Errorf("adapters: Searcher.Answer: %T is not a provider of this package", p)
+	if p == nil {
+		return nil, errors.New("adapters: Searcher.Answer: no provider (nil)")
 	}
+	rt := p.impl()
 	if rt.spec.answer == nil {
 		return nil, fmt.Errorf("adapters: Searcher.Answer: %s has no deferred loading", rt.spec.display)
 	}

@@ -103,17 +103,13 @@ type assembler interface {
 
 // NewStream returns a Stream that reads a streamed reply of p's provider,
 // within the limits of p (see [WithReplyLimits]) and calling hooks as the
-// reply arrives. p must be one of this package's providers; MCP, which has
-// no streamed replies, is refused.
+// reply arrives. Every provider streams but MCP, which has no streamed
+// replies and is refused, as a nil p is.
 func NewStream(p Provider, hooks StreamHooks) (*Stream, error) {
-	rt, ok := p.(roundTrip)
-	if !ok {
-		name := "<nil>"
-		if p != nil {
-			name = fmt.Sprintf("%T named %q", p, p.Name())
-		}
-		return nil, fmt.Errorf("adapters: NewStream: %s is not a provider of this package", name)
+	if p == nil {
+		return nil, errors.New("adapters: NewStream: no provider (nil)")
 	}
+	rt := p.impl()
 	if rt.spec.stream == nil {
 		return nil, fmt.Errorf("adapters: NewStream: %s replies are not streamed", rt.spec.display)
 	}
