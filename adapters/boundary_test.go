@@ -163,3 +163,147 @@ func (emptyImporter) Import(path string) (*types.Package, error) {
 	p.MarkComplete()
 	return p, nil
 }
+
+// TestPublicNames holds every registered provider to the same public
+// names, X being its tools function's name without "To": ToX, ForX,
+// ParseXReply and ReplyLimits.ParseXReply, XResults, NameX, ParseXStream
+// when its spec streams, and the root package's forwarder Toolkit.ToX.
+func TestPublicNames(t *testing.T) {
+	adapters, err := parseDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := parseDir("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	declared := map[string]bool{}
+	for _, files := range [][]*ast.File{adapters, root} {
+		for _, f := range files {
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					declared[recvPrefix(d)+d.Name.Name] = true
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						if vs, ok := s.(*ast.ValueSpec); ok {
+							for _, n := range vs.Names {
+								declared[n.Name] = true
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	specs := specLiterals(adapters)
+	var registry *ast.File
+	for _, f := range adapters {
+		if homesList(f) != nil {
+			registry = f
+		}
+	}
+	if registry == nil {
+		t.Fatal("no homes list")
+	}
+	for _, id := range homesList(registry) {
+		lit := specs[id.Name]
+		if lit == nil {
+			t.Errorf("%s: no spec literal", id.Name)
+			continue
+		}
+		fn, streams := "", false
+		for _, e := range lit.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			switch key := kv.Key.(*ast.Ident); key.Name {
+			case "funcName":
+				if bl, ok := kv.Value.(*ast.BasicLit); ok {
+					fn = strings.Trim(bl.Value, `"`)
+				}
+			case "stream":
+				streams = true
+			}
+		}
+		x, ok := strings.CutPrefix(fn, "To")
+		if !ok {
+			t.Errorf("%s: funcName %q does not start with To", id.Name, fn)
+			continue
+		}
+		want := []string{"To" + x, "For" + x, "Parse" + x + "Reply", "ReplyLimits.Parse" + x + "Reply", x + "Results", "Name" + x, "Toolkit.To" + x}
+		if streams {
+			want = append(want, "Parse"+x+"Stream")
+		}
+		for _, name := range want {
+			if !declared[name] {
+				t.Errorf("provider %s (%s) has no %s", x, id.Name, name)
+			}
+		}
+	}
+}
+
+// parseDir parses the Go files of dir other than tests.
+func parseDir(dir string) ([]*ast.File, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	return files, nil
+}
+
+// recvPrefix is "T." for a method of T or *T, "" for a function.
+func recvPrefix(d *ast.FuncDecl) string {
+	if d.Recv == nil || len(d.Recv.List) == 0 {
+		return ""
+	}
+	t := d.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "."
+	}
+	return ""
+}
+
+// specLiterals returns the composite literal of every package-level
+// variable initialised with &spec{...}, by name.
+func specLiterals(files []*ast.File) map[string]*ast.CompositeLit {
+	out := map[string]*ast.CompositeLit{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, s := range gd.Specs {
+				vs := s.(*ast.ValueSpec)
+				if len(vs.Names) != 1 || len(vs.Values) != 1 {
+					continue
+				}
+				if u, ok := vs.Values[0].(*ast.UnaryExpr); ok && u.Op == token.AND {
+					if lit, ok := u.X.(*ast.CompositeLit); ok {
+						if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "spec" {
+							out[vs.Names[0].Name] = lit
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}

@@ -117,7 +117,7 @@ func BenchmarkParseAmplification(b *testing.B) {
 	limits := adapters.ReplyLimits{MaxBytes: 16 << 20}
 	parse := map[string]func([]byte) (adapters.Turn, error){
 		"openai":           limits.ParseOpenAIReply,
-		"openai-responses": limits.ParseResponsesReply,
+		"openai-responses": limits.ParseOpenAIResponsesReply,
 		"anthropic":        limits.ParseAnthropicReply,
 		"gemini":           limits.ParseGeminiReply,
 		"bedrock":          limits.ParseBedrockReply,

@@ -48,7 +48,7 @@
 //
 // # Replies
 //
-// [ParseOpenAIReply], [ParseResponsesReply], [ParseAnthropicReply],
+// [ParseOpenAIReply], [ParseOpenAIResponsesReply], [ParseAnthropicReply],
 // [ParseGeminiReply], [ParseBedrockReply], [ParseMCPReply] and
 // [ParseOllamaReply] (or a [Provider]'s Parse) turn a reply into a [Turn]: the calls, the text, and
 // the entries that replay the model's turn. A reply is read strictly, once:

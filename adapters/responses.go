@@ -20,9 +20,9 @@ var responsesSpec = &spec{
 	dialect:  openAIDialect, schemaLimits: strictLimits, rootUnions: true,
 	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return toResponses(p, t, o) },
 	build: buildAs(buildOpenAIResponses),
-	parse: ReplyLimits.ParseResponsesReply,
+	parse: ReplyLimits.ParseOpenAIResponsesReply,
 	results: func(c []Call, r []define.Result) ([]any, error) {
-		return asEntries(ResponsesResults(c, r))
+		return asEntries(OpenAIResponsesResults(c, r))
 	},
 	looks: func(member func(string) []byte) string {
 		switch {
@@ -133,8 +133,8 @@ func buildOpenAIResponses(p provider, cfg config, d toolData) (OpenAIResponsesTo
 }
 
 // ForOpenAIResponses returns the [Provider] for the OpenAI Responses API.
-// Tools is [ToOpenAIResponses] with opts; Parse is [ParseResponsesReply];
-// Results is [ResponsesResults], one entry per item; Prompt is
+// Tools is [ToOpenAIResponses] with opts; Parse is [ParseOpenAIResponsesReply];
+// Results is [OpenAIResponsesResults], one entry per item; Prompt is
 // {"role":"user","content":text}. The history is the request's input.
 func ForOpenAIResponses(opts ...Option) Provider { return forSpec(responsesSpec, opts) }
 

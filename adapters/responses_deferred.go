@@ -159,43 +159,43 @@ func namespacesOf(p provider, tools []define.Tool, opts []Option) (namespaces, e
 	return ns, nil
 }
 
-// ResponsesToolSearchOutput is the input item that answers a client-side
+// OpenAIResponsesToolSearchOutput is the input item that answers a client-side
 // tool_search_call: the definitions of the tools it loads.
-type ResponsesToolSearchOutput struct {
+type OpenAIResponsesToolSearchOutput struct {
 	Type      string                `json:"type"` // "tool_search_output"
 	CallID    string                `json:"call_id"`
 	Execution string                `json:"execution"` // "client"
 	Tools     []OpenAIResponsesTool `json:"tools"`
 }
 
-// ResponsesSearchOutputs answers searches (the turn's Searches) from s:
+// OpenAIResponsesSearchOutputs answers searches (the turn's Searches) from s:
 // a tool_search_output item per search, in order, each with the found
 // tools rendered as [ToOpenAIResponses] renders them with opts (which may
 // not defer tools or make namespaces). Append them to the input after the
 // replayed output items.
-func ResponsesSearchOutputs(s *Searcher, searches []Search, opts ...Option) ([]ResponsesToolSearchOutput, error) {
+func OpenAIResponsesSearchOutputs(s *Searcher, searches []Search, opts ...Option) ([]OpenAIResponsesToolSearchOutput, error) {
 	return responsesSearchOutputs(responsesSpec, s, searches, opts)
 }
 
-func responsesSearchOutputs(p provider, s *Searcher, searches []Search, opts []Option) ([]ResponsesToolSearchOutput, error) {
+func responsesSearchOutputs(p provider, s *Searcher, searches []Search, opts []Option) ([]OpenAIResponsesToolSearchOutput, error) {
 	for _, o := range opts {
 		if _, ns := o.(namespaceOption); ns || o.kind() == optDeferred {
-			return nil, fmt.Errorf("adapters: ResponsesSearchOutputs: option %v does not apply to the tools a search loads", o)
+			return nil, fmt.Errorf("adapters: OpenAIResponsesSearchOutputs: option %v does not apply to the tools a search loads", o)
 		}
 	}
-	out := make([]ResponsesToolSearchOutput, len(searches))
+	out := make([]OpenAIResponsesToolSearchOutput, len(searches))
 	for i, q := range searches {
 		if q.ID == "" {
-			return nil, fmt.Errorf("adapters: ResponsesSearchOutputs: searches[%d] has no id", i)
+			return nil, fmt.Errorf("adapters: OpenAIResponsesSearchOutputs: searches[%d] has no id", i)
 		}
 		tools, err := toResponses(p, s.find(q), opts)
 		if err != nil {
-			return nil, fmt.Errorf("adapters: ResponsesSearchOutputs: searches[%d]: %w", i, err)
+			return nil, fmt.Errorf("adapters: OpenAIResponsesSearchOutputs: searches[%d]: %w", i, err)
 		}
 		if tools == nil {
 			tools = []OpenAIResponsesTool{}
 		}
-		out[i] = ResponsesToolSearchOutput{Type: "tool_search_output", CallID: q.ID, Execution: "client", Tools: tools}
+		out[i] = OpenAIResponsesToolSearchOutput{Type: "tool_search_output", CallID: q.ID, Execution: "client", Tools: tools}
 	}
 	return out, nil
 }

@@ -9,10 +9,10 @@ import (
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
-// ResponsesFunctionCallOutput is the OpenAI Responses input item that
+// OpenAIResponsesFunctionCallOutput is the OpenAI Responses input item that
 // carries one call's result:
 // {"type":"function_call_output","call_id":...,"output":...}.
-type ResponsesFunctionCallOutput struct {
+type OpenAIResponsesFunctionCallOutput struct {
 	Type   string `json:"type"` // "function_call_output"
 	CallID string `json:"call_id"`
 	Output string `json:"output"`
@@ -30,14 +30,14 @@ var responsesClientItems = []string{
 	"custom_tool_call", "mcp_approval_request",
 }
 
-// ParseResponsesReply parses an OpenAI Responses API reply: the whole
+// ParseOpenAIResponsesReply parses an OpenAI Responses API reply: the whole
 // response object (its output is read) or the output array of items alone.
-// It is [ReplyLimits.ParseResponsesReply] with the default limits.
-func ParseResponsesReply(reply []byte) (Turn, error) {
-	return ReplyLimits{}.ParseResponsesReply(reply)
+// It is [ReplyLimits.ParseOpenAIResponsesReply] with the default limits.
+func ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
+	return ReplyLimits{}.ParseOpenAIResponsesReply(reply)
 }
 
-// ParseResponsesReply parses an OpenAI Responses API reply within l.
+// ParseOpenAIResponsesReply parses an OpenAI Responses API reply within l.
 //
 // An error body, or a response whose error is set (status "failed"), is a
 // [ReplyError] wrapping [ErrProviderError] that quotes it.
@@ -62,7 +62,7 @@ func ParseResponsesReply(reply []byte) (Turn, error) {
 // preceded (the API rejects a replayed function_call without its reasoning
 // item). Turn.Text joins the output_text parts of message items; Turn.Stop
 // is the response's status.
-func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
+func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOpenAIResponses)
 	data, err := p.whole(reply)
 	defer p.release()
@@ -181,7 +181,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 	return turn.noEmptyCalls(), nil
 }
 
-// ResponsesResults renders the results of calls as OpenAI Responses
+// OpenAIResponsesResults renders the results of calls as OpenAI Responses
 // function_call_output input items, one per call in call order, each with
 // its call's call_id. Append them to the input after the replayed output
 // items.
@@ -189,13 +189,13 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 // The Responses API has no error flag, so an error result's output is its
 // Output prefixed with "error: ". Results and calls must be one to one
 // ([ErrResultCount]), and every call needs an id ([ErrCallID]).
-func ResponsesResults(calls []Call, results []define.Result) ([]ResponsesFunctionCallOutput, error) {
-	if err := checkResultPairs("ResponsesResults", calls, results, true); err != nil {
+func OpenAIResponsesResults(calls []Call, results []define.Result) ([]OpenAIResponsesFunctionCallOutput, error) {
+	if err := checkResultPairs("OpenAIResponsesResults", calls, results, true); err != nil {
 		return nil, err
 	}
-	items := make([]ResponsesFunctionCallOutput, len(calls))
+	items := make([]OpenAIResponsesFunctionCallOutput, len(calls))
 	for i, c := range calls {
-		items[i] = ResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: resultText(results[i])}
+		items[i] = OpenAIResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: resultText(results[i])}
 	}
 	return items, nil
 }

@@ -975,10 +975,10 @@ func (a *responsesStream) finish(s *Stream) ([]byte, error) {
 	return nil, s.failStream(ErrIncomplete, "the stream ended with no response.completed, response.incomplete or response.failed")
 }
 
-// ParseResponsesStream reads an OpenAI Responses stream (a request with
+// ParseOpenAIResponsesStream reads an OpenAI Responses stream (a request with
 // "stream": true) from body, the HTTP response body as sent: its
 // Server-Sent Events to response.completed or response.incomplete. The
-// Turn is what [ParseResponsesReply] gives for the response object the
+// Turn is what [ParseOpenAIResponsesReply] gives for the response object the
 // events amount to: every output item kept for Replay in output order
 // (reasoning items, with their encrypted_content, next to the function
 // calls they preceded), each function_call a Call with its call_id and
@@ -994,6 +994,6 @@ func (a *responsesStream) finish(s *Stream) ([]byte, error) {
 // incomplete for max_output_tokens), wraps [ErrIncomplete]; an event for an
 // item that was not added, or arguments that disagree, wrap
 // [ErrReplyShape] or [ErrArguments].
-func ParseResponsesStream(body io.Reader) (Turn, error) {
+func ParseOpenAIResponsesStream(body io.Reader) (Turn, error) {
 	return ReplyLimits{}.parseStream(responsesSpec, body)
 }
