@@ -122,7 +122,7 @@ func ToAnthropic(tools []define.Tool, opts ...Option) ([]AnthropicTool, error) {
 	return toAnthropic(anthropicSpec, tools, opts)
 }
 
-func toAnthropic(p provider, tools []define.Tool, opts []Option) ([]AnthropicTool, error) {
+func toAnthropic(p *spec, tools []define.Tool, opts []Option) ([]AnthropicTool, error) {
 	out, err := render(p, tools, opts, buildAnthropic)
 	if err != nil {
 		return nil, err
@@ -134,7 +134,7 @@ func toAnthropic(p provider, tools []define.Tool, opts []Option) ([]AnthropicToo
 	return anthropicDefer(p, tools, opts, out)
 }
 
-func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
+func buildAnthropic(p *spec, cfg config, d toolData) (AnthropicTool, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return AnthropicTool{}, err
 	}

@@ -84,7 +84,7 @@ func ToBedrock(tools []define.Tool, opts ...Option) ([]BedrockTool, error) {
 	return render(bedrockSpec, tools, opts, buildBedrock)
 }
 
-func buildBedrock(p provider, cfg config, d toolData) (BedrockTool, error) {
+func buildBedrock(p *spec, cfg config, d toolData) (BedrockTool, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return BedrockTool{}, err
 	}

@@ -126,11 +126,11 @@ type deferral struct {
 
 // deferralOf reads the deferral options of opts for the call's tools,
 // checking each name against them.
-func deferralOf(p provider, tools []define.Tool, opts []Option) (deferral, error) {
+func deferralOf(p *spec, tools []define.Tool, opts []Option) (deferral, error) {
 	var d deferral
 	var seenDefer, seenSearch Option
 	fail := func(format string, args ...any) (deferral, error) {
-		return deferral{}, &Error{Func: p.fn(), Err: ErrOption, Msg: fmt.Sprintf(format, args...)}
+		return deferral{}, &Error{Func: p.funcName, Err: ErrOption, Msg: fmt.Sprintf(format, args...)}
 	}
 	index := func() map[string]int {
 		m := make(map[string]int, len(tools))

@@ -46,12 +46,12 @@ type OpenAIFunction struct {
 // openAIParams renders the parameters of an OpenAI function, Chat or
 // Responses: the name and description checks, then the input schema in
 // p's dialect.
-func openAIParams(p provider, cfg config, d toolData) (json.RawMessage, error) {
+func openAIParams(p *spec, cfg config, d toolData) (json.RawMessage, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return nil, err
 	}
 	if n := len([]rune(d.description)); n > maxOpenAIDescription {
-		return nil, &Error{Func: p.fn(), Tool: d.name, Err: ErrLimit,
+		return nil, &Error{Func: p.funcName, Tool: d.name, Err: ErrLimit,
 			Msg: fmt.Sprintf("description is %d characters; OpenAI rejects more than %d (string_above_max_length): move detail into parameter descriptions", n, maxOpenAIDescription)}
 	}
 	return renderJS(p, cfg, d.name, d.in, "input")

@@ -200,7 +200,7 @@ func ToGemini(tools []define.Tool, opts ...Option) ([]GeminiTool, error) {
 	return toGeminiTools(geminiSpec, tools, opts)
 }
 
-func toGeminiTools(p provider, tools []define.Tool, opts []Option) ([]GeminiTool, error) {
+func toGeminiTools(p *spec, tools []define.Tool, opts []Option) ([]GeminiTool, error) {
 	decls, err := render(p, tools, opts, buildGemini)
 	if err != nil {
 		return nil, err
@@ -208,7 +208,7 @@ func toGeminiTools(p provider, tools []define.Tool, opts []Option) ([]GeminiTool
 	return []GeminiTool{{FunctionDeclarations: decls}}, nil
 }
 
-func buildGemini(p provider, cfg config, d toolData) (GeminiFunctionDeclaration, error) {
+func buildGemini(p *spec, cfg config, d toolData) (GeminiFunctionDeclaration, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return GeminiFunctionDeclaration{}, err
 	}
@@ -241,7 +241,7 @@ func buildGemini(p provider, cfg config, d toolData) (GeminiFunctionDeclaration,
 
 // renderGemini renders an input schema as Gemini "parameters"; nil means the
 // tool takes no arguments and the declaration has no parameters.
-func renderGemini(p provider, cfg config, tool string, s *schema.Schema) (json.RawMessage, error) {
+func renderGemini(p *spec, cfg config, tool string, s *schema.Schema) (json.RawMessage, error) {
 	c := newConv(p, cfg, tool, s)
 	root, err := c.rootNode(s, "input")
 	if err != nil {
@@ -256,7 +256,7 @@ func renderGemini(p provider, cfg config, tool string, s *schema.Schema) (json.R
 	}
 	data, err := marshalNoEscape(toGemini(out))
 	if err != nil {
-		return nil, c.done(&Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
+		return nil, c.done(&Error{Func: p.funcName, Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}
 	return frozen(data), nil
 }

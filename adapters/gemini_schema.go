@@ -94,73 +94,97 @@ func (r geminiNodes) shape(c *conv, s *schema.Schema, path *spath, n *notes) (no
 			}
 			branches = append(branches, b)
 		}
-		var kept []*schema.Schema
-		for i, b := range branches {
-			g, bcut, err := c.js(b, path.key("/anyOf").index(i))
-			if err == nil && len(branches) > 1 && r.empty(g) {
-				// (A single branch stands for the node itself, which the
-				// caller checks as a property, items or the root.)
-				err = c.errf(path.key("/anyOf").index(i), ErrUnsupported, "a union branch that is an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint)
-			}
-			if c.fail(err) {
-				kept = append(kept, &schema.Schema{}) // reported; the result is discarded
-				continue
-			}
-			if !bcut {
-				kept = append(kept, g)
-			}
+		if node, final, cut, err := r.union(c, s, branches, nullable, path, n); final {
+			return node, true, cut, err
 		}
-		switch {
-		case len(kept) == 0:
-			return nil, true, true, nil
-		case len(s.Types) == 0 && len(kept) == 1 && s.Properties == nil && s.Items == nil:
-			g := kept[0]
-			if s.Description != "" {
-				g.Description = s.Description
-			}
-			return withNull(g, nullable), true, false, nil
-		case len(s.Types) == 0:
-			for i, k := range kept {
-				kept[i] = withNull(k, nullable)
-			}
-			return &schema.Schema{Description: s.Description, AnyOf: kept}, true, false, nil
-		case r.fallback:
-			return nil, true, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in %s", c.d.name)
-		}
-		n.addText("anyOf", "one of several alternatives, not expressible here")
 	}
-
 	types := s.Types
 	if s.HasType("null") {
 		nullable = true
 		types = without(types, "null")
 	}
 	if len(types) > 1 {
-		// Several types: one anyOf branch per type.
-		out := &schema.Schema{Description: s.Description}
-		for _, t := range types {
-			cp := *s
-			cp.Types, cp.Description, cp.Title = []string{t}, "", ""
-			cp.AnyOf = nil
-			g, tcut, err := c.js(&cp, path)
-			if err == nil && r.empty(g) {
-				err = c.errf(path, ErrUnsupported, "an object without properties, one of several types, cannot be expressed in %s%s", c.d.name, c.d.hint)
-			}
-			if c.fail(err) {
-				continue
-			}
-			if tcut {
-				return nil, true, true, nil
-			}
-			out.AnyOf = append(out.AnyOf, withNull(g, nullable))
-		}
-		return out, true, false, nil
+		node, cut := r.typeList(c, s, types, nullable, path)
+		return node, true, cut, nil
 	}
 	typ := ""
 	if len(types) == 1 {
 		typ = types[0]
 	}
+	return r.oneType(c, s, typ, nullable, path, n)
+}
 
+// union shapes a node with anyOf (oneOf was folded into it), its null
+// branches taken out (nullable): the branches walked, the node an anyOf of
+// them, or the one branch itself. final is false when the union sits next
+// to a type and GeminiParameters() keeps it as a note (in n): the node is
+// then shaped by its type.
+func (r geminiNodes) union(c *conv, s *schema.Schema, branches []*schema.Schema, nullable bool, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error) {
+	var kept []*schema.Schema
+	for i, b := range branches {
+		g, bcut, err := c.js(b, path.key("/anyOf").index(i))
+		if err == nil && len(branches) > 1 && r.empty(g) {
+			// (A single branch stands for the node itself, which the
+			// caller checks as a property, items or the root.)
+			err = c.errf(path.key("/anyOf").index(i), ErrUnsupported, "a union branch that is an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint)
+		}
+		if c.fail(err) {
+			kept = append(kept, &schema.Schema{}) // reported; the result is discarded
+			continue
+		}
+		if !bcut {
+			kept = append(kept, g)
+		}
+	}
+	switch {
+	case len(kept) == 0:
+		return nil, true, true, nil
+	case len(s.Types) == 0 && len(kept) == 1 && s.Properties == nil && s.Items == nil:
+		g := kept[0]
+		if s.Description != "" {
+			g.Description = s.Description
+		}
+		return withNull(g, nullable), true, false, nil
+	case len(s.Types) == 0:
+		for i, k := range kept {
+			kept[i] = withNull(k, nullable)
+		}
+		return &schema.Schema{Description: s.Description, AnyOf: kept}, true, false, nil
+	case r.fallback:
+		return nil, true, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in %s", c.d.name)
+	}
+	n.addText("anyOf", "one of several alternatives, not expressible here")
+	return nil, false, false, nil
+}
+
+// typeList shapes a node with several types: one anyOf branch per type.
+// cut reports a branch cut by the inlining depth, and the node with it.
+func (r geminiNodes) typeList(c *conv, s *schema.Schema, types []string, nullable bool, path *spath) (node *schema.Schema, cut bool) {
+	out := &schema.Schema{Description: s.Description}
+	for _, t := range types {
+		cp := *s
+		cp.Types, cp.Description, cp.Title = []string{t}, "", ""
+		cp.AnyOf = nil
+		g, tcut, err := c.js(&cp, path)
+		if err == nil && r.empty(g) {
+			err = c.errf(path, ErrUnsupported, "an object without properties, one of several types, cannot be expressed in %s%s", c.d.name, c.d.hint)
+		}
+		if c.fail(err) {
+			continue
+		}
+		if tcut {
+			return nil, true
+		}
+		out.AnyOf = append(out.AnyOf, withNull(g, nullable))
+	}
+	return out, false
+}
+
+// oneType shapes a node of one type, typ ("" when s names none: it is
+// told from the keywords): enum and const kept only as strings on a
+// string, the keywords of other types dropped, and what the subset cannot
+// say (a map, an array without typed items, an untyped value) an error.
+func (r geminiNodes) oneType(c *conv, s *schema.Schema, typ string, nullable bool, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error) {
 	var enum []any
 	if s.Enum != nil {
 		var had bool

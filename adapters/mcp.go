@@ -116,7 +116,7 @@ func ToMCP(tools []define.Tool, opts ...Option) ([]MCPTool, error) {
 	return render(mcpSpec, tools, opts, buildMCP)
 }
 
-func buildMCP(p provider, cfg config, d toolData) (MCPTool, error) {
+func buildMCP(p *spec, cfg config, d toolData) (MCPTool, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return MCPTool{}, err
 	}

@@ -39,13 +39,13 @@ func (r *nameRule) match(s string) bool {
 	return true
 }
 
-func (p provider) checkToolName(name string) error {
-	r := p.toolNameRule()
+func (p *spec) checkToolName(name string) error {
+	r := &p.toolName
 	if r.match(name) {
 		return nil
 	}
-	return &Error{Func: p.fn(), Tool: name, Err: ErrName,
-		Msg: fmt.Sprintf("tool name %q does not match %s's %s", name, p.label(), r.text)}
+	return &Error{Func: p.funcName, Tool: name, Err: ErrName,
+		Msg: fmt.Sprintf("tool name %q does not match %s's %s", name, p.display, r.text)}
 }
 
 // dottedKeyRule is the rule for property keys that Anthropic documents,

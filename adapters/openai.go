@@ -59,7 +59,7 @@ func ToOpenAI(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
 	return render(openAISpec, tools, opts, buildOpenAI)
 }
 
-func buildOpenAI(p provider, cfg config, d toolData) (OpenAITool, error) {
+func buildOpenAI(p *spec, cfg config, d toolData) (OpenAITool, error) {
 	params, err := openAIParams(p, cfg, d)
 	if err != nil {
 		return OpenAITool{}, err

@@ -125,17 +125,17 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var top [2][]byte
-	if err := p.fields(ptr(""), data, openAICompletionKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), data, openAICompletionKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if top[1] != nil && top[1][0] == '{' {
-		return Turn{}, p.errorObject(ptr("/error"), top[1], &openAIErrorKeys)
+		return Turn{}, p.errorObject(pointer("/error"), top[1], &openAIErrorKeys)
 	}
 	var turn Turn
-	msg, path := data, ptr("")
+	msg, path := data, pointer("")
 	if top[0] != nil {
 		if top[0][0] != '[' {
-			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
+			return Turn{}, p.fail(pointer("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
 		}
 		var first []byte
 		_ = p.ix.Elems(top[0], func(i int, v []byte) error {
@@ -145,19 +145,19 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 			return nil
 		})
 		if first == nil {
-			return Turn{}, p.fail(ptr("/choices"), ErrReplyShape, "no choices")
+			return Turn{}, p.fail(pointer("/choices"), ErrReplyShape, "no choices")
 		}
 		var ch [2][]byte
-		if err := p.fields(ptr("/choices/0"), first, openAIChoiceKeys, ch[:]); err != nil {
+		if err := p.fields(pointer("/choices/0"), first, openAIChoiceKeys, ch[:]); err != nil {
 			return Turn{}, err
 		}
 		if ch[0] == nil || ch[0][0] == 'n' {
-			return Turn{}, p.fail(ptr("/choices/0"), ErrReplyShape, "no message")
+			return Turn{}, p.fail(pointer("/choices/0"), ErrReplyShape, "no message")
 		}
-		if turn.Stop, err = p.text(ptr("/choices/0/finish_reason"), ch[1]); err != nil {
+		if turn.Stop, err = p.text(pointer("/choices/0/finish_reason"), ch[1]); err != nil {
 			return Turn{}, err
 		}
-		msg, path = ch[0], ptr("/choices/0/message")
+		msg, path = ch[0], pointer("/choices/0/message")
 	}
 	var m [4][]byte
 	if err := p.fields(path, msg, openAIMessageKeys, m[:]); err != nil {
@@ -168,9 +168,9 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 		// calls, and no type (an Anthropic message, a Responses item).
 		switch {
 		case m[0] == nil && m[2] == nil:
-			return Turn{}, p.notShape(ptr(""), data, `no "choices" and no "role": not an OpenAI chat completion or assistant message`)
+			return Turn{}, p.notShape(pointer(""), data, `no "choices" and no "role": not an OpenAI chat completion or assistant message`)
 		case p.ix.Field(data, "type") != nil:
-			return Turn{}, p.notShape(ptr(""), data, `no "choices", and a "type", which an assistant message has not: not an OpenAI chat completion or assistant message`)
+			return Turn{}, p.notShape(pointer(""), data, `no "choices", and a "type", which an assistant message has not: not an OpenAI chat completion or assistant message`)
 		}
 	}
 	if m[3] != nil && m[3][0] != 'n' {
@@ -181,7 +181,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	if role != "" && role != "assistant" {
-		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", msgQuote(role))
 	}
 	if err := p.array(path.key("/tool_calls"), m[2]); err != nil {
 		return Turn{}, err
@@ -206,7 +206,7 @@ func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *OpenAIAssistantMessage) error {
 	n := p.ix.Count(list, "", "")
 	turn.Calls, replay.ToolCalls = sized[Call](n), sized[OpenAIToolCall](n)
-	path = ptr(path.String()) // once, so that index below makes no path
+	path = pointer(path.String()) // once, so that index below makes no path
 	ids := callIDs{hint: n}
 	missing := false // a call came without an id
 	err := p.ix.Elems(list, func(i int, raw []byte) error {
@@ -225,7 +225,7 @@ func (p replyParser) openAIToolCalls(path loc, list []byte, turn *Turn, replay *
 			return err
 		}
 		if typ != "" && typ != "function" {
-			return p.fail(at.key("/type"), ErrReplyShape, "tool call type %s is not supported (only function)", rtQuote(typ))
+			return p.fail(at.key("/type"), ErrReplyShape, "tool call type %s is not supported (only function)", msgQuote(typ))
 		}
 		name, rawArgs, fnOthers, err := p.function(at, tc[2])
 		if err != nil {

@@ -68,11 +68,11 @@ func (a *openAIStream) event(s *Stream, name string, data []byte) error {
 		if len(bytes.TrimSpace(data)) == 0 {
 			return nil
 		}
-		return s.rp.fail(ptr(""), ErrReplyShape, "an event after [DONE]")
+		return s.rp.fail(pointer(""), ErrReplyShape, "an event after [DONE]")
 	}
 	if string(bytes.TrimSpace(data)) == "[DONE]" {
 		a.done = true
-		return a.giveWhole(s)
+		return a.giveComplete(s)
 	}
 	obj, err := s.object(data)
 	if err != nil {
@@ -80,27 +80,27 @@ func (a *openAIStream) event(s *Stream, name string, data []byte) error {
 	}
 	p := &s.rp
 	var top [2][]byte
-	if err := p.fields(ptr(""), obj, openAIChunkKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), obj, openAIChunkKeys, top[:]); err != nil {
 		return err
 	}
 	if top[1] != nil && top[1][0] != 'n' {
 		if top[1][0] == '{' {
-			return p.errorObject(ptr("/error"), top[1], &openAIErrorKeys)
+			return p.errorObject(pointer("/error"), top[1], &openAIErrorKeys)
 		}
 		msg, _ := jsonwire.Text(top[1])
-		return p.providerError(ptr("/error"), msg, "", "", "")
+		return p.providerError(pointer("/error"), msg, "", "", "")
 	}
 	if name == "error" {
-		return p.providerError(ptr(""), string(obj), "", "", "")
+		return p.providerError(pointer(""), string(obj), "", "", "")
 	}
 	if top[0] == nil || top[0][0] == 'n' {
 		return nil
 	}
 	if top[0][0] != '[' {
-		return p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
+		return p.fail(pointer("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
 	}
 	return p.ix.Elems(top[0], func(i int, ch []byte) error {
-		at := ptr("/choices").index(i)
+		at := pointer("/choices").index(i)
 		var c [3][]byte
 		if err := p.fields(at, ch, openAIDeltaChoice, c[:]); err != nil {
 			return err
@@ -168,7 +168,7 @@ func (a *openAIStream) delta(s *Stream, at loc, delta []byte) error {
 	if err := p.array(at.key("/tool_calls"), d[2]); err != nil {
 		return err
 	}
-	list := ptr(at.key("/tool_calls").String())
+	list := pointer(at.key("/tool_calls").String())
 	return p.ix.Elems(d[2], func(i int, raw []byte) error {
 		return a.callPiece(s, list.index(i), raw)
 	})
@@ -189,7 +189,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 	var index int64
 	if hasIndex {
 		if index, err = strconv.ParseInt(string(tc[0]), 10, 64); err != nil || index < 0 {
-			return p.fail(at.key("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", rtQuote(string(tc[0])))
+			return p.fail(at.key("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", msgQuote(string(tc[0])))
 		}
 	}
 	var name, args []byte
@@ -220,7 +220,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 	c := a.find(hasIndex, index, id)
 	if c == nil {
 		// A new call: the calls before it may be complete now.
-		if err := a.giveReady(s); err != nil {
+		if err := a.giveComplete(s); err != nil {
 			return err
 		}
 		j := len(a.calls)
@@ -260,7 +260,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 	if len(args) > 2 {
 		a.scratch = jsonwire.AppendUnquoted(a.scratch[:0], args)
 		if c.given && len(bytes.TrimSpace(a.scratch)) > 0 {
-			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", c.pos, rtQuote(string(c.name)))
+			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", c.pos, msgQuote(string(c.name)))
 		}
 		c.end.feed(a.scratch)
 		c.args = append(c.args, args[1:len(args)-1]...)
@@ -290,11 +290,13 @@ func (a *openAIStream) find(hasIndex bool, index int64, id string) *openAIStream
 	return nil
 }
 
-// giveReady hands out, in order, the calls before the last that are
+// giveComplete hands out, in order, the calls not handed out yet that are
 // complete: arguments that are one whole object (a later piece could not
-// make them valid), a name and an id. A call sent without an id waits for
-// the end of the stream, where its id is made.
-func (a *openAIStream) giveReady(s *Stream) error {
+// make them valid), a name and an id. It stops at the first that is not:
+// calls go out in order. It runs when a new call starts (the calls before
+// it may be complete now) and when the stream ends. A call sent without an
+// id waits for Close, where the assembled reply's parser makes its id.
+func (a *openAIStream) giveComplete(s *Stream) error {
 	for i := s.handedOut(); i < len(a.calls); i++ {
 		c := a.calls[i]
 		if !c.end.whole() || c.id == "" || len(c.name) == 0 {
@@ -315,35 +317,19 @@ func (a *openAIStream) give(s *Stream, i int, c *openAIStreamCall) error {
 	}
 	text := jsonwire.AppendUnquoted(a.scratch[:0], append(append([]byte{'"'}, c.args...), '"'))
 	a.scratch = text
-	args, err := s.rp.check(ptr(""), text, ErrArguments, nil)
+	args, err := s.rp.check(pointer(""), text, ErrArguments, nil)
 	if err != nil {
-		return s.rp.fail(ptr(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, rtQuote(name), errProblem(err))
+		return s.rp.fail(pointer(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, msgQuote(name), errProblem(err))
 	}
 	c.given = true
 	s.giveCall(Call{ID: c.id, Name: name, Args: jsonwire.AppendCompact(make([]byte, 0, len(args)), args)})
 	return nil
 }
 
-// giveWhole hands out every call still open once the stream has ended.
-// The calls without an id are handed out at Close, from the assembled
-// reply, which makes their ids.
-func (a *openAIStream) giveWhole(s *Stream) error {
-	for i := s.handedOut(); i < len(a.calls); i++ {
-		c := a.calls[i]
-		if c.id == "" || len(c.name) == 0 || !c.end.whole() {
-			return nil
-		}
-		if err := a.give(s, i, c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (a *openAIStream) finish(s *Stream) ([]byte, error) {
 	if !a.done && a.stop == nil {
 		if n := len(a.calls); n > 0 && !a.calls[n-1].end.whole() {
-			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), before its arguments were complete", n-1, rtQuote(string(a.calls[n-1].name)))
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), before its arguments were complete", n-1, msgQuote(string(a.calls[n-1].name)))
 		}
 		return nil, s.failStream(ErrIncomplete, "the stream ended with no finish_reason and no [DONE]")
 	}
@@ -360,10 +346,10 @@ func (a *openAIStream) finish(s *Stream) ([]byte, error) {
 			if a.stop != nil {
 				stop = " (finish_reason " + string(a.stop) + ")"
 			}
-			return nil, s.failStream(ErrArguments, "tool call %d (%s): %s%s", i, rtQuote(string(c.name)), why, stop)
+			return nil, s.failStream(ErrArguments, "tool call %d (%s): %s%s", i, msgQuote(string(c.name)), why, stop)
 		}
 	}
-	if err := a.giveWhole(s); err != nil {
+	if err := a.giveComplete(s); err != nil {
 		return nil, err
 	}
 	b := append(make([]byte, 0, 128+len(a.content)), `{"choices":[{"index":0,"message":{"role":`...)

@@ -113,16 +113,16 @@ func MaxInlineDepth(n int) Option {
 // newConfig applies opts for the provider p, rejecting options p does not
 // take. It normalises the result so that equal renderings share one cache
 // key.
-func newConfig(p provider, opts []Option) (config, error) {
+func newConfig(p *spec, opts []Option) (config, error) {
 	var c config
 	var modeOpt [2]Option // the Strict and the home's mode options seen, to catch conflicts
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
-		if o.kind()&p.accepts() == 0 || o.home() != "" && o.home() != p.name {
-			return config{}, &Error{Func: p.fn(), Err: ErrOption,
-				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.label(), p.optionList())}
+		if o.kind()&p.options == 0 || o.home() != "" && o.home() != p.name {
+			return config{}, &Error{Func: p.funcName, Err: ErrOption,
+				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.display, p.optionText)}
 		}
 		before := c
 		o.apply(&c)
@@ -135,7 +135,7 @@ func newConfig(p provider, opts []Option) (config, error) {
 		}
 		if slot >= 0 {
 			if prev := modeOpt[slot]; prev != nil && before != c {
-				return config{}, &Error{Func: p.fn(), Err: ErrOption,
+				return config{}, &Error{Func: p.funcName, Err: ErrOption,
 					Msg: fmt.Sprintf("option %v conflicts with %v: choose one", o, prev)}
 			}
 			modeOpt[slot] = o
@@ -145,7 +145,7 @@ func newConfig(p provider, opts []Option) (config, error) {
 		c.depth = DefaultMaxInlineDepth
 	}
 	if c.depth < 1 || c.depth > maxInlineDepthLimit {
-		return config{}, &Error{Func: p.fn(), Err: ErrOption,
+		return config{}, &Error{Func: p.funcName, Err: ErrOption,
 			Msg: fmt.Sprintf("MaxInlineDepth(%d): the depth must be between 1 and %d", c.depth, maxInlineDepthLimit)}
 	}
 	if !p.inlines(c) && !p.depthAlways {
@@ -158,6 +158,6 @@ func newConfig(p provider, opts []Option) (config, error) {
 // normalised options. Its type is unexported so no other package's Memo key
 // can collide with it.
 type memoKey struct {
-	p   provider
+	p   *spec
 	cfg config
 }

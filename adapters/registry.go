@@ -104,17 +104,6 @@ var shapeHomes []*spec
 
 func init() { shapeHomes = homes[:] }
 
-// provider is a provider's spec, as the shared core passes it around.
-type provider = *spec
-
-func (p *spec) fn() string              { return p.funcName }
-func (p *spec) label() string           { return p.display }
-func (p *spec) accepts() optionKind     { return p.options }
-func (p *spec) optionList() string      { return p.optionText }
-func (p *spec) toolNameRule() *nameRule { return &p.toolName }
-func (p *spec) keyRule() *nameRule      { return p.key }
-func (p *spec) hasStrict() bool         { return p.options&optStrict != 0 }
-
 // inlines reports whether p with c inlines references.
 func (p *spec) inlines(c config) bool { return p.inline != nil && p.inline(c) }
 
@@ -123,7 +112,7 @@ func (p *spec) inlines(c config) bool { return p.inline != nil && p.inline(c) }
 func plainDialectFor(config) *dialect { return &plainDialect }
 
 // buildAs is a spec's build for a home's typed build function.
-func buildAs[T any](build func(provider, config, toolData) (T, error)) func(*spec, config, toolData) (any, error) {
+func buildAs[T any](build func(*spec, config, toolData) (T, error)) func(*spec, config, toolData) (any, error) {
 	return func(p *spec, cfg config, d toolData) (any, error) { return build(p, cfg, d) }
 }
 

@@ -124,7 +124,7 @@ func ToOpenAIResponses(tools []define.Tool, opts ...Option) ([]OpenAIResponsesTo
 	return toResponses(responsesSpec, tools, opts)
 }
 
-func buildOpenAIResponses(p provider, cfg config, d toolData) (OpenAIResponsesTool, error) {
+func buildOpenAIResponses(p *spec, cfg config, d toolData) (OpenAIResponsesTool, error) {
 	params, err := openAIParams(p, cfg, d)
 	if err != nil {
 		return OpenAIResponsesTool{}, err

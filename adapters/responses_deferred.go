@@ -23,7 +23,7 @@ const responsesSearchParams = `{"type":"object","properties":{` +
 const responsesSearchDescription = "Search the deferred tools by what they do (query), or load them by name (paths). " +
 	"The tools found are loaded for the next turn."
 
-func toResponses(p provider, tools []define.Tool, opts []Option) ([]OpenAIResponsesTool, error) {
+func toResponses(p *spec, tools []define.Tool, opts []Option) ([]OpenAIResponsesTool, error) {
 	out, err := render(p, tools, opts, buildOpenAIResponses)
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func toResponses(p provider, tools []define.Tool, opts []Option) ([]OpenAIRespon
 		return out, err
 	}
 	if d.mode == SearchServerBM25 {
-		return nil, &Error{Func: p.fn(), Err: ErrOption, Msg: "ToolSearch(SearchServerBM25): the Responses API has one hosted search; use SearchServer"}
+		return nil, &Error{Func: p.funcName, Err: ErrOption, Msg: "ToolSearch(SearchServerBM25): the Responses API has one hosted search; use SearchServer"}
 	}
 	for _, n := range ns.list {
 		if err := p.checkToolName(n.name); err != nil {
@@ -110,10 +110,10 @@ type namespaces struct {
 
 // namespacesOf reads the Namespace options of opts for the call's tools,
 // checking each name against them.
-func namespacesOf(p provider, tools []define.Tool, opts []Option) (namespaces, error) {
+func namespacesOf(p *spec, tools []define.Tool, opts []Option) (namespaces, error) {
 	var ns namespaces
 	fail := func(format string, args ...any) (namespaces, error) {
-		return namespaces{}, &Error{Func: p.fn(), Err: ErrOption, Msg: fmt.Sprintf(format, args...)}
+		return namespaces{}, &Error{Func: p.funcName, Err: ErrOption, Msg: fmt.Sprintf(format, args...)}
 	}
 	var byName map[string]int
 	for _, opt := range opts {
@@ -177,7 +177,7 @@ func OpenAIResponsesSearchOutputs(s *Searcher, searches []Search, opts ...Option
 	return responsesSearchOutputs(responsesSpec, s, searches, opts)
 }
 
-func responsesSearchOutputs(p provider, s *Searcher, searches []Search, opts []Option) ([]OpenAIResponsesToolSearchOutput, error) {
+func responsesSearchOutputs(p *spec, s *Searcher, searches []Search, opts []Option) ([]OpenAIResponsesToolSearchOutput, error) {
 	for _, o := range opts {
 		if _, ns := o.(namespaceOption); ns || o.kind() == optDeferred {
 			return nil, fmt.Errorf("adapters: OpenAIResponsesSearchOutputs: option %v does not apply to the tools a search loads", o)

@@ -70,29 +70,29 @@ func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var turn Turn
-	items, path := data, ptr("")
+	items, path := data, pointer("")
 	switch data[0] {
 	case '[':
 	case '{':
 		var r [3][]byte
-		if err := p.fields(ptr(""), data, responsesKeys, r[:]); err != nil {
+		if err := p.fields(pointer(""), data, responsesKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
 		if r[2] != nil && r[2][0] == '{' {
-			return Turn{}, p.errorObject(ptr("/error"), r[2], &openAIErrorKeys)
+			return Turn{}, p.errorObject(pointer("/error"), r[2], &openAIErrorKeys)
 		}
 		if r[1] == nil {
-			return Turn{}, p.notShape(ptr(""), data, `no "output": not an OpenAI Responses response or an array of output items`)
+			return Turn{}, p.notShape(pointer(""), data, `no "output": not an OpenAI Responses response or an array of output items`)
 		}
 		if r[1][0] != '[' {
-			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(r[1]))
+			return Turn{}, p.fail(pointer("/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(r[1]))
 		}
-		if turn.Stop, err = p.text(ptr("/status"), r[0]); err != nil {
+		if turn.Stop, err = p.text(pointer("/status"), r[0]); err != nil {
 			return Turn{}, err
 		}
-		items, path = r[1], ptr("/output")
+		items, path = r[1], pointer("/output")
 	default:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
+		return Turn{}, p.fail(pointer(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
 	}
 	var text textJoin
 	// Sized for every item: most items of a reply with calls are calls.
@@ -100,85 +100,91 @@ func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 	turn.Calls, turn.Replay = sized[Call](all), sized[any](all)
 	ids := callIDs{hint: all}
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
-		at := path.index(i)
-		var it [7][]byte
-		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
-			return err
-		}
-		var typ string
-		switch string(it[0]) { // the usual types, without making a string
-		case `"function_call"`:
-			typ = "function_call"
-		case `"reasoning"`:
-			typ = "reasoning"
-		case `"message"`:
-			typ = "message"
-		default:
-			t, err := p.text(at.key("/type"), it[0])
-			if err != nil {
-				return err
-			}
-			typ = t
-		}
-		callID, err := p.text(at.key("/call_id"), it[1])
-		if err != nil {
-			return err
-		}
-		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.CompactIn(p.blocks, raw)))
-		switch {
-		case typ == "":
-			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
-		case typ == "message":
-			s, err := joinTextParts(p, at.key("/content"), it[4], "output_text")
-			text.WriteString(s)
-			return err
-		case typ == "function_call":
-			if callID == "" {
-				return p.fail(at.key("/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
-			}
-			if err := p.uniqueID(&ids, at.key("/call_id"), callID); err != nil {
-				return err
-			}
-			name, err := p.text(at.key("/name"), it[2])
-			if err != nil {
-				return err
-			}
-			if name == "" {
-				return p.fail(at.key("/name"), ErrReplyShape, "missing name")
-			}
-			args, err := p.argsText(at.key("/arguments"), it[3])
-			if err != nil {
-				return err
-			}
-			turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
-		case typ == "tool_search_call" && string(it[6]) == `"client"`:
-			if callID == "" {
-				return p.fail(at.key("/call_id"), ErrReplyShape, "a client tool_search_call without call_id (its tool_search_output is paired by it)")
-			}
-			if err := p.uniqueID(&ids, at.key("/call_id"), callID); err != nil {
-				return err
-			}
-			q, err := responsesSearch(p, at.key("/arguments"), callID, it[3])
-			if err != nil {
-				return err
-			}
-			turn.Searches = append(turn.Searches, q)
-		case slices.Contains(responsesClientItems, typ) ||
-			typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
-			id := callID
-			if id == "" {
-				id, _ = jsonwire.Text(it[5])
-			}
-			return p.fail(at, ErrReplyShape, "output item type %s (id %s) asks the client to act, and only function_call is supported",
-				rtQuote(typ), rtQuote(id))
-		}
-		return nil
+		return p.responsesItem(path.index(i), raw, &turn, &ids, &text)
 	})
 	if err != nil {
 		return Turn{}, err
 	}
 	turn.Text = text.String()
 	return turn.noEmptyCalls(), nil
+}
+
+// responsesItem reads the output item raw at into turn: its replay, and
+// what it asks of the client (a call, a search, or an error for an item
+// this package cannot answer); a message's text goes to text.
+func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs, text *textJoin) error {
+	var it [7][]byte
+	if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
+		return err
+	}
+	var typ string
+	switch string(it[0]) { // the usual types, without making a string
+	case `"function_call"`:
+		typ = "function_call"
+	case `"reasoning"`:
+		typ = "reasoning"
+	case `"message"`:
+		typ = "message"
+	default:
+		t, err := p.text(at.key("/type"), it[0])
+		if err != nil {
+			return err
+		}
+		typ = t
+	}
+	callID, err := p.text(at.key("/call_id"), it[1])
+	if err != nil {
+		return err
+	}
+	turn.Replay = append(turn.Replay, json.RawMessage(p.ix.CompactIn(p.blocks, raw)))
+	switch {
+	case typ == "":
+		return p.fail(at.key("/type"), ErrReplyShape, "missing type")
+	case typ == "message":
+		s, err := joinTextParts(p, at.key("/content"), it[4], "output_text")
+		text.WriteString(s)
+		return err
+	case typ == "function_call":
+		if callID == "" {
+			return p.fail(at.key("/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
+		}
+		if err := p.uniqueID(ids, at.key("/call_id"), callID); err != nil {
+			return err
+		}
+		name, err := p.text(at.key("/name"), it[2])
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			return p.fail(at.key("/name"), ErrReplyShape, "missing name")
+		}
+		args, err := p.argsText(at.key("/arguments"), it[3])
+		if err != nil {
+			return err
+		}
+		turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
+	case typ == "tool_search_call" && string(it[6]) == `"client"`:
+		if callID == "" {
+			return p.fail(at.key("/call_id"), ErrReplyShape, "a client tool_search_call without call_id (its tool_search_output is paired by it)")
+		}
+		if err := p.uniqueID(ids, at.key("/call_id"), callID); err != nil {
+			return err
+		}
+		q, err := responsesSearch(p, at.key("/arguments"), callID, it[3])
+		if err != nil {
+			return err
+		}
+		turn.Searches = append(turn.Searches, q)
+	case slices.Contains(responsesClientItems, typ) ||
+		typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
+		id := callID
+		if id == "" {
+			id, _ = jsonwire.Text(it[5])
+		}
+		return p.fail(at, ErrReplyShape, "output item type %s (id %s) asks the client to act, and only function_call is supported",
+			msgQuote(typ), msgQuote(id))
+	}
+	return nil
 }
 
 // OpenAIResponsesResults renders the results of calls as OpenAI Responses

@@ -218,7 +218,7 @@ func (s *Stream) Close() (Turn, error) {
 	for i, c := range turn.Calls {
 		if i < len(s.handed) {
 			if h := s.handed[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) {
-				return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, rtQuote(h.Name)))
+				return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, msgQuote(h.Name)))
 			}
 			continue
 		}
@@ -279,14 +279,14 @@ func (s *Stream) failStream(sentinel error, format string, args ...any) error {
 // object, and indexes it for s.rp's readers. It returns data trimmed.
 func (s *Stream) object(data []byte) ([]byte, error) {
 	if len(data) > s.maxEventBytes {
-		return nil, s.rp.fail(ptr(""), ErrReplyLimit, "%d bytes, more than the limit of %d for one event", len(data), s.maxEventBytes)
+		return nil, s.rp.fail(pointer(""), ErrReplyLimit, "%d bytes, more than the limit of %d for one event", len(data), s.maxEventBytes)
 	}
 	s.st.ix.Eager = false
-	data, err := s.rp.check(ptr(""), data, ErrNotJSON, &s.st.ix)
+	data, err := s.rp.check(pointer(""), data, ErrNotJSON, &s.st.ix)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.rp.object(ptr(""), data); err != nil {
+	if err := s.rp.object(pointer(""), data); err != nil {
 		return nil, err
 	}
 	return data, nil
