@@ -2,6 +2,9 @@ package adapters
 
 import (
 	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -19,7 +22,7 @@ var openAISpec = &spec{
 	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAI) },
 	build:  buildAs(buildOpenAI),
 	parse:  ReplyLimits.ParseOpenAIReply,
-	stream: openAIStreamSpec,
+	stream: chatStreams(&openAIServer),
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(OpenAIResults(c, r))
 	},
@@ -91,4 +94,86 @@ func openAIChoice(c Choice) (string, json.RawMessage, error) {
 	b := []byte(`{"type":"allowed_tools","allowed_tools":{"mode":"` + [...]string{"auto", "required"}[c.Mode] + `","tools":`)
 	b = choiceNames(b, c.Allowed, `{"type":"function","function":{"name":`, `}}`)
 	return "tool_choice", append(b, "}}"...), nil
+}
+
+// ParseOpenAIReply parses an OpenAI Chat Completions reply: the whole chat
+// completion (its choices[0].message is read) or the assistant message
+// alone. Mistral, Cohere v2 and other OpenAI-compatible servers send the
+// same shape. It is [ReplyLimits.ParseOpenAIReply] with the default limits.
+func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOpenAIReply(reply) }
+
+// ParseOpenAIReply parses an OpenAI Chat Completions reply within l.
+//
+// An error body ({"error":{"message","type","param","code"}}) is a
+// [ReplyError] wrapping [ErrProviderError] that quotes it.
+//
+// Each call's arguments text is parsed into [Call.Args]: "" and "null" mean
+// {} (strict no-argument tools send ""), an object in place of the text is
+// accepted, and anything else that is not one JSON object is an error
+// wrapping [ErrArguments]. A tool call whose type is not "function" is an
+// error wrapping [ErrReplyShape], since its result could not be rendered.
+// A call sent with an empty or no id (some OpenAI-compatible servers, and
+// Ollama, do) gets one made from its index, name and arguments
+// ("call_0_1a2b3c4d"), used by the replay and by the results alike.
+//
+// Turn.Replay holds one [OpenAIAssistantMessage]; Turn.Text is the
+// message's content; Turn.Stop is the choice's finish_reason.
+func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
+	return l.parseChat(&openAIServer, reply)
+}
+
+// madeCallID is OpenAI's id for call i of a reply, sent with an empty one
+// or none: its index and an FNV-1a hash of its name and arguments, so that
+// the same reply always gets the same ids, and a "_" for each try whose id
+// another call of the reply had.
+func madeCallID(i int, name string, args []byte, try int) string {
+	h := uint32(2166136261)
+	for _, s := range [...][]byte{[]byte(name), {0}, args} {
+		for _, b := range s {
+			h = (h ^ uint32(b)) * 16777619
+		}
+	}
+	return "call_" + strconv.Itoa(i) + "_" + strconv.FormatUint(uint64(h), 16) + strings.Repeat("_", try)
+}
+
+// openAIServer is OpenAI as its reader sees it: with the deviations of the
+// servers that follow it most closely (Gemini's and Ollama's compatible
+// endpoints), which ForOpenAI has always accepted.
+var openAIServer = chatServer{name: NameOpenAI, what: "an OpenAI chat completion",
+	quirks: quirkMadeIDs | quirkArgumentsObject | quirkNoArguments, madeID: madeCallID}
+
+// OpenAIResults renders the results of calls as OpenAI Chat tool messages,
+// one per call in call order, each with its call's tool_call_id. Send them
+// right after the assistant message that made the calls; OpenAI rejects a
+// request in which any tool_call_id goes unanswered.
+//
+// Chat has no error flag, so an error result's content is its Output
+// prefixed with "error: ". Results and calls must be one to one
+// ([ErrResultCount]), and every call needs an id ([ErrCallID]).
+func OpenAIResults(calls []Call, results []define.Result) ([]OpenAIToolMessage, error) {
+	if err := checkResultPairs("OpenAIResults", calls, results, true); err != nil {
+		return nil, err
+	}
+	msgs := make([]OpenAIToolMessage, len(calls))
+	for i, c := range calls {
+		msgs[i] = OpenAIToolMessage{Role: "tool", ToolCallID: c.ID, Content: resultText(results[i])}
+	}
+	return msgs, nil
+}
+
+// ParseOpenAIStream reads an OpenAI Chat Completions stream (a request
+// with "stream": true) from body, the HTTP response body as sent: its
+// Server-Sent Events to "data: [DONE]". The Turn is what
+// [ParseOpenAIReply] gives for the same reply unstreamed: calls in order
+// with their ids and compact arguments, the content as Text, the last
+// finish_reason as Stop, and one [OpenAIAssistantMessage] as Replay.
+//
+// Pieces are joined as the reply's pieces are meant to be, whatever the
+// server: see [Stream] for reading calls as they complete. A stream that
+// ends before [DONE] and before any finish_reason, a call whose arguments
+// are cut off (finish_reason "length"), or an error event are errors: a
+// [*ReplyError] wrapping [ErrIncomplete], [ErrArguments] or
+// [ErrProviderError].
+func ParseOpenAIStream(body io.Reader) (Turn, error) {
+	return ReplyLimits{}.parseStream(openAISpec, body)
 }

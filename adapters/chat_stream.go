@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"bytes"
-	"io"
 	"strconv"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -25,9 +24,17 @@ import (
 //   - finish_reason: null in a later chunk leaves the earlier one;
 //   - an error object in a chunk, or an "error" event: a provider error;
 //   - usage-only chunks (choices: []) and SSE comments are skipped.
-var openAIStreamSpec = &streamSpec{
-	framer:   func(max int) framer { return newSSEFramer(max) },
-	assemble: func(*spec) assembler { return new(openAIStream) },
+//
+// The stream of every server of the family (chat_reply.go) is read alike;
+// its chatServer says what its pieces may carry beyond OpenAI's (its
+// quirks), and which ids the calls handed out carry (srv.wire).
+
+// chatStreams is the streaming of the family's server srv.
+func chatStreams(srv *chatServer) *streamSpec {
+	return &streamSpec{
+		framer:   func(max int) framer { return newSSEFramer(max) },
+		assemble: func(*spec) assembler { return &chatStream{srv: srv} },
+	}
 }
 
 var (
@@ -37,22 +44,23 @@ var (
 	openAIDeltaCallKeys = []string{"index", "id", "type", "function"}
 )
 
-// openAIStream is the state of one OpenAI Chat stream.
-type openAIStream struct {
+// chatStream is the state of one stream of the family.
+type chatStream struct {
+	srv        *chatServer
 	done       bool   // [DONE] came
 	stop       []byte // the last finish_reason that was not null, as sent
 	role       []byte // the first role, as sent
 	content    []byte // the content pieces' insides, joined
 	hasContent bool
 	extras     wireMembers
-	calls      []*openAIStreamCall
+	calls      []*chatStreamCall
 	byIndex    map[int64]int  // a piece's index -> calls
 	byID       map[string]int // a call's id -> calls
 	scratch    []byte
 }
 
-// openAIStreamCall is one tool call being assembled.
-type openAIStreamCall struct {
+// chatStreamCall is one tool call being assembled.
+type chatStreamCall struct {
 	id    string
 	name  []byte // the name's inside, as sent
 	typ   []byte // the type, as sent; nil when none came
@@ -63,7 +71,7 @@ type openAIStreamCall struct {
 	pos   int  // its place in the calls
 }
 
-func (a *openAIStream) event(s *Stream, name string, data []byte) error {
+func (a *chatStream) event(s *Stream, name string, data []byte) error {
 	if a.done {
 		if len(bytes.TrimSpace(data)) == 0 {
 			return nil
@@ -128,14 +136,14 @@ func (a *openAIStream) event(s *Stream, name string, data []byte) error {
 }
 
 // delta reads one choice's delta.
-func (a *openAIStream) delta(s *Stream, at loc, delta []byte) error {
+func (a *chatStream) delta(s *Stream, at loc, delta []byte) error {
 	p := &s.rp
 	var d [4][]byte
 	others, err := p.fieldsOthers(at, delta, openAIDeltaKeys, d[:])
 	if err != nil {
 		return err
 	}
-	if d[3] != nil && d[3][0] != 'n' {
+	if d[3] != nil && d[3][0] != 'n' && !(a.srv.has(quirkPlaceholders) && placeholder(d[3])) {
 		return p.fail(at.key("/function_call"), ErrReplyShape, "a legacy function_call is not supported (send tools, not functions)")
 	}
 	if d[0] != nil && d[0][0] != 'n' {
@@ -175,7 +183,7 @@ func (a *openAIStream) delta(s *Stream, at loc, delta []byte) error {
 }
 
 // callPiece reads one piece of a tool call.
-func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
+func (a *chatStream) callPiece(s *Stream, at loc, raw []byte) error {
 	p := &s.rp
 	var tc [4][]byte
 	if err := p.fields(at, raw, openAIDeltaCallKeys, tc[:]); err != nil {
@@ -204,11 +212,15 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 			}
 			name = fn[0][1 : len(fn[0])-1]
 		}
-		if fn[1] != nil && fn[1][0] != 'n' {
-			if fn[1][0] != '"' {
-				return p.fail(at.key("/function/arguments"), ErrArguments, "expected a string piece of the arguments text, got %s", jsonwire.Kind(fn[1]))
-			}
-			args = fn[1]
+		switch v := fn[1]; {
+		case v == nil || v[0] == 'n':
+		case v[0] == '"':
+			args = v
+		case v[0] == '{' && a.srv.has(quirkArgumentsObject):
+			// The whole arguments as an object: its text is the piece.
+			args = appendString(nil, string(p.ix.Compact(v)))
+		default:
+			return p.fail(at.key("/function/arguments"), ErrArguments, "expected a string piece of the arguments text, got %s", jsonwire.Kind(v))
 		}
 	}
 	if tc[2] != nil && tc[2][0] != 'n' {
@@ -224,7 +236,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 			return err
 		}
 		j := len(a.calls)
-		c = &openAIStreamCall{id: id, event: s.events, pos: j}
+		c = &chatStreamCall{id: id, event: s.events, pos: j}
 		a.calls = append(a.calls, c)
 		if hasIndex {
 			if a.byIndex == nil {
@@ -269,7 +281,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 }
 
 // find returns the call a piece belongs to, nil for a new call.
-func (a *openAIStream) find(hasIndex bool, index int64, id string) *openAIStreamCall {
+func (a *chatStream) find(hasIndex bool, index int64, id string) *chatStreamCall {
 	if id != "" {
 		if j, ok := a.byID[id]; ok {
 			return a.calls[j]
@@ -296,7 +308,7 @@ func (a *openAIStream) find(hasIndex bool, index int64, id string) *openAIStream
 // calls go out in order. It runs when a new call starts (the calls before
 // it may be complete now) and when the stream ends. A call sent without an
 // id waits for Close, where the assembled reply's parser makes its id.
-func (a *openAIStream) giveComplete(s *Stream) error {
+func (a *chatStream) giveComplete(s *Stream) error {
 	for i := s.handedOut(); i < len(a.calls); i++ {
 		c := a.calls[i]
 		if !c.end.whole() || c.id == "" || len(c.name) == 0 {
@@ -310,7 +322,7 @@ func (a *openAIStream) giveComplete(s *Stream) error {
 }
 
 // give checks call i's arguments and hands it out.
-func (a *openAIStream) give(s *Stream, i int, c *openAIStreamCall) error {
+func (a *chatStream) give(s *Stream, i int, c *chatStreamCall) error {
 	name, ok := jsonwire.Text(append(append([]byte{'"'}, c.name...), '"'))
 	if !ok || name == "" {
 		return nil // the assembled reply's parser reports it
@@ -322,11 +334,11 @@ func (a *openAIStream) give(s *Stream, i int, c *openAIStreamCall) error {
 		return s.rp.fail(pointer(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, msgQuote(name), errProblem(err))
 	}
 	c.given = true
-	s.giveCall(Call{ID: c.id, Name: name, Args: jsonwire.AppendCompact(make([]byte, 0, len(args)), args)})
+	s.giveCall(Call{ID: a.srv.wire(c.id), Name: name, Args: jsonwire.AppendCompact(make([]byte, 0, len(args)), args)})
 	return nil
 }
 
-func (a *openAIStream) finish(s *Stream) ([]byte, error) {
+func (a *chatStream) finish(s *Stream) ([]byte, error) {
 	if !a.done && a.stop == nil {
 		if n := len(a.calls); n > 0 && !a.calls[n-1].end.whole() {
 			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), before its arguments were complete", n-1, msgQuote(string(a.calls[n-1].name)))
@@ -391,21 +403,4 @@ func (a *openAIStream) finish(s *Stream) ([]byte, error) {
 		b = append(b, "null"...)
 	}
 	return append(b, "}]}"...), nil
-}
-
-// ParseOpenAIStream reads an OpenAI Chat Completions stream (a request
-// with "stream": true) from body, the HTTP response body as sent: its
-// Server-Sent Events to "data: [DONE]". The Turn is what
-// [ParseOpenAIReply] gives for the same reply unstreamed: calls in order
-// with their ids and compact arguments, the content as Text, the last
-// finish_reason as Stop, and one [OpenAIAssistantMessage] as Replay.
-//
-// Pieces are joined as the reply's pieces are meant to be, whatever the
-// server: see [Stream] for reading calls as they complete. A stream that
-// ends before [DONE] and before any finish_reason, a call whose arguments
-// are cut off (finish_reason "length"), or an error event are errors: a
-// [*ReplyError] wrapping [ErrIncomplete], [ErrArguments] or
-// [ErrProviderError].
-func ParseOpenAIStream(body io.Reader) (Turn, error) {
-	return ReplyLimits{}.parseStream(openAISpec, body)
 }
