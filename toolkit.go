@@ -397,3 +397,8 @@ func (tk *Toolkit) ToBedrock(opts ...adapters.Option) ([]adapters.BedrockTool, e
 func (tk *Toolkit) ToOllama(opts ...adapters.Option) ([]adapters.OpenAITool, error) {
 	return adapters.ToOllama(tk.tools, opts...)
 }
+
+// ToMistral is [adapters.ToMistral] over the toolkit's tools.
+func (tk *Toolkit) ToMistral(opts ...adapters.Option) ([]adapters.OpenAITool, error) {
+	return adapters.ToMistral(tk.tools, opts...)
+}

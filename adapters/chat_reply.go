@@ -145,7 +145,16 @@ type chatServer struct {
 	// as made by another provider (Mistral's nine characters); nil when
 	// every id is taken as sent.
 	wireID func(id string) string
+	// errorBody returns the error of a reply without choices that is the
+	// server's own error body, nil for one that is not (then the reply is
+	// read as an assistant message); nil when the server sends OpenAI's
+	// {"error":{...}} only.
+	errorBody func(p replyParser, data []byte) error
 }
+
+// chatShape is the reply shape of the family (spec.shape): the homes that
+// declare it read each other's replies.
+const chatShape = "OpenAI Chat Completions"
 
 func (srv *chatServer) has(q chatQuirk) bool { return srv.quirks&q != 0 }
 
@@ -249,6 +258,11 @@ func (p replyParser) chatMessage(srv *chatServer, data []byte, turn *Turn) (msg 
 		return nil, loc{}, false, p.errorObject(pointer("/error"), top[1], &openAIErrorKeys)
 	}
 	if top[0] == nil {
+		if srv.errorBody != nil {
+			if err := srv.errorBody(p, data); err != nil {
+				return nil, loc{}, false, err
+			}
+		}
 		return data, pointer(""), false, nil
 	}
 	if top[0][0] != '[' {

@@ -101,6 +101,11 @@ func (a *chatStream) event(s *Stream, name string, data []byte) error {
 	if name == "error" {
 		return p.providerError(pointer(""), string(obj), "", "", "")
 	}
+	if top[0] == nil && a.srv.errorBody != nil {
+		if err := a.srv.errorBody(*p, obj); err != nil {
+			return err
+		}
+	}
 	if top[0] == nil || top[0][0] == 'n' {
 		return nil
 	}

@@ -32,6 +32,7 @@ var openAISpec = &spec{
 		}
 		return ""
 	},
+	shape:      chatShape,
 	prompt:     userText,
 	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
 	choice:     openAIChoice,

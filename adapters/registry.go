@@ -66,11 +66,17 @@ type spec struct {
 	// field's name and value; nil when the provider has none.
 	choice func(c Choice) (field string, value json.RawMessage, err error)
 
+	// shape names the reply shape the provider shares with other homes
+	// (chatShape: OpenAI Chat Completions'), whose parsers then read each
+	// other's replies; "" for a shape of its own.
+	shape string
+
 	// looks names the provider's reply shape that a JSON object is, from
 	// its top-level members (member returns one, nil when absent), for
 	// the errors of the other providers' parsers: "an Ollama /api/chat
 	// reply"; "" when the object is none of the provider's shapes. Each
-	// home claims only what no home before it in homes claims.
+	// home claims only what no home before it in homes claims, so a home
+	// that shares a shape leaves it to the first home of that shape.
 	looks func(member func(key string) []byte) string
 
 	// appendJSON is AppendJSON for the tools value of this home's type:
@@ -95,6 +101,7 @@ var homes = [...]*spec{
 	mcpSpec,
 	bedrockSpec,
 	ollamaSpec,
+	mistralSpec,
 }
 
 // shapeHomes is homes for looksLike, which the parsers in homes call: it
@@ -130,7 +137,8 @@ func appendAs[T any](size func(*T) int, one func([]byte, *T) ([]byte, error)) fu
 
 // Providers returns the [Provider] of every provider this package speaks,
 // with default options, in the order of its docs: OpenAI Chat
-// Completions, OpenAI Responses, Anthropic, Gemini, MCP, Bedrock, Ollama.
+// Completions, OpenAI Responses, Anthropic, Gemini, MCP, Bedrock, Ollama,
+// Mistral.
 // It serves code that chooses a provider by [Provider.Name] at run time,
 // and tests that hold every provider to the same checks.
 func Providers() []Provider {

@@ -43,11 +43,11 @@ func TestToolNameRules(t *testing.T) {
 		{"get_weather", nil},
 		{"get-weather", nil},
 		{"9lives", []*spec{geminiSpec}},
-		{"ns.get", []*spec{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, ollamaSpec}},
-		{"ns:get", []*spec{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, mcpSpec, ollamaSpec}},
+		{"ns.get", []*spec{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, ollamaSpec, mistralSpec}},
+		{"ns:get", []*spec{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, mcpSpec, ollamaSpec, mistralSpec}},
 		{"has space", allProviders},
 		{"", allProviders},
-		{strings.Repeat("a", 65), []*spec{openAISpec, responsesSpec, anthropicSpec, geminiSpec, bedrockSpec, ollamaSpec}},
+		{strings.Repeat("a", 65), []*spec{openAISpec, responsesSpec, anthropicSpec, geminiSpec, bedrockSpec, ollamaSpec, mistralSpec}},
 		{strings.Repeat("a", 129), allProviders},
 	}
 	for _, tt := range tests {
