@@ -50,9 +50,9 @@ func openAIParams(p *spec, cfg config, d toolData) (json.RawMessage, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return nil, err
 	}
-	if n := len([]rune(d.description)); n > maxOpenAIDescription {
+	if n := len([]rune(d.description)); p.maxDescription > 0 && n > p.maxDescription {
 		return nil, &Error{Func: p.funcName, Tool: d.name, Err: ErrLimit,
-			Msg: fmt.Sprintf("description is %d characters; OpenAI rejects more than %d (string_above_max_length): move detail into parameter descriptions", n, maxOpenAIDescription)}
+			Msg: fmt.Sprintf("description is %d characters; %s rejects more than %d (string_above_max_length): move detail into parameter descriptions", n, p.display, p.maxDescription)}
 	}
 	return renderJS(p, cfg, d.name, d.in, "input")
 }

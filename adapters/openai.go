@@ -15,11 +15,16 @@ import (
 
 var openAISpec = &spec{
 	name: NameOpenAI, funcName: "ToOpenAI", display: "OpenAI",
-	options: optStrict, optionText: "Strict, StrictWherePossible",
+	options: optStrict | optMode, optionText: "Strict, StrictWherePossible, Server",
 	toolName: openAIToolName,
-	maxTools: maxOpenAITools,
-	dialect:  openAIDialect, schemaLimits: strictLimits, rootUnions: true,
-	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAI) },
+	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
+	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,
+	tools: func(p *spec, t []define.Tool, o []Option) (any, error) {
+		if _, err := serverOf(o); err != nil {
+			return nil, joinErrors([]*Error{err.(*Error)})
+		}
+		return render(p, t, o, buildOpenAI)
+	},
 	build:  buildAs(buildOpenAI),
 	parse:  ReplyLimits.ParseOpenAIReply,
 	stream: chatStreams(&openAIServer),
@@ -60,7 +65,11 @@ var openAISpec = &spec{
 // tools, duplicate names. Each tool is rendered once per option set and
 // cached on the tool.
 func ToOpenAI(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
-	return render(openAISpec, tools, opts, buildOpenAI)
+	srv, err := serverOf(opts)
+	if err != nil {
+		return nil, joinErrors([]*Error{err.(*Error)})
+	}
+	return render(serverSpec(srv), tools, opts, buildOpenAI)
 }
 
 func buildOpenAI(p *spec, cfg config, d toolData) (OpenAITool, error) {
@@ -73,11 +82,16 @@ func buildOpenAI(p *spec, cfg config, d toolData) (OpenAITool, error) {
 	}}, nil
 }
 
-// ForOpenAI returns the [Provider] for OpenAI Chat Completions (and
-// OpenAI-compatible servers). Tools is [ToOpenAI] with opts; Parse is
-// [ParseOpenAIReply]; Results is [OpenAIResults], one entry per message;
-// Prompt is {"role":"user","content":text}.
-func ForOpenAI(opts ...Option) Provider { return forSpec(openAISpec, opts) }
+// ForOpenAI returns the [Provider] for OpenAI Chat Completions, or, with a
+// [Server] option, for the OpenAI-compatible server its [ServerProfile]
+// describes (its name, its requests, its replies' deviations). Tools is
+// [ToOpenAI] with opts; Parse is [ParseOpenAIReply] (with the profile's
+// deviations); Results is [OpenAIResults], one entry per message; Prompt
+// is {"role":"user","content":text}.
+func ForOpenAI(opts ...Option) Provider {
+	srv, _ := serverOf(opts) // two Server options: the first; Tools reports the conflict
+	return forSpec(serverSpec(srv), opts)
+}
 
 // NameOpenAI is OpenAI Chat's name, as [Provider.Name] and
 // [ReplyError.Provider] spell it.

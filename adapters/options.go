@@ -120,7 +120,7 @@ func newConfig(p *spec, opts []Option) (config, error) {
 		if o == nil {
 			continue
 		}
-		if o.kind()&p.options == 0 || o.home() != "" && o.home() != p.name {
+		if o.kind()&p.options == 0 || o.home() != "" && o.home() != p.home() {
 			return config{}, &Error{Func: p.funcName, Err: ErrOption,
 				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.display, p.optionText)}
 		}

@@ -22,12 +22,19 @@ type spec struct {
 	name     string // Provider.Name and ReplyError.Provider: "openai"
 	funcName string // its tools function, in render errors: "ToOpenAI"
 	display  string // the provider in messages: "OpenAI"
+	// base is the registered spec of the home that made this one for a
+	// server it speaks to (the OpenAI home's server profiles); nil for a
+	// spec listed in homes.
+	base *spec
 
 	options    optionKind // the options its tools function accepts
 	optionText string     // their names, for the error on another option
 	toolName   nameRule   // the rule tool names follow
 	key        *nameRule  // the rule property keys follow; nil when none is documented
 	maxTools   int        // tools per request; 0 when no limit is documented
+	// maxDescription is the most characters a tool's description may
+	// hold (OpenAI's 1024); 0 when no limit is known.
+	maxDescription int
 
 	// dialect is the JSON Schema dialect a rendering with cfg uses.
 	dialect func(cfg config) *dialect
@@ -110,6 +117,15 @@ var homes = [...]*spec{
 var shapeHomes []*spec
 
 func init() { shapeHomes = homes[:] }
+
+// home is the name of p's home: the registered spec's name, whose own
+// options (optMode) p takes.
+func (p *spec) home() string {
+	if p.base != nil {
+		return p.base.name
+	}
+	return p.name
+}
 
 // inlines reports whether p with c inlines references.
 func (p *spec) inlines(c config) bool { return p.inline != nil && p.inline(c) }
