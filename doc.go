@@ -3,8 +3,9 @@
 //
 // A tool is defined once from a Go function (package define), gathered
 // with others in a [Toolkit], rendered for a provider's request (OpenAI
-// Chat Completions and Responses, Anthropic, Gemini, MCP, Bedrock, Ollama;
-// package adapters), and executed from the arguments the model sends back:
+// Chat Completions and Responses, Anthropic, Gemini, MCP, Bedrock, Ollama,
+// Mistral, and OpenAI-compatible servers; package adapters), and executed
+// from the arguments the model sends back:
 //
 //	weather := define.MustDefineTool(getWeather,
 //		define.WithName("get_weather"),

@@ -9,9 +9,10 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
-// The OpenAI Chat Completions home: this file (tools), openai_reply.go
-// (replies and results). OpenAI-compatible servers (Mistral, Groq, xAI,
-// DeepSeek, vLLM, ...) use it too.
+// The OpenAI Chat Completions home: this file (tools, replies, streams and
+// results, read by the family's core in chat_reply.go and chat_stream.go)
+// and openai_servers.go (the OpenAI-compatible servers it speaks to, each a
+// ServerProfile: Groq, xAI, DeepSeek, OpenRouter, vLLM, ...).
 
 var openAISpec = &spec{
 	name: NameOpenAI, funcName: "ToOpenAI", display: "OpenAI",
@@ -113,8 +114,9 @@ func openAIChoice(c Choice) (string, json.RawMessage, error) {
 
 // ParseOpenAIReply parses an OpenAI Chat Completions reply: the whole chat
 // completion (its choices[0].message is read) or the assistant message
-// alone. Mistral, Cohere v2 and other OpenAI-compatible servers send the
-// same shape. It is [ReplyLimits.ParseOpenAIReply] with the default limits.
+// alone. It is [ReplyLimits.ParseOpenAIReply] with the default limits; a
+// compatible server's replies are read by ForOpenAI([Server](profile)).Parse,
+// with the deviations its profile declares.
 func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOpenAIReply(reply) }
 
 // ParseOpenAIReply parses an OpenAI Chat Completions reply within l.
@@ -129,7 +131,9 @@ func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOp
 // error wrapping [ErrReplyShape], since its result could not be rendered.
 // A call sent with an empty or no id (some OpenAI-compatible servers, and
 // Ollama, do) gets one made from its index, name and arguments
-// ("call_0_1a2b3c4d"), used by the replay and by the results alike.
+// ("call_0_1a2b3c4d"), used by the replay and by the results alike. These
+// deviations (an id made, arguments as an object, no arguments member)
+// are those of the [OpenAI] profile; others are errors.
 //
 // Turn.Replay holds one [OpenAIAssistantMessage]; Turn.Text is the
 // message's content; Turn.Stop is the choice's finish_reason.

@@ -28,8 +28,8 @@ import (
 // around them (model, max_tokens, where tools go) is the client's.
 //
 // The values returned by [ForOpenAI], [ForOpenAIResponses], [ForAnthropic],
-// [ForGemini], [ForBedrock], [ForMCP] and [ForOllama] are safe for
-// concurrent use.
+// [ForGemini], [ForBedrock], [ForMCP], [ForOllama] and [ForMistral] are
+// safe for concurrent use.
 //
 // Provider is sealed: only this package implements it (an unexported
 // method keeps other implementations out), so that every Provider also
@@ -37,10 +37,13 @@ import (
 // searches ([Searcher.Answer]) and renders tool choices ([ToolChoice])
 // the same way. A type that embeds a Provider is that Provider to those
 // functions: its own methods are not called by them. A server that speaks
-// OpenAI Chat Completions' shape is reached through [ForOpenAI].
+// OpenAI Chat Completions' shape, listed or not, is reached through
+// [ForOpenAI] with a [Server] profile: that is the way to a provider this
+// package does not name.
 type Provider interface {
 	// Name is the provider's name: "openai", "openai-responses",
-	// "anthropic", "gemini", "bedrock", "mcp" or "ollama".
+	// "anthropic", "gemini", "bedrock", "mcp", "ollama" or "mistral"; for
+	// ForOpenAI with a [Server], its profile's ("groq").
 	Name() string
 
 	// Tools renders tools as the request's tools value (ToOpenAI,
@@ -130,7 +133,8 @@ func asEntries[T any](items []T, err error) ([]any, error) {
 }
 
 // userText is the prompt of the providers whose user message is
-// {"role":"user","content":text} (OpenAI Chat, Responses, Anthropic, Ollama).
+// {"role":"user","content":text} (OpenAI Chat, Responses, Anthropic, Ollama,
+// Mistral).
 func userText(text string) []any { return []any{promptMessage{Role: "user", Content: text}} }
 
 // promptMessage is a {"role":...,"content":"text"} message.
