@@ -139,7 +139,8 @@ type chatServer struct {
 	quirks chatQuirk
 	// madeID is the id of call i of a reply, sent without one (with
 	// quirkMadeIDs), from its name and arguments; try counts the ids made
-	// before for this call that another call of the reply had.
+	// before for this call that another call of the reply had. Nil for a
+	// server without quirkMadeIDs.
 	madeID func(i int, name string, args []byte, try int) string
 	// wireID is the id the server takes back for a call's id as sent, or
 	// as made by another provider (Mistral's nine characters); nil when
@@ -164,19 +165,6 @@ func (srv *chatServer) wire(id string) string {
 		return id
 	}
 	return srv.wireID(id)
-}
-
-// callHash is an FNV-1a hash of a call's name and arguments, from which the
-// family's made ids are drawn, so that the same reply always gets the same
-// ids.
-func callHash(name string, args []byte, try int) uint64 {
-	h := uint64(14695981039346656037)
-	for _, s := range [...][]byte{[]byte(name), {0}, args, {0, byte(try), byte(try >> 8)}} {
-		for _, b := range s {
-			h = (h ^ uint64(b)) * 1099511628211
-		}
-	}
-	return h
 }
 
 // parseChat parses a reply of srv within l: the whole chat completion (its
