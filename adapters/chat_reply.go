@@ -342,10 +342,8 @@ func (p replyParser) chatToolCalls(srv *chatServer, path loc, list []byte, turn 
 	ids := callIDs{hint: n}
 	missing := false // a call came without an id
 	err := p.ix.Elems(list, func(i int, raw []byte) error {
-		c, tc, err := p.chatToolCall(srv, path.index(i), raw, &ids)
-		missing = missing || c.ID == ""
-		turn.Calls = append(turn.Calls, c)
-		replay.ToolCalls = append(replay.ToolCalls, tc)
+		err := p.chatToolCall(srv, path.index(i), raw, &ids, turn, replay)
+		missing = missing || err == nil && turn.Calls[i].ID == ""
 		return err
 	})
 	if err != nil || !missing {
@@ -367,57 +365,62 @@ func (p replyParser) chatToolCalls(srv *chatServer, path loc, list []byte, turn 
 	return nil
 }
 
-// chatToolCall reads one entry of tool_calls at at: the call and its replay.
-func (p replyParser) chatToolCall(srv *chatServer, at loc, raw []byte, ids *callIDs) (Call, OpenAIToolCall, error) {
+// chatToolCall reads one entry of tool_calls at at, appending the call to
+// turn and its replay to replay.
+func (p replyParser) chatToolCall(srv *chatServer, at loc, raw []byte, ids *callIDs, turn *Turn, replay *OpenAIAssistantMessage) error {
 	var tc [3][]byte
 	callOthers, err := p.fieldsOthers(at, raw, openAIToolCallKeys, tc[:])
 	if err != nil {
-		return Call{}, OpenAIToolCall{}, err
+		return err
 	}
 	id, err := p.text(at.key("/id"), tc[0])
 	if err != nil {
-		return Call{}, OpenAIToolCall{}, err
+		return err
 	}
 	if id == "" && !srv.has(quirkMadeIDs) {
-		return Call{}, OpenAIToolCall{}, p.fail(at.key("/id"), ErrReplyShape, "missing id (results are paired by it)")
+		return p.fail(at.key("/id"), ErrReplyShape, "missing id (results are paired by it)")
 	}
 	typ, err := p.text(at.key("/type"), tc[1])
 	if err != nil {
-		return Call{}, OpenAIToolCall{}, err
+		return err
 	}
 	if typ != "" && typ != "function" {
-		return Call{}, OpenAIToolCall{}, p.fail(at.key("/type"), ErrReplyShape, "tool call type %s is not supported (only function)", msgQuote(typ))
+		return p.fail(at.key("/type"), ErrReplyShape, "tool call type %s is not supported (only function)", msgQuote(typ))
 	}
 	name, rawArgs, fnOthers, err := p.function(at, tc[2])
 	if err != nil {
-		return Call{}, OpenAIToolCall{}, err
+		return err
 	}
 	switch {
 	case (rawArgs == nil || rawArgs[0] == 'n') && !srv.has(quirkNoArguments):
-		return Call{}, OpenAIToolCall{}, p.fail(at.key("/function"), ErrArguments, "no arguments (the arguments text, \"{}\" for none)")
+		return p.fail(at.key("/function"), ErrArguments, "no arguments (the arguments text, \"{}\" for none)")
 	case rawArgs != nil && rawArgs[0] != '"' && rawArgs[0] != 'n' && !srv.has(quirkArgumentsObject):
-		return Call{}, OpenAIToolCall{}, p.fail(at.key("/function/arguments"), ErrArguments, "expected the arguments text (a string), got %s", jsonwire.Kind(rawArgs))
+		return p.fail(at.key("/function/arguments"), ErrArguments, "expected the arguments text (a string), got %s", jsonwire.Kind(rawArgs))
 	}
 	args, text, err := p.argsAndText(at.key("/function/arguments"), rawArgs)
 	if err != nil {
-		return Call{}, OpenAIToolCall{}, err
+		return err
 	}
 	id = srv.wire(id)
 	if err := p.uniqueID(ids, at.key("/id"), id); err != nil {
-		return Call{}, OpenAIToolCall{}, err
+		return err
 	}
-	tcall := OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: text}}
+	turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
+	replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: text}})
+	tcall := &replay.ToolCalls[len(replay.ToolCalls)-1]
 	if fnOthers > 0 {
 		tcall.Function.Extra = p.ix.ExtraIn(p.blocks, tc[2], functionKeys, nil, nil)
 	}
 	if callOthers > 0 {
 		dropped := openAIToolCallDropped
-		if v := p.ix.Field(raw, "custom"); v != nil && srv.has(quirkPlaceholders) && placeholder(v) {
-			dropped = openAIToolCallDroppedCustom
+		if srv.has(quirkPlaceholders) {
+			if v := p.ix.Field(raw, "custom"); v != nil && placeholder(v) {
+				dropped = openAIToolCallDroppedCustom
+			}
 		}
 		tcall.Extra = p.ix.ExtraIn(p.blocks, raw, openAIToolCallKeys, dropped, nil)
 	}
-	return Call{ID: id, Name: name, Args: args}, tcall, nil
+	return nil
 }
 
 // openAIText returns the text of a message's content: a string, null, or
