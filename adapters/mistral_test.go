@@ -108,3 +108,5 @@ func TestMistralRequestShape(t *testing.T) {
 		t.Errorf("ToMistral(Strict(true)): err = %v, want ErrOption", err)
 	}
 }
+
+func FuzzParseMistral(f *testing.F) { fuzzParsers(f, "mistral") }

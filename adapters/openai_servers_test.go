@@ -1,7 +1,9 @@
 package adapters_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -198,3 +200,49 @@ type timeArgs struct {
 }
 
 func getTimePinned(_ context.Context, a timeArgs) (string, error) { return "12:00 " + a.Zone, nil }
+
+// FuzzServerProfiles feeds every profile's Parse and ParseStream the same
+// bytes: none panics, an error is a *ReplyError with a sentinel, and a
+// success gives calls with compact object arguments that the replay, read
+// back by encoding/json, holds too.
+func FuzzServerProfiles(f *testing.F) {
+	for _, d := range deviations {
+		f.Add([]byte(d.reply))
+		f.Add([]byte(streamOf(d.reply)))
+	}
+	for _, r := range replyFixtures {
+		if r.provider == "openai" || r.provider == "mistral" {
+			f.Add([]byte(r.reply))
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, prof := range profiles {
+			p := adapters.ForOpenAI(adapters.Server(prof))
+			for _, read := range []func() (adapters.Turn, error){
+				func() (adapters.Turn, error) { return p.Parse(data) },
+				func() (adapters.Turn, error) { return p.ParseStream(bytes.NewReader(data)) },
+			} {
+				turn, err := read()
+				if err != nil {
+					var re *adapters.ReplyError
+					if !errors.As(err, &re) || re.Provider != p.Name() {
+						t.Fatalf("%s: error %T %v is not a *ReplyError of the profile", p.Name(), err, err)
+					}
+					continue
+				}
+				var fromReplay []adapters.Call
+				testHomes["openai"].replay(t, mustMarshal(t, turn.Replay), func(id, name string, args json.RawMessage, _ string) {
+					fromReplay = append(fromReplay, adapters.Call{ID: id, Name: name, Args: args})
+				})
+				if len(fromReplay) != len(turn.Calls) {
+					t.Fatalf("%s: %d calls, %d in the replay", p.Name(), len(turn.Calls), len(fromReplay))
+				}
+				for i, c := range turn.Calls {
+					if !json.Valid(c.Args) || c.Args[0] != '{' || c.ID != fromReplay[i].ID || c.Name != fromReplay[i].Name {
+						t.Fatalf("%s: call %d %+v, replay %+v", p.Name(), i, c, fromReplay[i])
+					}
+				}
+			}
+		}
+	})
+}
