@@ -251,7 +251,7 @@ func TestDeniedRendering(t *testing.T) {
 	results := []define.Result{toolnexus.Denied("over the limit")}
 	const text = "denied: over the limit"
 	oa, _ := adapters.OpenAIResults(calls, results)
-	rs, _ := adapters.ResponsesResults(calls, results)
+	rs, _ := adapters.OpenAIResponsesResults(calls, results)
 	an, _ := adapters.AnthropicResults(calls, results)
 	ge, _ := adapters.GeminiResults(calls, results)
 	br, _ := adapters.BedrockResults(calls, results)

@@ -130,7 +130,7 @@ func TestDeferredLoopResponses(t *testing.T) {
 	s := adapters.NewSearcher(tk.Tools(), 3)
 	history := []any{map[string]string{"role": "user", "content": "What's the weather in Paris?"}}
 
-	turn, err := adapters.ParseResponsesReply([]byte(`{"id":"resp_1","object":"response","status":"completed","output":[
+	turn, err := adapters.ParseOpenAIResponsesReply([]byte(`{"id":"resp_1","object":"response","status":"completed","output":[
 		{"type":"tool_search_call","id":"tsc_1","call_id":"call_s1","execution":"client","status":"completed","arguments":{"query":"weather forecast for a city"}}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -143,13 +143,13 @@ func TestDeferredLoopResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := answer[0].(adapters.ResponsesToolSearchOutput)
+	out := answer[0].(adapters.OpenAIResponsesToolSearchOutput)
 	if out.CallID != "call_s1" || len(out.Tools) == 0 || out.Tools[0].Name != "get_weather" || !strings.Contains(string(out.Tools[0].Parameters), `"city"`) {
 		t.Fatalf("tool_search_output = %+v", out)
 	}
 	history = append(append(history, turn.Replay...), answer...)
 
-	turn, err = adapters.ParseResponsesReply([]byte(`{"id":"resp_2","object":"response","status":"completed","output":[
+	turn, err = adapters.ParseOpenAIResponsesReply([]byte(`{"id":"resp_2","object":"response","status":"completed","output":[
 		{"type":"function_call","id":"fc_1","call_id":"call_w1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}]}`))
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestDeferredLoopResponses(t *testing.T) {
 	if results[0].IsError || results[0].Output != "sunny in Paris" {
 		t.Fatalf("Run: %+v", results[0])
 	}
-	res, err := adapters.ResponsesResults(calls, results)
+	res, err := adapters.OpenAIResponsesResults(calls, results)
 	if err != nil {
 		t.Fatal(err)
 	}

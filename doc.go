@@ -2,9 +2,10 @@
 // and speaks each major provider's tool format.
 //
 // A tool is defined once from a Go function (package define), gathered
-// with others in a [Toolkit], rendered for a provider's request (OpenAI,
-// Anthropic, Gemini, MCP, Bedrock; package adapters), and executed from the
-// arguments the model sends back:
+// with others in a [Toolkit], rendered for a provider's request (OpenAI
+// Chat Completions and Responses, Anthropic, Gemini, MCP, Bedrock, Ollama,
+// Mistral, and OpenAI-compatible servers; package adapters), and executed
+// from the arguments the model sends back:
 //
 //	weather := define.MustDefineTool(getWeather,
 //		define.WithName("get_weather"),
@@ -27,5 +28,6 @@
 //   - define: [define.DefineTool], [define.NewTool], [define.Tool], [define.Result].
 //   - schema: Go types to the canonical JSON Schema.
 //   - adapters: provider wire formats (tools arrays, calls, results).
+//   - toolsearch: the tools of a large toolkit that fit a request (BM25F).
 //   - golden: golden-file tests for your own tool schemas.
 package toolnexus

@@ -63,7 +63,7 @@ func Example_readmeRender() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	tools, err := tk.ToAnthropic() // or ToOpenAI, ToOpenAIResponses, ToGemini, ToBedrock, ToMCP
+	tools, err := tk.ToAnthropic() // or ToOpenAI, ToOpenAIResponses, ToGemini, ToBedrock, ToMCP, ToOllama, ToMistral
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func Example_readmeRender() {
 // README: provider-loop
 func askModel(ctx context.Context, tk *toolnexus.Toolkit, question string,
 	callModel func(tools any, history []any) ([]byte, error)) (string, error) {
-	p := adapters.ForAnthropic() // or ForOpenAI, ForOpenAIResponses, ForGemini, ForBedrock, ForMCP
+	p := adapters.ForAnthropic() // or ForOpenAI, ForOpenAIResponses, ForGemini, ForBedrock, ForMCP, ForOllama, ForMistral
 	tools, err := p.Tools(tk.Tools())
 	if err != nil {
 		return "", err

@@ -392,3 +392,13 @@ func (tk *Toolkit) ToMCP(opts ...adapters.Option) ([]adapters.MCPTool, error) {
 func (tk *Toolkit) ToBedrock(opts ...adapters.Option) ([]adapters.BedrockTool, error) {
 	return adapters.ToBedrock(tk.tools, opts...)
 }
+
+// ToOllama is [adapters.ToOllama] over the toolkit's tools.
+func (tk *Toolkit) ToOllama(opts ...adapters.Option) ([]adapters.OpenAITool, error) {
+	return adapters.ToOllama(tk.tools, opts...)
+}
+
+// ToMistral is [adapters.ToMistral] over the toolkit's tools.
+func (tk *Toolkit) ToMistral(opts ...adapters.Option) ([]adapters.OpenAITool, error) {
+	return adapters.ToMistral(tk.tools, opts...)
+}

@@ -132,6 +132,8 @@ func TestAdapterMethods(t *testing.T) {
 		{"ToGemini parameters", func() (any, error) { return tk.ToGemini() }, func() (any, error) { return adapters.ToGemini(tools) }},
 		{"ToMCP", func() (any, error) { return tk.ToMCP() }, func() (any, error) { return adapters.ToMCP(tools) }},
 		{"ToBedrock", func() (any, error) { return tk.ToBedrock() }, func() (any, error) { return adapters.ToBedrock(tools) }},
+		{"ToOllama", func() (any, error) { return tk.ToOllama(adapters.MaxInlineDepth(2)) }, func() (any, error) { return adapters.ToOllama(tools, adapters.MaxInlineDepth(2)) }},
+		{"ToMistral", func() (any, error) { return tk.ToMistral(adapters.MaxInlineDepth(2)) }, func() (any, error) { return adapters.ToMistral(tools, adapters.MaxInlineDepth(2)) }},
 	}
 	for _, p := range pairs {
 		m, merr := p.method()

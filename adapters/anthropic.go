@@ -15,7 +15,7 @@ var anthropicSpec = &spec{
 	options: optStrict | optMaxInlineDepth | optDeferred, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64, // 64 is what every client enforces
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
-	key: &anthropicKey,
+	key: &dottedKeyRule,
 	dialect: func(cfg config) *dialect {
 		if cfg.strict {
 			return &anthropicStrictDialect
@@ -51,10 +51,6 @@ var anthropicSpec = &spec{
 	},
 	clientSearchNamed: true,
 }
-
-// anthropicKey is Anthropic's rule for property keys (Bedrock's too).
-var anthropicKey = nameRule{text: "^[a-zA-Z0-9_.-]{1,64}$", min: 1, max: 64,
-	rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }}
 
 // anthropicStrictDialect is Anthropic's strict tool use subset.
 var anthropicStrictDialect = dialect{
@@ -126,7 +122,7 @@ func ToAnthropic(tools []define.Tool, opts ...Option) ([]AnthropicTool, error) {
 	return toAnthropic(anthropicSpec, tools, opts)
 }
 
-func toAnthropic(p provider, tools []define.Tool, opts []Option) ([]AnthropicTool, error) {
+func toAnthropic(p *spec, tools []define.Tool, opts []Option) ([]AnthropicTool, error) {
 	out, err := render(p, tools, opts, buildAnthropic)
 	if err != nil {
 		return nil, err
@@ -138,7 +134,7 @@ func toAnthropic(p provider, tools []define.Tool, opts []Option) ([]AnthropicToo
 	return anthropicDefer(p, tools, opts, out)
 }
 
-func buildAnthropic(p provider, cfg config, d toolData) (AnthropicTool, error) {
+func buildAnthropic(p *spec, cfg config, d toolData) (AnthropicTool, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return AnthropicTool{}, err
 	}

@@ -60,7 +60,7 @@ type costKey struct{ cfg config }
 // budget with them is an error naming the limit and the tool; under
 // StrictWherePossible() the other strict tools are then admitted in list
 // order while the budgets allow, and the rest are rendered non-strict.
-func anthropicBudget(p provider, cfg config, tools []define.Tool, out []AnthropicTool) ([]AnthropicTool, error) {
+func anthropicBudget(p *spec, cfg config, tools []define.Tool, out []AnthropicTool) ([]AnthropicTool, error) {
 	type entry struct {
 		i    int
 		cost strictCost
@@ -80,7 +80,7 @@ func anthropicBudget(p provider, cfg config, tools []define.Tool, out []Anthropi
 			// our own rendering: already bounded where it came in, so no parse limit
 			s, err := schema.ParseLimited(out[i].InputSchema, schema.ParseLimits{MaxBytes: -1, MaxNodes: -1})
 			if err != nil {
-				return strictCost{}, joinErrors([]*Error{{Func: p.fn(), Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
+				return strictCost{}, joinErrors([]*Error{{Func: p.funcName, Tool: t.Name(), Err: ErrUnsupported, Msg: err.Error()}})
 			}
 			return anthropicCostOf(s), nil
 		})
@@ -103,15 +103,15 @@ func anthropicBudget(p provider, cfg config, tools []define.Tool, out []Anthropi
 		used.unions += e.cost.unions
 		name := tools[e.i].Name()
 		if n == anthropicMaxStrictTools+1 {
-			errs = append(errs, &Error{Func: p.fn(), Tool: name, Err: ErrLimit,
+			errs = append(errs, &Error{Func: p.funcName, Tool: name, Err: ErrLimit,
 				Msg: fmt.Sprintf("more than %d strict tools; Anthropic accepts at most %d per request (consider StrictWherePossible() or define.WithStrict(false) on some tools)", anthropicMaxStrictTools, anthropicMaxStrictTools)})
 		}
 		if e.cost.optional > 0 && used.optional > anthropicMaxOptional && used.optional-e.cost.optional <= anthropicMaxOptional {
-			errs = append(errs, &Error{Func: p.fn(), Tool: name, Err: ErrLimit,
+			errs = append(errs, &Error{Func: p.funcName, Tool: name, Err: ErrLimit,
 				Msg: fmt.Sprintf("strict schemas reach %d optional parameters with this tool; Anthropic accepts at most %d per request across strict tools", used.optional, anthropicMaxOptional)})
 		}
 		if e.cost.unions > 0 && used.unions > anthropicMaxUnions && used.unions-e.cost.unions <= anthropicMaxUnions {
-			errs = append(errs, &Error{Func: p.fn(), Tool: name, Err: ErrLimit,
+			errs = append(errs, &Error{Func: p.funcName, Tool: name, Err: ErrLimit,
 				Msg: fmt.Sprintf("strict schemas reach %d parameters with union types with this tool; Anthropic accepts at most %d per request across strict tools", used.unions, anthropicMaxUnions)})
 		}
 	}

@@ -28,7 +28,7 @@ var anthropicSearchTools = [...]AnthropicTool{
 
 // anthropicDefer marks the deferred tools of out and adds the search tool,
 // when opts defer tools.
-func anthropicDefer(p provider, tools []define.Tool, opts []Option, out []AnthropicTool) ([]AnthropicTool, error) {
+func anthropicDefer(p *spec, tools []define.Tool, opts []Option, out []AnthropicTool) ([]AnthropicTool, error) {
 	d, err := deferralOf(p, tools, opts)
 	if err != nil || !d.on {
 		return out, err
@@ -93,7 +93,7 @@ func AnthropicSearchResults(s *Searcher, searches []Search) (AnthropicSearchResu
 // anthropicExamples renders the "examples" of d's input schema root as
 // Anthropic's input_examples: each must be a JSON object (define checks
 // them against the tool's decoder when the tool is made).
-func anthropicExamples(p provider, d toolData) ([]json.RawMessage, error) {
+func anthropicExamples(p *spec, d toolData) ([]json.RawMessage, error) {
 	if d.in == nil || len(d.in.Examples) == 0 {
 		return nil, nil
 	}
@@ -104,7 +104,7 @@ func anthropicExamples(p provider, d toolData) ([]json.RawMessage, error) {
 			err = fmt.Errorf("expected a JSON object, got %s", jsonwire.Kind(data))
 		}
 		if err != nil {
-			return nil, &Error{Func: p.fn(), Tool: d.name, Path: fmt.Sprintf("/examples/%d", i), Err: ErrUnsupported,
+			return nil, &Error{Func: p.funcName, Tool: d.name, Path: fmt.Sprintf("/examples/%d", i), Err: ErrUnsupported,
 				Msg: fmt.Sprintf("input example %d: %v (Anthropic's input_examples are argument objects)", i, err)}
 		}
 		out[i] = json.RawMessage(data)

@@ -63,34 +63,34 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var m [5][]byte
-	if err := p.fields(ptr(""), data, anthropicKeys, m[:]); err != nil {
+	if err := p.fields(pointer(""), data, anthropicKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
-	typ, err := p.text(ptr("/type"), m[0])
+	typ, err := p.text(pointer("/type"), m[0])
 	if err != nil {
 		return Turn{}, err
 	}
 	if m[4] != nil && m[4][0] == '{' && (typ == "error" || m[2] == nil) {
-		return Turn{}, p.errorObject(ptr("/error"), m[4], &anthropicErrorKeys)
+		return Turn{}, p.errorObject(pointer("/error"), m[4], &anthropicErrorKeys)
 	}
 	if typ == "error" {
-		return Turn{}, p.providerError(ptr(""), "", "error", "", "")
+		return Turn{}, p.providerError(pointer(""), "", "error", "", "")
 	}
 	if m[2] == nil {
-		return Turn{}, p.notShape(ptr("/content"), data, `missing "content": not an Anthropic message`)
+		return Turn{}, p.notShape(pointer("/content"), data, `missing "content": not an Anthropic message`)
 	}
 	if m[2][0] != '[' {
-		return Turn{}, p.fail(ptr("/content"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(m[2]))
+		return Turn{}, p.fail(pointer("/content"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(m[2]))
 	}
-	role, err := p.text(ptr("/role"), m[1])
+	role, err := p.text(pointer("/role"), m[1])
 	if err != nil {
 		return Turn{}, err
 	}
 	if role != "" && role != "assistant" {
-		return Turn{}, p.fail(ptr("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+		return Turn{}, p.fail(pointer("/role"), ErrReplyShape, "role is %s, not assistant", msgQuote(role))
 	}
 	turn := Turn{}
-	if turn.Stop, err = p.text(ptr("/stop_reason"), m[3]); err != nil {
+	if turn.Stop, err = p.text(pointer("/stop_reason"), m[3]); err != nil {
 		return Turn{}, err
 	}
 	var text textJoin
@@ -98,7 +98,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	turn.Calls = sized[Call](n)
 	ids := callIDs{hint: n}
 	err = p.ix.Elems(m[2], func(i int, raw []byte) error {
-		at := ptr("/content").index(i)
+		at := pointer("/content").index(i)
 		var b [5][]byte
 		if err := p.fields(at, raw, anthropicBlockKeys, b[:]); err != nil {
 			return err

@@ -82,28 +82,28 @@ func (a *anthropicStream) event(s *Stream, name string, data []byte) error {
 	}
 	p := &s.rp
 	var f [7][]byte
-	if err := p.fields(ptr(""), obj, anthropicEventKeys, f[:]); err != nil {
+	if err := p.fields(pointer(""), obj, anthropicEventKeys, f[:]); err != nil {
 		return err
 	}
-	typ, err := anthropicType(p, ptr("/type"), f[0])
+	typ, err := anthropicType(p, pointer("/type"), f[0])
 	if err != nil {
 		return err
 	}
 	if name == "error" || typ == "error" {
 		if f[6] != nil && f[6][0] == '{' {
-			return p.errorObject(ptr("/error"), f[6], &anthropicErrorKeys)
+			return p.errorObject(pointer("/error"), f[6], &anthropicErrorKeys)
 		}
 		msg, _ := jsonwire.Text(f[6])
 		if msg == "" {
 			msg = string(p.ix.Compact(obj))
 		}
-		return p.providerError(ptr(""), msg, "", "", "")
+		return p.providerError(pointer(""), msg, "", "", "")
 	}
 	switch {
 	case typ == "":
 		typ = name
 	case name != "" && name != typ:
-		return p.fail(ptr("/type"), ErrReplyShape, "the event is named %s but its type is %s", rtQuote(name), rtQuote(typ))
+		return p.fail(pointer("/type"), ErrReplyShape, "the event is named %s but its type is %s", msgQuote(name), msgQuote(typ))
 	}
 	switch typ {
 	case "message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop":
@@ -112,11 +112,11 @@ func (a *anthropicStream) event(s *Stream, name string, data []byte) error {
 	}
 	switch {
 	case a.stopped:
-		return p.fail(ptr("/type"), ErrReplyShape, "%s after message_stop", typ)
+		return p.fail(pointer("/type"), ErrReplyShape, "%s after message_stop", typ)
 	case typ == "message_start":
 		return a.start(s, f[4])
 	case !a.started:
-		return p.fail(ptr("/type"), ErrReplyShape, "%s before message_start", typ)
+		return p.fail(pointer("/type"), ErrReplyShape, "%s before message_start", typ)
 	}
 	switch typ {
 	case "content_block_start":
@@ -160,12 +160,12 @@ func anthropicType(p *replyParser, at loc, raw []byte) (string, error) {
 func (a *anthropicStream) start(s *Stream, msg []byte) error {
 	p := &s.rp
 	if a.started {
-		return p.fail(ptr("/type"), ErrReplyShape, "message_start again (the stream has one message)")
+		return p.fail(pointer("/type"), ErrReplyShape, "message_start again (the stream has one message)")
 	}
 	if msg == nil {
-		return p.fail(ptr("/message"), ErrReplyShape, "missing message")
+		return p.fail(pointer("/message"), ErrReplyShape, "missing message")
 	}
-	if err := p.object(ptr("/message"), msg); err != nil {
+	if err := p.object(pointer("/message"), msg); err != nil {
 		return err
 	}
 	a.started = true
@@ -174,7 +174,7 @@ func (a *anthropicStream) start(s *Stream, msg []byte) error {
 		switch {
 		case jsonwire.KeyIs(m.Key, "content"):
 			if m.Val[0] != 'n' && (m.Val[0] != '[' || p.ix.First(m.Val) != nil) {
-				return p.fail(ptr("/message/content"), ErrReplyShape, "expected an empty array (the blocks come in content_block_start events), got %s", contentKind(m.Val))
+				return p.fail(pointer("/message/content"), ErrReplyShape, "expected an empty array (the blocks come in content_block_start events), got %s", contentKind(m.Val))
 			}
 			a.msg.add(m.Key).kind = wireContent
 			hasContent = true
@@ -209,7 +209,7 @@ func contentKind(raw []byte) string {
 // blockIndex reads an event's index: an integer of at least 0.
 func blockIndex(p *replyParser, raw []byte) (int64, error) {
 	if raw == nil {
-		return 0, p.fail(ptr("/index"), ErrReplyShape, "missing index")
+		return 0, p.fail(pointer("/index"), ErrReplyShape, "missing index")
 	}
 	var n int64
 	ok := len(raw) > 0 && len(raw) <= 18 && (raw[0] != '0' || len(raw) == 1)
@@ -221,7 +221,7 @@ func blockIndex(p *replyParser, raw []byte) (int64, error) {
 		n = n*10 + int64(c-'0')
 	}
 	if !ok {
-		return 0, p.fail(ptr("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", rtQuote(string(raw)))
+		return 0, p.fail(pointer("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", msgQuote(string(raw)))
 	}
 	return n, nil
 }
@@ -240,42 +240,42 @@ func (a *anthropicStream) startedAt(index int64) int {
 // not the one being streamed.
 func (a *anthropicStream) notOpen(p *replyParser, what string, index int64) error {
 	if i := a.startedAt(index); i >= 0 {
-		return p.fail(ptr("/index"), ErrReplyShape, "%s for block %d, which ended (it started in event %d)", what, index, a.starts[i])
+		return p.fail(pointer("/index"), ErrReplyShape, "%s for block %d, which ended (it started in event %d)", what, index, a.starts[i])
 	}
-	return p.fail(ptr("/index"), ErrReplyShape, "%s for block %d, which no content_block_start started", what, index)
+	return p.fail(pointer("/index"), ErrReplyShape, "%s for block %d, which no content_block_start started", what, index)
 }
 
 func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
 	p := &s.rp
 	if a.deltaSeen {
-		return p.fail(ptr("/type"), ErrReplyShape, "content_block_start after message_delta")
+		return p.fail(pointer("/type"), ErrReplyShape, "content_block_start after message_delta")
 	}
 	index, err := blockIndex(p, rawIndex)
 	if err != nil {
 		return err
 	}
 	if block == nil {
-		return p.fail(ptr("/content_block"), ErrReplyShape, "missing content_block")
+		return p.fail(pointer("/content_block"), ErrReplyShape, "missing content_block")
 	}
-	if err := p.object(ptr("/content_block"), block); err != nil {
+	if err := p.object(pointer("/content_block"), block); err != nil {
 		return err
 	}
 	if i := a.startedAt(index); i >= 0 {
-		return p.fail(ptr("/index"), ErrReplyShape, "block %d started again (it started in event %d)", index, a.starts[i])
+		return p.fail(pointer("/index"), ErrReplyShape, "block %d started again (it started in event %d)", index, a.starts[i])
 	}
 	if n := len(a.indexes); n > 0 && index < a.indexes[n-1] {
-		return p.fail(ptr("/index"), ErrReplyShape, "block %d starts after block %d (blocks come in index order)", index, a.indexes[n-1])
+		return p.fail(pointer("/index"), ErrReplyShape, "block %d starts after block %d (blocks come in index order)", index, a.indexes[n-1])
 	}
 	var bt [1][]byte
-	if err := p.fields(ptr("/content_block"), block, anthropicBlockKeys[:1], bt[:]); err != nil {
+	if err := p.fields(pointer("/content_block"), block, anthropicBlockKeys[:1], bt[:]); err != nil {
 		return err
 	}
-	typ, err := p.text(ptr("/content_block/type"), bt[0])
+	typ, err := p.text(pointer("/content_block/type"), bt[0])
 	if err != nil {
 		return err
 	}
 	if typ == "" {
-		return p.fail(ptr("/content_block/type"), ErrReplyShape, "missing type")
+		return p.fail(pointer("/content_block/type"), ErrReplyShape, "missing type")
 	}
 	if a.open != nil {
 		if err := a.end(s, " (no content_block_stop came before the next block started)"); err != nil {
@@ -313,13 +313,13 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 		return a.notOpen(p, "content_block_delta", index)
 	}
 	if delta == nil {
-		return p.fail(ptr("/delta"), ErrReplyShape, "missing delta")
+		return p.fail(pointer("/delta"), ErrReplyShape, "missing delta")
 	}
 	var dt [1][]byte
-	if err := p.fields(ptr("/delta"), delta, anthropicBlockKeys[:1], dt[:]); err != nil {
+	if err := p.fields(pointer("/delta"), delta, anthropicBlockKeys[:1], dt[:]); err != nil {
 		return err
 	}
-	typ, err := anthropicType(p, ptr("/delta/type"), dt[0])
+	typ, err := anthropicType(p, pointer("/delta/type"), dt[0])
 	if err != nil {
 		return err
 	}
@@ -329,19 +329,19 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 			return nil
 		case typ == "input_json_delta" && jsonwire.KeyIs(m.Key, "partial_json"):
 			if m.Val[0] != '"' {
-				return p.fail(ptr("/delta/partial_json"), a.inputSentinel(b), "expected a string piece of the input's JSON text, got %s", jsonwire.Kind(m.Val))
+				return p.fail(pointer("/delta/partial_json"), a.inputSentinel(b), "expected a string piece of the input's JSON text, got %s", jsonwire.Kind(m.Val))
 			}
 			b.input = append(b.input, m.Val[1:len(m.Val)-1]...)
 			b.pieces = true
 			return nil
 		case typ == "citations_delta" && jsonwire.KeyIs(m.Key, "citation"):
 			if k := b.members.appendElem(p.ix, `"citations"`, m.Val); k != 0 {
-				return p.fail(ptr("/delta/citation"), ErrReplyShape, "a citation for block %d, whose citations are %s, not an array", index, kindName(k))
+				return p.fail(pointer("/delta/citation"), ErrReplyShape, "a citation for block %d, whose citations are %s, not an array", index, kindName(k))
 			}
 			return nil
 		}
 		if k := b.members.merge(p.ix, m.Key, m.Val); k != 0 {
-			return p.fail(ptr("/delta/"+jsonwire.EscapeToken(keyText(m.Key))), ErrReplyShape, "%s piece for block %d, whose %s is %s", jsonwire.Kind(m.Val), index, rtQuote(keyText(m.Key)), kindName(k))
+			return p.fail(pointer("/delta/"+jsonwire.EscapeToken(keyText(m.Key))), ErrReplyShape, "%s piece for block %d, whose %s is %s", jsonwire.Kind(m.Val), index, msgQuote(keyText(m.Key)), kindName(k))
 		}
 		if b.typ == "text" && m.Val[0] == '"' && jsonwire.KeyIs(m.Key, "text") {
 			s.textRaw(m.Val)
@@ -377,7 +377,7 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 		why := " (no content_block_stop came before message_delta"
 		if delta != nil && delta[0] == '{' {
 			if r := p.ix.Field(delta, "stop_reason"); r != nil && r[0] == '"' {
-				why += ", stop_reason " + rtQuote(string(r[1:len(r)-1]))
+				why += ", stop_reason " + msgQuote(string(r[1:len(r)-1]))
 			}
 		}
 		if err := a.end(s, why+")"); err != nil {
@@ -386,15 +386,15 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 	}
 	a.deltaSeen = true
 	if delta != nil && delta[0] != 'n' {
-		if err := p.object(ptr("/delta"), delta); err != nil {
+		if err := p.object(pointer("/delta"), delta); err != nil {
 			return err
 		}
 		err := p.ix.Members(delta, func(m jsonwire.Member) error {
 			switch {
 			case jsonwire.KeyIs(m.Key, "content") || jsonwire.KeyIs(m.Key, "usage"):
-				return p.fail(ptr("/delta/"+keyText(m.Key)), ErrReplyShape, "message_delta's delta may not set the message's %s", keyText(m.Key))
+				return p.fail(pointer("/delta/"+keyText(m.Key)), ErrReplyShape, "message_delta's delta may not set the message's %s", keyText(m.Key))
 			case jsonwire.KeyIs(m.Key, "stop_reason"):
-				if _, err := p.text(ptr("/delta/stop_reason"), m.Val); err != nil {
+				if _, err := p.text(pointer("/delta/stop_reason"), m.Val); err != nil {
 					return err
 				}
 				a.stopSeen = a.stopSeen || m.Val[0] != 'n'
@@ -409,7 +409,7 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 	if usage == nil || usage[0] == 'n' {
 		return nil
 	}
-	if err := p.object(ptr("/usage"), usage); err != nil {
+	if err := p.object(pointer("/usage"), usage); err != nil {
 		return err
 	}
 	if i := a.msg.find(keyUsage); i < 0 {
@@ -465,13 +465,13 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 	if text[0] == '{' && !oe.closed {
 		return s.failStream(ErrIncomplete, "the input of block %d (%s) was cut off before its JSON was whole%s", b.index, a.blockName(b), why)
 	}
-	args, err := p.check(ptr(""), text, a.inputSentinel(b), nil)
+	args, err := p.check(pointer(""), text, a.inputSentinel(b), nil)
 	if err != nil {
 		var re *ReplyError
 		if re, _ = err.(*ReplyError); re != nil && re.Err == ErrReplyLimit {
 			return err
 		}
-		return s.failStream(a.inputSentinel(b), "the input of block %d (%s) is not valid JSON: %s: %s", b.index, a.blockName(b), errProblem(err), rtQuote(string(text)))
+		return s.failStream(a.inputSentinel(b), "the input of block %d (%s) is not valid JSON: %s: %s", b.index, a.blockName(b), errProblem(err), msgQuote(string(text)))
 	}
 	if b.typ == "tool_use" && args[0] != '{' {
 		return s.failStream(ErrArguments, "the input of block %d (%s) is %s, not a JSON object", b.index, a.blockName(b), jsonwire.Kind(args))
@@ -490,7 +490,7 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 // blockName names block b in an error: its type and, for a tool, its name.
 func (a *anthropicStream) blockName(b *anthropicBlock) string {
 	if i := b.members.find(keyName); i >= 0 && b.members.m[i].kind == wireString {
-		return b.typ + " " + rtQuote(textOf(b.members.m[i].val))
+		return b.typ + " " + msgQuote(textOf(b.members.m[i].val))
 	}
 	return b.typ
 }
@@ -516,24 +516,24 @@ func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) 
 		case b.members.m[i].kind == wireValue && string(b.members.m[i].val) == "null":
 			return "", nil
 		}
-		return "", p.fail(ptr(""), ErrReplyShape, "block %d: %s: expected a string, got %s", b.index, key, wireKind(&b.members.m[i]))
+		return "", p.fail(pointer(""), ErrReplyShape, "block %d: %s: expected a string, got %s", b.index, key, wireKind(&b.members.m[i]))
 	}
 	id, err := str("id")
 	if err != nil {
 		return Call{}, err
 	}
 	if id == "" {
-		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use): missing id (results are paired by it)", b.index)
+		return Call{}, p.fail(pointer(""), ErrReplyShape, "block %d (tool_use): missing id (results are paired by it)", b.index)
 	}
 	name, err := str("name")
 	if err != nil {
 		return Call{}, err
 	}
 	if name == "" {
-		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use): missing name", b.index)
+		return Call{}, p.fail(pointer(""), ErrReplyShape, "block %d (tool_use): missing name", b.index)
 	}
 	if a.ids.has(id) {
-		return Call{}, p.fail(ptr(""), ErrReplyShape, "block %d (tool_use %s): call id %s is used by an earlier call", b.index, rtQuote(name), rtQuote(id))
+		return Call{}, p.fail(pointer(""), ErrReplyShape, "block %d (tool_use %s): call id %s is used by an earlier call", b.index, msgQuote(name), msgQuote(id))
 	}
 	args := []byte("{}")
 	if i := b.members.find(keyInput); i >= 0 {
@@ -543,7 +543,7 @@ func (a *anthropicStream) call(p *replyParser, b *anthropicBlock) (Call, error) 
 			args = append([]byte(nil), m.val...)
 		case m.kind == wireValue && string(m.val) == "null":
 		default:
-			return Call{}, p.fail(ptr(""), ErrArguments, "block %d (tool_use %s): input: expected a JSON object, got %s", b.index, rtQuote(name), wireKind(m))
+			return Call{}, p.fail(pointer(""), ErrArguments, "block %d (tool_use %s): input: expected a JSON object, got %s", b.index, msgQuote(name), wireKind(m))
 		}
 	}
 	a.ids.add(id)

@@ -3,6 +3,7 @@ package adapters
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 )
@@ -98,4 +99,24 @@ func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
 func needsHTMLEscape(raw []byte) bool {
 	return bytes.IndexByte(raw, '<') >= 0 || bytes.IndexByte(raw, '>') >= 0 ||
 		bytes.IndexByte(raw, '&') >= 0 || bytes.IndexByte(raw, 0xE2) >= 0
+}
+
+// marshalWithExtra marshals v, a struct, and appends the members of the
+// JSON object extra.
+func marshalWithExtra(v any, extra json.RawMessage) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil || len(extra) == 0 {
+		return b, err
+	}
+	extra = bytes.TrimSpace(extra)
+	if len(extra) < 2 || extra[0] != '{' || !json.Valid(extra) {
+		return nil, errors.New("adapters: Extra is not a JSON object")
+	}
+	inner := bytes.TrimSpace(extra[1 : len(extra)-1])
+	if len(inner) == 0 {
+		return b, nil
+	}
+	b = append(b[:len(b)-1], ',')
+	b = append(b, inner...)
+	return append(b, '}'), nil
 }

@@ -15,7 +15,7 @@ var bedrockSpec = &spec{
 	optionText: "no options",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64,
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
-	key:     &anthropicKey, // Claude serves most Converse tool calls
+	key:     &dottedKeyRule, // Claude serves most Converse tool calls
 	dialect: plainDialectFor,
 	tools:   func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildBedrock) },
 	build:   buildAs(buildBedrock),
@@ -84,7 +84,7 @@ func ToBedrock(tools []define.Tool, opts ...Option) ([]BedrockTool, error) {
 	return render(bedrockSpec, tools, opts, buildBedrock)
 }
 
-func buildBedrock(p provider, cfg config, d toolData) (BedrockTool, error) {
+func buildBedrock(p *spec, cfg config, d toolData) (BedrockTool, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return BedrockTool{}, err
 	}

@@ -79,24 +79,12 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var top [7][]byte
-	if err := p.fields(ptr(""), data, bedrockKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), data, bedrockKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if top[0] == nil && top[5] == nil && top[6] == nil {
-		msg := top[2]
-		if msg == nil {
-			msg = top[3] // some AWS services capitalise it
-		}
-		if msg != nil && msg[0] == '"' {
-			m, _ := jsonwire.Text(msg)
-			typ, _ := jsonwire.Text(top[4])
-			if i := strings.LastIndexByte(typ, '#'); i >= 0 {
-				typ = typ[i+1:]
-			}
-			if i := strings.IndexByte(typ, ':'); i >= 0 {
-				typ = typ[:i]
-			}
-			return Turn{}, p.providerError(ptr(""), m, typ, "", "")
+		if err := p.bedrockError(top[2], top[3], top[4]); err != nil {
+			return Turn{}, err
 		}
 	}
 	if top[0] == nil {
@@ -104,25 +92,25 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		// message has).
 		switch {
 		case top[6] == nil:
-			return Turn{}, p.notShape(ptr(""), data, `no "output" and no "content": not a Bedrock Converse response or message`)
+			return Turn{}, p.notShape(pointer(""), data, `no "output" and no "content": not a Bedrock Converse response or message`)
 		case p.ix.Field(data, "type") != nil:
-			return Turn{}, p.notShape(ptr(""), data, `no "output", and a "type", which a Converse message has not: not a Bedrock Converse response or message`)
+			return Turn{}, p.notShape(pointer(""), data, `no "output", and a "type", which a Converse message has not: not a Bedrock Converse response or message`)
 		}
 	}
 	var turn Turn
-	msg, path := data, ptr("")
+	msg, path := data, pointer("")
 	if top[0] != nil {
 		var out [1][]byte
-		if err := p.fields(ptr("/output"), top[0], bedrockOutputKeys, out[:]); err != nil {
+		if err := p.fields(pointer("/output"), top[0], bedrockOutputKeys, out[:]); err != nil {
 			return Turn{}, err
 		}
 		if out[0] == nil || out[0][0] == 'n' {
-			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "no message")
+			return Turn{}, p.fail(pointer("/output"), ErrReplyShape, "no message")
 		}
-		if turn.Stop, err = p.text(ptr("/stopReason"), top[1]); err != nil {
+		if turn.Stop, err = p.text(pointer("/stopReason"), top[1]); err != nil {
 			return Turn{}, err
 		}
-		msg, path = out[0], ptr("/output/message")
+		msg, path = out[0], pointer("/output/message")
 	}
 	var m [2][]byte
 	if err := p.fields(path, msg, bedrockMessageKeys, m[:]); err != nil {
@@ -139,14 +127,46 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	if role != "" && role != "assistant" {
-		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", msgQuote(role))
 	}
+	if err := p.bedrockContent(path.key("/content"), m[1], &turn); err != nil {
+		return Turn{}, err
+	}
+	turn.Replay = []any{json.RawMessage(p.ix.CompactIn(p.blocks, msg))}
+	return turn.noEmptyCalls(), nil
+}
+
+// bedrockError returns the error of an error body, whose message is msg
+// (or Msg, as some AWS services capitalise it) and whose exception name
+// is in typ (__type); nil when there is no message.
+func (p replyParser) bedrockError(msg, capitalised, typ []byte) error {
+	if msg == nil {
+		msg = capitalised
+	}
+	if msg == nil || msg[0] != '"' {
+		return nil
+	}
+	m, _ := jsonwire.Text(msg)
+	t, _ := jsonwire.Text(typ)
+	if i := strings.LastIndexByte(t, '#'); i >= 0 {
+		t = t[i+1:]
+	}
+	if i := strings.IndexByte(t, ':'); i >= 0 {
+		t = t[:i]
+	}
+	return p.providerError(pointer(""), m, t, "", "")
+}
+
+// bedrockContent reads a message's content blocks at path into turn: the
+// text of text and citationsContent blocks, and a call per toolUse block
+// (a server's tool block makes none).
+func (p replyParser) bedrockContent(path loc, content []byte, turn *Turn) error {
 	var text textJoin
-	n := p.ix.Count(m[1], "toolUse", "")
+	n := p.ix.Count(content, "toolUse", "")
 	turn.Calls = sized[Call](n)
 	ids := callIDs{hint: n}
-	list := ptr(path.key("/content").String()) // once, so that index below makes no path
-	err = p.ix.Elems(m[1], func(i int, raw []byte) error {
+	list := pointer(path.String()) // once, so that index below makes no path
+	err := p.ix.Elems(content, func(i int, raw []byte) error {
 		at := list.index(i)
 		var b [3][]byte
 		if err := p.fields(at, raw, bedrockBlockKeys, b[:]); err != nil {
@@ -163,38 +183,38 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 		if b[1] == nil || b[1][0] == 'n' {
 			return nil
 		}
-		at = at.key("/toolUse")
-		var tu [4][]byte
-		if err := p.fields(at, b[1], bedrockToolUseKeys, tu[:]); err != nil {
-			return err
-		}
-		typ, err := p.text(at.key("/type"), tu[3])
-		if err != nil {
-			return err
-		}
-		switch typ {
-		case "server_tool_use":
-			return nil
-		case "", "tool_use":
-		default:
-			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", rtQuote(typ))
-		}
-		c, err := p.namedCallKeys(at, "/toolUseId", tu[0], tu[1], &ids)
-		if err != nil {
-			return err
-		}
-		if c.Args, err = p.argsObject(at.key("/input"), tu[2]); err != nil {
-			return err
-		}
-		turn.Calls = append(turn.Calls, c)
-		return nil
+		return p.bedrockToolUse(at.key("/toolUse"), b[1], turn, &ids)
 	})
-	if err != nil {
-		return Turn{}, err
-	}
 	turn.Text = text.String()
-	turn.Replay = []any{json.RawMessage(p.ix.CompactIn(p.blocks, msg))}
-	return turn.noEmptyCalls(), nil
+	return err
+}
+
+// bedrockToolUse reads a toolUse block's member at into a call of turn.
+func (p replyParser) bedrockToolUse(at loc, raw []byte, turn *Turn, ids *callIDs) error {
+	var tu [4][]byte
+	if err := p.fields(at, raw, bedrockToolUseKeys, tu[:]); err != nil {
+		return err
+	}
+	typ, err := p.text(at.key("/type"), tu[3])
+	if err != nil {
+		return err
+	}
+	switch typ {
+	case "server_tool_use":
+		return nil
+	case "", "tool_use":
+	default:
+		return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", msgQuote(typ))
+	}
+	c, err := p.namedCallKeys(at, "/toolUseId", tu[0], tu[1], ids)
+	if err != nil {
+		return err
+	}
+	if c.Args, err = p.argsObject(at.key("/input"), tu[2]); err != nil {
+		return err
+	}
+	turn.Calls = append(turn.Calls, c)
+	return nil
 }
 
 // citedText adds the generated text of a citationsContent block
@@ -211,7 +231,7 @@ func (p replyParser) citedText(at loc, raw []byte, text *textJoin) error {
 	if err := p.array(at.key("/content"), c[0]); err != nil || c[0] == nil || c[0][0] == 'n' {
 		return err
 	}
-	list := ptr(at.key("/content").String())
+	list := pointer(at.key("/content").String())
 	return p.ix.Elems(c[0], func(i int, raw []byte) error {
 		var t [1][]byte
 		if err := p.fields(list.index(i), raw, bedrockTextKeys, t[:]); err != nil {

@@ -110,19 +110,19 @@ func (a *bedrockStream) event(s *Stream, name string, data []byte) error {
 	}
 	p := &s.rp
 	if a.stopped && name != "metadata" {
-		return p.fail(ptr(""), ErrReplyShape, "a %s event after messageStop", rtQuote(name))
+		return p.fail(pointer(""), ErrReplyShape, "a %s event after messageStop", msgQuote(name))
 	}
 	switch name {
 	case "messageStart":
 		if a.started {
-			return p.fail(ptr(""), ErrReplyShape, "a second messageStart")
+			return p.fail(pointer(""), ErrReplyShape, "a second messageStart")
 		}
 		a.started = true
 		var v [1][]byte
-		if err := p.fields(ptr(""), obj, bedrockRoleKeys, v[:]); err != nil {
+		if err := p.fields(pointer(""), obj, bedrockRoleKeys, v[:]); err != nil {
 			return err
 		}
-		if _, err := p.text(ptr("/role"), v[0]); err != nil {
+		if _, err := p.text(pointer("/role"), v[0]); err != nil {
 			return err
 		}
 		if v[0] != nil && v[0][0] != 'n' {
@@ -135,7 +135,7 @@ func (a *bedrockStream) event(s *Stream, name string, data []byte) error {
 		return a.delta(s, obj)
 	case "contentBlockStop":
 		var v [1][]byte
-		if err := p.fields(ptr(""), obj, bedrockIndexKeys, v[:]); err != nil {
+		if err := p.fields(pointer(""), obj, bedrockIndexKeys, v[:]); err != nil {
 			return err
 		}
 		index, err := a.index(s, v[0])
@@ -151,18 +151,18 @@ func (a *bedrockStream) event(s *Stream, name string, data []byte) error {
 			b = a.add(s, index, bedrockNone)
 		}
 		if b.ended {
-			return p.fail(ptr("/contentBlockIndex"), ErrReplyShape, "content block %d ended twice", index)
+			return p.fail(pointer("/contentBlockIndex"), ErrReplyShape, "content block %d ended twice", index)
 		}
 		return a.end(s, b)
 	case "messageStop":
 		var v [1][]byte
-		if err := p.fields(ptr(""), obj, bedrockStopKeys, v[:]); err != nil {
+		if err := p.fields(pointer(""), obj, bedrockStopKeys, v[:]); err != nil {
 			return err
 		}
 		if v[0] == nil || v[0][0] == 'n' {
-			return p.fail(ptr("/stopReason"), ErrReplyShape, "missing stopReason")
+			return p.fail(pointer("/stopReason"), ErrReplyShape, "missing stopReason")
 		}
-		if _, err := p.text(ptr("/stopReason"), v[0]); err != nil {
+		if _, err := p.text(pointer("/stopReason"), v[0]); err != nil {
 			return err
 		}
 		a.stopReason = v[0] // for end's error; the event's data is valid only during the call
@@ -175,12 +175,12 @@ func (a *bedrockStream) event(s *Stream, name string, data []byte) error {
 		return a.members(s, obj)
 	case "metadata":
 		if a.metadata {
-			return p.fail(ptr(""), ErrReplyShape, "a second metadata event")
+			return p.fail(pointer(""), ErrReplyShape, "a second metadata event")
 		}
 		a.metadata = true
 		return a.members(s, obj)
 	}
-	return p.fail(ptr(""), ErrReplyShape, "event type %s is not a ConverseStream event", rtQuote(name))
+	return p.fail(pointer(""), ErrReplyShape, "event type %s is not a ConverseStream event", msgQuote(name))
 }
 
 // failure reads an exception or error frame: a provider error.
@@ -191,12 +191,12 @@ func (a *bedrockStream) failure(s *Stream, f *eventStreamFramer, data []byte) er
 		if msg == "" {
 			msg = string(jsonwire.AppendValidUTF8(nil, data))
 		}
-		return p.providerError(ptr(""), msg, f.errCode, "", "")
+		return p.providerError(pointer(""), msg, f.errCode, "", "")
 	}
 	msg := ""
 	if obj, err := s.object(data); err == nil {
 		var v [2][]byte
-		_ = p.fields(ptr(""), obj, bedrockErrorKeys, v[:])
+		_ = p.fields(pointer(""), obj, bedrockErrorKeys, v[:])
 		for _, m := range v {
 			if t, ok := jsonwire.Text(m); ok && msg == "" {
 				msg = t
@@ -212,17 +212,17 @@ func (a *bedrockStream) failure(s *Stream, f *eventStreamFramer, data []byte) er
 	if typ == "" {
 		typ = "exception"
 	}
-	return p.providerError(ptr(""), msg, typ, "", "")
+	return p.providerError(pointer(""), msg, typ, "", "")
 }
 
 // index reads a contentBlockIndex.
 func (a *bedrockStream) index(s *Stream, raw []byte) (int64, error) {
 	if raw == nil {
-		return 0, s.rp.fail(ptr("/contentBlockIndex"), ErrReplyShape, "missing contentBlockIndex")
+		return 0, s.rp.fail(pointer("/contentBlockIndex"), ErrReplyShape, "missing contentBlockIndex")
 	}
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil || n < 0 {
-		return 0, s.rp.fail(ptr("/contentBlockIndex"), ErrReplyShape, "expected an integer of at least 0, got %s", rtQuote(string(raw)))
+		return 0, s.rp.fail(pointer("/contentBlockIndex"), ErrReplyShape, "expected an integer of at least 0, got %s", msgQuote(string(raw)))
 	}
 	return n, nil
 }
@@ -259,7 +259,7 @@ func (a *bedrockStream) endOpen(s *Stream) error {
 func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 	p := &s.rp
 	var v [2][]byte
-	if err := p.fields(ptr(""), obj, bedrockStartKeys, v[:]); err != nil {
+	if err := p.fields(pointer(""), obj, bedrockStartKeys, v[:]); err != nil {
 		return err
 	}
 	index, err := a.index(s, v[0])
@@ -267,12 +267,12 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 		return err
 	}
 	if a.block(index) != nil {
-		return p.fail(ptr("/contentBlockIndex"), ErrReplyShape, "content block %d started again", index)
+		return p.fail(pointer("/contentBlockIndex"), ErrReplyShape, "content block %d started again", index)
 	}
 	if v[1] == nil {
-		return p.fail(ptr("/start"), ErrReplyShape, "missing start")
+		return p.fail(pointer("/start"), ErrReplyShape, "missing start")
 	}
-	if err := p.object(ptr("/start"), v[1]); err != nil {
+	if err := p.object(pointer("/start"), v[1]); err != nil {
 		return err
 	}
 	var kind []byte
@@ -284,14 +284,14 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 		return nil
 	})
 	if n != 1 {
-		return p.fail(ptr("/start"), ErrReplyShape, "expected one member (toolUse or toolResult), got %d", n)
+		return p.fail(pointer("/start"), ErrReplyShape, "expected one member (toolUse or toolResult), got %d", n)
 	}
 	if err := a.endOpen(s); err != nil {
 		return err
 	}
 	switch string(kind) {
 	case `"toolUse"`:
-		at := ptr("/start/toolUse")
+		at := pointer("/start/toolUse")
 		var tu [3][]byte
 		if err := p.fields(at, val, bedrockStartUseKeys, tu[:]); err != nil {
 			return err
@@ -304,7 +304,7 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 			return p.fail(at.key("/toolUseId"), ErrReplyShape, "missing toolUseId (results are paired by it)")
 		}
 		if a.ids[id] {
-			return p.fail(at.key("/toolUseId"), ErrReplyShape, "duplicate toolUseId %s", rtQuote(id))
+			return p.fail(at.key("/toolUseId"), ErrReplyShape, "duplicate toolUseId %s", msgQuote(id))
 		}
 		name, err := p.text(at.key("/name"), tu[1])
 		if err != nil {
@@ -320,7 +320,7 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 		switch typ {
 		case "", "tool_use", "server_tool_use":
 		default:
-			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", rtQuote(typ))
+			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", msgQuote(typ))
 		}
 		if a.ids == nil {
 			a.ids = map[string]bool{}
@@ -334,7 +334,7 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 		}
 		b.server = typ == "server_tool_use"
 	case `"toolResult"`:
-		at := ptr("/start/toolResult")
+		at := pointer("/start/toolResult")
 		if err := p.object(at, val); err != nil {
 			return err
 		}
@@ -345,7 +345,7 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 		c := p.ix.Compact(val)
 		b.start = append([]byte(nil), c[1:len(c)-1]...)
 	default:
-		return p.fail(ptr("/start"), ErrReplyShape, "a content block start of kind %s is not supported", string(kind))
+		return p.fail(pointer("/start"), ErrReplyShape, "a content block start of kind %s is not supported", string(kind))
 	}
 	return nil
 }
@@ -353,7 +353,7 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 func (a *bedrockStream) delta(s *Stream, obj []byte) error {
 	p := &s.rp
 	var v [2][]byte
-	if err := p.fields(ptr(""), obj, bedrockDeltaKeys, v[:]); err != nil {
+	if err := p.fields(pointer(""), obj, bedrockDeltaKeys, v[:]); err != nil {
 		return err
 	}
 	index, err := a.index(s, v[0])
@@ -361,17 +361,17 @@ func (a *bedrockStream) delta(s *Stream, obj []byte) error {
 		return err
 	}
 	if v[1] == nil {
-		return p.fail(ptr("/delta"), ErrReplyShape, "missing delta")
+		return p.fail(pointer("/delta"), ErrReplyShape, "missing delta")
 	}
-	if err := p.object(ptr("/delta"), v[1]); err != nil {
+	if err := p.object(pointer("/delta"), v[1]); err != nil {
 		return err
 	}
 	b := a.block(index)
 	if b != nil && b.ended {
-		return p.fail(ptr("/contentBlockIndex"), ErrReplyShape, "a delta for content block %d after it ended", index)
+		return p.fail(pointer("/contentBlockIndex"), ErrReplyShape, "a delta for content block %d after it ended", index)
 	}
 	var d [5][]byte
-	others, err := p.fieldsOthers(ptr("/delta"), v[1], bedrockDeltaKinds, d[:])
+	others, err := p.fieldsOthers(pointer("/delta"), v[1], bedrockDeltaKinds, d[:])
 	if err != nil {
 		return err
 	}
@@ -383,7 +383,7 @@ func (a *bedrockStream) delta(s *Stream, obj []byte) error {
 			}
 			return nil
 		})
-		return p.fail(ptr("/delta"), ErrReplyShape, "a delta of kind %s is not supported", string(unknown))
+		return p.fail(pointer("/delta"), ErrReplyShape, "a delta of kind %s is not supported", string(unknown))
 	}
 	for i, val := range d {
 		if val == nil {
@@ -401,7 +401,7 @@ func (a *bedrockStream) delta(s *Stream, obj []byte) error {
 func (a *bedrockStream) deltaMember(s *Stream, bp **bedrockBlock, index int64, k int, val []byte) error {
 	p := &s.rp
 	m := jsonwire.Member{Val: val}
-	key, at := bedrockDeltaKinds[k], ptr(bedrockDeltaPaths[k])
+	key, at := bedrockDeltaKinds[k], pointer(bedrockDeltaPaths[k])
 	b := *bp
 	kind := bedrockNone
 	switch key {
@@ -414,7 +414,7 @@ func (a *bedrockStream) deltaMember(s *Stream, bp **bedrockBlock, index int64, k
 	case "toolResult":
 		kind = bedrockToolResult
 	default:
-		return p.fail(at, ErrReplyShape, "a delta of kind %s is not supported", rtQuote(key))
+		return p.fail(at, ErrReplyShape, "a delta of kind %s is not supported", msgQuote(key))
 	}
 	if b == nil {
 		if kind == bedrockToolUse || kind == bedrockToolResult {
@@ -523,15 +523,15 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	if len(bytes.TrimSpace(text)) == 0 {
 		b.args = []byte("{}")
 	} else {
-		v, err := s.rp.check(ptr(""), text, ErrArguments, nil)
+		v, err := s.rp.check(pointer(""), text, ErrArguments, nil)
 		if err != nil {
 			if a.stopReason != nil {
-				return s.rp.fail(ptr(""), ErrArguments, "input of tool use block %d (%s) is not whole JSON when messageStop (stopReason %s) ends it: %s", b.index, rtQuote(name), a.stopReason, errProblem(err))
+				return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is not whole JSON when messageStop (stopReason %s) ends it: %s", b.index, msgQuote(name), a.stopReason, errProblem(err))
 			}
-			return s.rp.fail(ptr(""), ErrArguments, "input of tool use block %d (%s) is not valid JSON: %s", b.index, rtQuote(name), errProblem(err))
+			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is not valid JSON: %s", b.index, msgQuote(name), errProblem(err))
 		}
 		if v[0] != '{' {
-			return s.rp.fail(ptr(""), ErrArguments, "input of tool use block %d (%s) is %s, not a JSON object", b.index, rtQuote(name), jsonwire.Kind(v))
+			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is %s, not a JSON object", b.index, msgQuote(name), jsonwire.Kind(v))
 		}
 		b.args = jsonwire.AppendCompact(make([]byte, 0, len(v)), v)
 	}
@@ -552,7 +552,7 @@ func (a *bedrockStream) members(s *Stream, obj []byte) error {
 		case `"p"`:
 			return nil
 		case `"output"`:
-			return p.fail(ptr("/output"), ErrReplyShape, "an output member outside the message")
+			return p.fail(pointer("/output"), ErrReplyShape, "an output member outside the message")
 		}
 		a.top.set(p.ix, m.Key, m.Val)
 		return nil
@@ -563,7 +563,7 @@ func (a *bedrockStream) finish(s *Stream) ([]byte, error) {
 	if !a.stopped {
 		if b := a.open; b != nil && b.kind == bedrockToolUse {
 			name, _ := jsonwire.Text(b.name)
-			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool use block %d (%s), before its input was complete", b.index, rtQuote(name))
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool use block %d (%s), before its input was complete", b.index, msgQuote(name))
 		}
 		return nil, s.failStream(ErrIncomplete, "the stream ended before messageStop")
 	}

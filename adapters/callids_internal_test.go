@@ -29,12 +29,12 @@ func TestCallIDs(t *testing.T) {
 	p := ReplyLimits{}.parser(NameOpenAI)
 	ids := callIDs{}
 	for i := range 12 {
-		if err := p.uniqueID(&ids, ptr("/x"), "id"+strconv.Itoa(i)); err != nil {
+		if err := p.uniqueID(&ids, pointer("/x"), "id"+strconv.Itoa(i)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, dup := range []string{"id0", "id7", "id8", "id11"} {
-		if err := p.uniqueID(&ids, ptr("/x"), dup); err == nil {
+		if err := p.uniqueID(&ids, pointer("/x"), dup); err == nil {
 			t.Errorf("%s given twice: no error", dup)
 		}
 	}

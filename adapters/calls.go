@@ -293,13 +293,14 @@ type loc struct {
 	sub, sub2 string
 }
 
-// ptr is the loc of the JSON Pointer path.
-func ptr(path string) loc { return loc{base: path, i: -1} }
+// pointer returns the location (a loc) of the JSON Pointer path: where a
+// value sits in a reply, made into text only when an error needs it.
+func pointer(path string) loc { return loc{base: path, i: -1} }
 
 // index is the loc of element i of the array at l.
 func (l loc) index(i int) loc {
 	if l.i >= 0 || l.sub != "" {
-		l = ptr(l.String())
+		l = pointer(l.String())
 	}
 	l.i = i
 	return l
@@ -352,7 +353,7 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jsonwire.I
 		case path.String() != "": // inside an arguments text: no pointer reaches there
 			return nil, p.fail(path, sentinel, "at %s: %s", e.Path, e.Problem)
 		}
-		return nil, p.fail(ptr(e.Path), sentinel, "%s", e.Problem)
+		return nil, p.fail(pointer(e.Path), sentinel, "%s", e.Problem)
 	}
 	return bytes.TrimSpace(data), nil
 }
@@ -371,7 +372,7 @@ func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	if indexHook != nil {
 		indexHook(p.ix)
 	}
-	data, err := p.check(ptr(""), reply, ErrNotJSON, p.ix)
+	data, err := p.check(pointer(""), reply, ErrNotJSON, p.ix)
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrNotJSON && len(bytes.TrimSpace(reply)) == 0 {
@@ -448,7 +449,7 @@ func (p replyParser) fieldsOthers(path loc, raw []byte, names []string, vals [][
 	}
 	key, others := p.ix.FieldsCount(raw, names, vals)
 	if key != nil {
-		return 0, p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", rtQuote(string(key)))
+		return 0, p.fail(path, ErrReplyShape, "key %s differs from an expected key only in case", msgQuote(string(key)))
 	}
 	return others, nil
 }
@@ -528,7 +529,7 @@ func (p replyParser) argsInText(path loc, text []byte) (json.RawMessage, int, er
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) && re.Err == ErrArguments {
-			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + rtQuote(string(text))
+			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + msgQuote(string(text))
 		}
 		return nil, 0, err
 	}
@@ -589,12 +590,12 @@ func (p replyParser) providerError(path loc, message, typ, code, param string) e
 	e := &ReplyError{Provider: p.provider, Path: path.String(), Err: ErrProviderError, Message: message, Type: typ, Code: code}
 	b := []byte("provider error")
 	if message != "" {
-		b = append(append(b, ": "...), rtQuoteN(message, 1000)...)
+		b = append(append(b, ": "...), msgQuoteN(message, 1000)...)
 	}
 	sep := " ("
 	for _, f := range [...]struct{ name, v string }{{"type", typ}, {"code", code}, {"param", param}} {
 		if f.v != "" {
-			b = append(append(append(append(b, sep...), f.name...), ' '), rtQuoteN(f.v, 200)...)
+			b = append(append(append(append(b, sep...), f.name...), ' '), msgQuoteN(f.v, 200)...)
 			sep = ", "
 		}
 	}
@@ -734,7 +735,7 @@ func (p replyParser) uniqueKey(seen *callIDs, path loc, key, id string) error {
 		return nil
 	}
 	if !seen.insert(key) {
-		return p.fail(path, ErrReplyShape, "call id %s is used by an earlier call", rtQuote(id))
+		return p.fail(path, ErrReplyShape, "call id %s is used by an earlier call", msgQuote(id))
 	}
 	return nil
 }
@@ -813,8 +814,46 @@ func (t *textJoin) String() string {
 	return t.b.String()
 }
 
-// rtQuote quotes s for an error message, cut to 60 bytes.
-func rtQuote(s string) string { return rtQuoteN(s, 60) }
+// msgQuote quotes s for an error message, cut to 60 bytes.
+func msgQuote(s string) string { return msgQuoteN(s, 60) }
 
-// rtQuoteN quotes s for an error message, cut to n bytes.
-func rtQuoteN(s string, n int) string { return jsonwire.Quote(s, n) }
+// msgQuoteN quotes s for an error message, cut to n bytes.
+func msgQuoteN(s string, n int) string { return jsonwire.Quote(s, n) }
+
+var openAIErrorKeys = [4]string{"message", "type", "code", "param"}
+
+var textPartKeys = []string{"type", "text"}
+
+// joinTextParts joins the text of the parts of type partType in an array
+// of content parts ({"type":..., "text":...}); other parts are skipped.
+func joinTextParts(p replyParser, path loc, content []byte, partType string) (string, error) {
+	if err := p.array(path, content); err != nil || content == nil || content[0] != '[' {
+		return "", err
+	}
+	var b textJoin
+	path = pointer(path.String()) // once, so that index below makes no path
+	err := p.ix.Elems(content, func(i int, part []byte) error {
+		if part[0] != '{' {
+			return nil
+		}
+		var v [2][]byte
+		if err := p.fields(path.index(i), part, textPartKeys, v[:]); err != nil {
+			return err
+		}
+		if t, _ := jsonwire.Text(v[0]); t != partType {
+			return nil
+		}
+		text, err := p.text(path.index(i).key("/text"), v[1])
+		b.WriteString(text)
+		return err
+	})
+	return b.String(), err
+}
+
+// resultText is a result as text, for providers without an error flag.
+func resultText(r define.Result) string {
+	if r.IsError {
+		return "error: " + resultErrorText(r)
+	}
+	return r.Output
+}

@@ -88,6 +88,14 @@ var hostileReplies = []struct {
 	{"mcp/batch", "mcp", func(size int) string {
 		return repeatJoin(`[`, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"f"}}`, `]`, size)
 	}},
+	{"mistral/foreign-ids", "mistral", func(size int) string {
+		// Every id is another provider's, so each is mapped to nine characters.
+		return repeatJoin(`{"role":"assistant","tool_calls":[`, `{"id":"call_%d","function":{"name":"f","arguments":"{}"}}`, `]}`, size)
+	}},
+	{"snowflake/placeholders", "snowflake", func(size int) string {
+		return repeatJoin(`{"role":"assistant","refusal":"","audio":{"data":"","id":""},"tool_calls":[`,
+			`{"id":"c%d","custom":{"input":"","name":""},"function":{"name":"f","arguments":"{}"}}`, `]}`, size)
+	}},
 	{"anthropic/deep", "anthropic", func(size int) string {
 		// 500 levels of nesting, repeated to fill the size.
 		one := `{"type":"tool_use","id":"t%d","name":"f","input":{"a":` + strings.Repeat(`[`, 500) + strings.Repeat(`]`, 500) + `}}`
@@ -117,11 +125,13 @@ func BenchmarkParseAmplification(b *testing.B) {
 	limits := adapters.ReplyLimits{MaxBytes: 16 << 20}
 	parse := map[string]func([]byte) (adapters.Turn, error){
 		"openai":           limits.ParseOpenAIReply,
-		"openai-responses": limits.ParseResponsesReply,
+		"openai-responses": limits.ParseOpenAIResponsesReply,
 		"anthropic":        limits.ParseAnthropicReply,
 		"gemini":           limits.ParseGeminiReply,
 		"bedrock":          limits.ParseBedrockReply,
 		"mcp":              limits.ParseMCPReply,
+		"mistral":          limits.ParseMistralReply,
+		"snowflake":        adapters.WithReplyLimits(adapters.ForOpenAI(adapters.Server(adapters.Snowflake)), limits).Parse,
 	}
 	for _, h := range hostileReplies {
 		for _, size := range []int{1 << 20, 10 << 20} {

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -58,16 +59,19 @@ type Choice struct {
 //   - Bedrock: "toolChoice" (a member of the request's toolConfig):
 //     {"auto":{}}, {"any":{}} or {"tool":{"name":...}} (no ChoiceNone and
 //     no subset of several tools: leave toolConfig out, or send only those
-//     tools).
+//     tools);
+//   - Mistral: "tool_choice": "auto", "any" (ChoiceRequired), "none", or a
+//     named function (no subset of several tools).
 //
-// Every name in c.Allowed must be the name of one of tools, the request's
+// A compatible server's Provider (ForOpenAI with a [Server]) renders
+// OpenAI Chat's. Every name in c.Allowed must be the name of one of tools, the request's
 // tools; what a provider cannot say is an error naming the provider and
 // what to do instead. MCP and Ollama have no tool choice.
 func ToolChoice(p Provider, tools []define.Tool, c Choice) (field string, value json.RawMessage, err error) {
-	rt, ok := p.(roundTrip)
-	if !ok {
-		return "", nil, fmt.Errorf("adapters: ToolChoice: %T is not a provider of this package", p)
+	if p == nil {
+		return "", nil, errors.New("adapters: ToolChoice: no provider (nil)")
 	}
+	rt := p.impl()
 	if rt.spec.choice == nil {
 		return "", nil, fmt.Errorf("adapters: ToolChoice: %s has no tool choice", rt.spec.display)
 	}

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,8 +17,9 @@ import (
 // loaded tools and the search tool, searches, and the tools the search
 // finds are loaded for its next turn. The homes render the marks, the
 // search tool and the answers to client-side searches
-// (anthropic_deferred.go, responses_deferred.go); this file holds the
-// options, the [Search] a parser reads and the [Searcher] that answers it.
+// (anthropic_deferred.go, responses_deferred.go, with Namespace, the
+// Responses API's own option); this file holds the options they share,
+// the [Search] a parser reads and the [Searcher] that answers it.
 //
 // The deferral options do not enter config (the per-tool cache key): the
 // schemas of a deferred tool are those of a loaded one, so the marks are
@@ -68,24 +70,16 @@ type deferOption struct {
 	text  string
 }
 
-func (deferOption) apply(*config)        {}
-func (deferOption) kind() optionKind     { return optDeferred }
-func (o deferOption) String() string     { return o.text }
-func (searchOption) apply(*config)       {}
-func (searchOption) kind() optionKind    { return optDeferred }
-func (o searchOption) String() string    { return "ToolSearch(" + o.mode.String() + ")" }
-func (namespaceOption) apply(*config)    {}
-func (namespaceOption) kind() optionKind { return optNamespace }
-func (o namespaceOption) String() string {
-	return fmt.Sprintf("Namespace(%q, ..., %d tools)", o.name, len(o.tools))
-}
+func (deferOption) apply(*config)     {}
+func (deferOption) kind() optionKind  { return optDeferred }
+func (deferOption) home() string      { return "" }
+func (o deferOption) String() string  { return o.text }
+func (searchOption) apply(*config)    {}
+func (searchOption) kind() optionKind { return optDeferred }
+func (searchOption) home() string     { return "" }
+func (o searchOption) String() string { return "ToolSearch(" + o.mode.String() + ")" }
 
 type searchOption struct{ mode SearchMode }
-
-type namespaceOption struct {
-	name, description string
-	tools             []string
-}
 
 // Deferred renders every tool of the call with "defer_loading": true
 // except those named in alwaysLoaded, and adds the provider's tool-search
@@ -115,18 +109,6 @@ func DeferOnly(deferred ...string) Option {
 // (see [SearchMode]); without either it is an error.
 func ToolSearch(m SearchMode) Option { return searchOption{m} }
 
-// Namespace groups the named tools of a [ToOpenAIResponses] call into one
-// {"type":"namespace","name":name,"description":description,"tools":[...]}
-// entry, in the place of its first member. With deferral, the members are
-// deferred (the mark is on the functions, not on the namespace) and the
-// model sees only the namespace's name and description until it searches,
-// which OpenAI's guide recommends over deferred functions alone. A tool
-// belongs to one namespace at most; every name must be one of the call's
-// tools.
-func Namespace(name, description string, tools ...string) Option {
-	return namespaceOption{name, description, slices.Clone(tools)}
-}
-
 func quoteList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
@@ -137,20 +119,18 @@ func quoteList(names []string) string {
 
 // deferral is what the deferral options of one call ask for.
 type deferral struct {
-	on         bool
-	mode       SearchMode
-	deferred   []bool // per tool of the call
-	namespaces []namespaceOption
-	member     []int // per tool: the index in namespaces, or -1
+	on       bool
+	mode     SearchMode
+	deferred []bool // per tool of the call
 }
 
 // deferralOf reads the deferral options of opts for the call's tools,
 // checking each name against them.
-func deferralOf(p provider, tools []define.Tool, opts []Option) (deferral, error) {
+func deferralOf(p *spec, tools []define.Tool, opts []Option) (deferral, error) {
 	var d deferral
 	var seenDefer, seenSearch Option
 	fail := func(format string, args ...any) (deferral, error) {
-		return deferral{}, &Error{Func: p.fn(), Err: ErrOption, Msg: fmt.Sprintf(format, args...)}
+		return deferral{}, &Error{Func: p.funcName, Err: ErrOption, Msg: fmt.Sprintf(format, args...)}
 	}
 	index := func() map[string]int {
 		m := make(map[string]int, len(tools))
@@ -193,38 +173,6 @@ func deferralOf(p provider, tools []define.Tool, opts []Option) (deferral, error
 				return fail("%v: unknown search mode", o)
 			}
 			seenSearch, d.mode = o, o.mode
-		case namespaceOption:
-			if byName == nil {
-				byName = index()
-			}
-			if d.member == nil {
-				d.member = make([]int, len(tools))
-				for i := range d.member {
-					d.member[i] = -1
-				}
-			}
-			if o.name == "" {
-				return fail("%v: the namespace needs a name", o)
-			}
-			if len(o.tools) == 0 {
-				return fail("%v: the namespace has no tools", o)
-			}
-			for _, ns := range d.namespaces {
-				if ns.name == o.name {
-					return fail("%v: namespace %q is given twice", o, o.name)
-				}
-			}
-			for _, n := range o.tools {
-				i, ok := byName[n]
-				switch {
-				case !ok:
-					return fail("%v: %q is not one of the call's %d tools", o, n, len(tools))
-				case d.member[i] >= 0:
-					return fail("%v: tool %q is already in namespace %q", o, n, d.namespaces[d.member[i]].name)
-				}
-				d.member[i] = len(d.namespaces)
-			}
-			d.namespaces = append(d.namespaces, o)
 		}
 	}
 	if seenSearch != nil && !d.on {
@@ -381,10 +329,10 @@ func (s *Searcher) find(q Search) []define.Tool {
 // A search that finds nothing is answered too (with no tools), so that the
 // model can search again.
 func (s *Searcher) Answer(p Provider, searches []Search, opts ...Option) ([]any, error) {
-	rt, ok := p.(roundTrip)
-	if !ok {
-		return nil, fmt.Errorf("adapters: Searcher.Answer: %T is not a provider of this package", p)
+	if p == nil {
+		return nil, errors.New("adapters: Searcher.Answer: no provider (nil)")
 	}
+	rt := p.impl()
 	if rt.spec.answer == nil {
 		return nil, fmt.Errorf("adapters: Searcher.Answer: %s has no deferred loading", rt.spec.display)
 	}

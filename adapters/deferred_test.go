@@ -269,7 +269,7 @@ func TestSearcherAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.JSON(t, filepath.Join("..", "testdata", "golden", "deferred", "responses_answer.json"), out)
-	item := out[0].(adapters.ResponsesToolSearchOutput)
+	item := out[0].(adapters.OpenAIResponsesToolSearchOutput)
 	if item.CallID != "call_1" || item.Execution != "client" || len(item.Tools) != 2 ||
 		item.Tools[0].Name != "get_time" || item.Tools[1].Name != "get_weather" || !item.Tools[1].Strict || item.Tools[1].DeferLoading {
 		t.Errorf("tool_search_output = %+v", item)
@@ -281,8 +281,8 @@ func TestSearcherAnswers(t *testing.T) {
 	if _, err := s.Answer(adapters.ForAnthropic(), []adapters.Search{{Query: "x"}}); err == nil || !strings.Contains(err.Error(), "searches[0] has no id") {
 		t.Errorf("search without id: %v", err)
 	}
-	if _, err := adapters.ResponsesSearchOutputs(s, searches, adapters.Deferred()); err == nil {
-		t.Error("ResponsesSearchOutputs took Deferred")
+	if _, err := adapters.OpenAIResponsesSearchOutputs(s, searches, adapters.Deferred()); err == nil {
+		t.Error("OpenAIResponsesSearchOutputs took Deferred")
 	}
 }
 
@@ -324,7 +324,7 @@ func TestParseSearches(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			turn, err := adapters.ParseResponsesReply([]byte(c.reply))
+			turn, err := adapters.ParseOpenAIResponsesReply([]byte(c.reply))
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("error = %v, want one containing %q", err, c.err)

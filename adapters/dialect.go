@@ -10,12 +10,12 @@ type dialect struct {
 	name string // in messages: "OpenAI strict mode"
 	hint string // the way out of a schema the dialect cannot express, appended to the message
 
-	// openAPI makes every node one of the OpenAPI 3.0 subset's (Gemini
-	// "parameters"): one type, null as nullable, string enums only, a type
-	// list or a union as anyOf, only the keywords of the node's type, maps
-	// and untyped values errors (gemini_schema.go); the walk's result is
-	// then turned into that node type (toGemini).
-	openAPI bool
+	// nodes, when set, are the dialect's own rules for a node, for a
+	// dialect whose schemas are not JSON Schema (Gemini "parameters", the
+	// OpenAPI 3.0 subset, in its home); nil for the JSON Schema dialects.
+	// Such a dialect needs a schema at every node: the true and false
+	// schemas, and an absent one, are errors.
+	nodes nodeRules
 
 	strict      bool // a subset: unresolvable $ref is an error, oneOf/allOf are rewritten
 	typed       bool // every schema must say its type (the true schema, {}, is an error)
@@ -41,6 +41,25 @@ type dialect struct {
 
 	format  func(s *schema.Schema) bool
 	pattern func(p string) bool
+}
+
+// nodeRules are a dialect's own rules for the nodes of a schema (see
+// dialect.nodes): the walk asks them to shape each node before it reads
+// its keywords, and to judge the nodes it built.
+type nodeRules interface {
+	// shape brings s into one of the dialect's node shapes. final reports
+	// that node is the result (a union, a type list, a cut or an error);
+	// otherwise the walk goes on with node, whose enum, const and union
+	// notes are in n.
+	shape(c *conv, s *schema.Schema, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error)
+	// empty reports whether the built node s may not stand as array items,
+	// a property or a union branch (for Gemini, an object without
+	// properties).
+	empty(s *schema.Schema) bool
+	// emptyProperty handles the property prop whose built node is empty:
+	// it records an error (c.fail), or leaves the property out with a note
+	// in n.
+	emptyProperty(c *conv, path *spath, prop string, required bool, n *notes)
 }
 
 type numberRule uint8

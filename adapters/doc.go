@@ -5,8 +5,8 @@
 // # Tools arrays
 //
 // [ToOpenAI], [ToOpenAIResponses], [ToAnthropic], [ToGemini], [ToMCP],
-// [ToBedrock] and [ToOllama] take []define.Tool and return typed values
-// whose json.Marshal is exactly the provider's "tools" value:
+// [ToBedrock], [ToOllama] and [ToMistral] take []define.Tool and return
+// typed values whose json.Marshal is exactly the provider's "tools" value:
 //
 //	tools, err := adapters.ToGemini(tk.Tools())
 //	body := map[string]any{"contents": contents, "tools": tools}
@@ -48,9 +48,10 @@
 //
 // # Replies
 //
-// [ParseOpenAIReply], [ParseResponsesReply], [ParseAnthropicReply],
-// [ParseGeminiReply], [ParseBedrockReply], [ParseMCPReply] and
-// [ParseOllamaReply] (or a [Provider]'s Parse) turn a reply into a [Turn]: the calls, the text, and
+// [ParseOpenAIReply], [ParseOpenAIResponsesReply], [ParseAnthropicReply],
+// [ParseGeminiReply], [ParseBedrockReply], [ParseMCPReply],
+// [ParseOllamaReply] and [ParseMistralReply] (or a [Provider]'s Parse)
+// turn a reply into a [Turn]: the calls, the text, and
 // the entries that replay the model's turn. A reply is read strictly, once:
 // keys match exactly, a key given twice, a key that differs from an
 // expected one only in case, and two calls with one id are errors, so the
@@ -76,8 +77,14 @@
 // (openai.go, gemini*.go, ollama.go, ...), that holds its wire types, its
 // functions and one spec value listed in registry.go; the rest of the
 // package (rendering, options, name rules, the schema walk, the reply
-// reader) reads those specs and never names a provider. [Providers]
+// reader, and the shapes several providers share) reaches a provider only
+// through its spec (the boundary is in CONTRIBUTING.md). [Providers]
 // returns every provider's [Provider], for code that picks one by name.
+//
+// A server that speaks OpenAI Chat Completions' shape is the OpenAI
+// provider speaking to it: ForOpenAI([Server]([Groq])), with the deviations
+// its [ServerProfile] declares; declare a profile for a server this
+// package does not list.
 //
 // # Caching
 //

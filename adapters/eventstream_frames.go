@@ -141,7 +141,7 @@ func (f *eventStreamFramer) frame(b []byte, emit func(string, []byte) error) err
 	case "":
 		return frameError(ErrReplyShape, "frame %d: no :message-type header", f.frames)
 	default:
-		return frameError(ErrReplyShape, "frame %d: :message-type %s is not event, exception or error", f.frames, rtQuote(f.msgType))
+		return frameError(ErrReplyShape, "frame %d: :message-type %s is not event, exception or error", f.frames, msgQuote(f.msgType))
 	}
 	return emit(name, payload)
 }
@@ -177,14 +177,14 @@ func (f *eventStreamFramer) headers(h []byte) error {
 			size = 16
 		case 6, 7: // bytes, string: a 2-byte length first
 			if i+2 > len(h) {
-				return frameError(ErrNotJSON, "frame %d: header %s runs past the end of the headers", f.frames, rtQuote(string(name)))
+				return frameError(ErrNotJSON, "frame %d: header %s runs past the end of the headers", f.frames, msgQuote(string(name)))
 			}
 			size = 2 + int(binary.BigEndian.Uint16(h[i:]))
 		default:
-			return frameError(ErrNotJSON, "frame %d: header %s has the unknown value type %d", f.frames, rtQuote(string(name)), typ)
+			return frameError(ErrNotJSON, "frame %d: header %s has the unknown value type %d", f.frames, msgQuote(string(name)), typ)
 		}
 		if i+size > len(h) {
-			return frameError(ErrNotJSON, "frame %d: header %s runs past the end of the headers", f.frames, rtQuote(string(name)))
+			return frameError(ErrNotJSON, "frame %d: header %s runs past the end of the headers", f.frames, msgQuote(string(name)))
 		}
 		val := h[i : i+size]
 		i += size

@@ -14,7 +14,7 @@ import (
 
 var geminiSpec = &spec{
 	name: NameGemini, funcName: "ToGemini", display: "Gemini",
-	options: optGeminiJSONSchema | optMaxInlineDepth, optionText: "GeminiJSONSchema, GeminiParameters, MaxInlineDepth",
+	options: optMode | optMaxInlineDepth, optionText: "GeminiJSONSchema, GeminiParameters, MaxInlineDepth",
 	// A letter or _, then [a-zA-Z0-9_.:-], at most 64 (the observed server
 	// limit; the SDK documents 128).
 	toolName: nameRule{text: "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$", min: 1, max: 64,
@@ -26,12 +26,15 @@ var geminiSpec = &spec{
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' }},
 	maxTools: 512, // function declarations per tool
 	dialect: func(cfg config) *dialect {
-		if cfg.gemini == geminiJSON {
+		switch geminiMode(cfg.mode) {
+		case geminiJSON:
 			return &geminiJSONDialect
+		case geminiParams:
+			return &geminiParamsDialect
 		}
-		return &geminiParamsDialect
+		return &geminiAutoDialect
 	},
-	inline: func(cfg config) bool { return cfg.gemini != geminiJSON },
+	inline: func(cfg config) bool { return geminiMode(cfg.mode) != geminiJSON },
 	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return toGeminiTools(p, t, o) },
 	build:  buildAs(buildGemini),
 	parse:  ReplyLimits.ParseGeminiReply,
@@ -66,15 +69,57 @@ var (
 		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
 		pattern: func(string) bool { return false },
 	}
-	// geminiParamsDialect is Gemini's parameters, the OpenAPI 3.0 subset.
+	// geminiParamsDialect is Gemini's parameters, the OpenAPI 3.0 subset,
+	// as GeminiParameters() renders it: lossy where the subset allows.
 	geminiParamsDialect = dialect{
-		name: "Gemini parameters", hint: gemHint, openAPI: true, strict: true, typed: true,
+		name: "Gemini parameters", hint: gemHint, nodes: geminiNodes{}, strict: true, typed: true,
 		lengths: true, defaults: true, examples: 1,
 		numbers: numbersInclusive, minItems: -1, maxItems: true, typedItems: true,
 		format:  func(s *schema.Schema) bool { return geminiFormatOK(s.Types, s.Format) },
 		pattern: func(string) bool { return true },
 	}
+	// geminiAutoDialect is geminiParamsDialect as ToGemini renders it by
+	// default: what the subset says with a loss is an error, and the
+	// declaration goes as parametersJsonSchema instead.
+	geminiAutoDialect = func() dialect {
+		d := geminiParamsDialect
+		d.nodes = geminiNodes{fallback: true}
+		return d
+	}()
 )
+
+// geminiMode is how [ToGemini] chooses between "parameters" and
+// "parametersJsonSchema": the mode (config.mode) its options set.
+type geminiMode uint8
+
+const (
+	geminiAuto   geminiMode = iota // per declaration: parameters when the subset carries it
+	geminiJSON                     // GeminiJSONSchema(): parametersJsonSchema everywhere
+	geminiParams                   // GeminiParameters(): parameters everywhere, or an error
+)
+
+// GeminiJSONSchema makes [ToGemini] send every tool's schema as
+// "parametersJsonSchema" (JSON Schema, with $ref/$defs, additionalProperties
+// and type lists) instead of "parameters" (Gemini's OpenAPI subset). Without
+// it, ToGemini already chooses per declaration: "parameters" where the
+// subset carries the schema, "parametersJsonSchema" for that declaration
+// alone where it does not. It conflicts with [GeminiParameters].
+func GeminiJSONSchema() Option {
+	return modeOption(NameGemini, uint8(geminiJSON), "GeminiJSONSchema()")
+}
+
+// GeminiParameters makes [ToGemini] send every tool's schema as
+// "parameters" (Gemini's OpenAPI subset), for callers that must stay on
+// it (an older model or gateway without "parametersJsonSchema"). A schema
+// the subset cannot express (a map, an untyped value, an array without
+// items, an object without properties as array items or a union branch, a
+// property key outside ^[A-Za-z0-9_]{1,64}$) is then an [*Error] instead of
+// a "parametersJsonSchema" declaration, and the lossy renderings the subset allows (a union next to
+// a type, kept as a note; an optional object without properties, left out
+// with a note) are used. It conflicts with [GeminiJSONSchema].
+func GeminiParameters() Option {
+	return modeOption(NameGemini, uint8(geminiParams), "GeminiParameters()")
+}
 
 // geminiFormatOK: STRING takes enum and date-time, INTEGER int32 and int64,
 // NUMBER float and double.
@@ -155,7 +200,7 @@ func ToGemini(tools []define.Tool, opts ...Option) ([]GeminiTool, error) {
 	return toGeminiTools(geminiSpec, tools, opts)
 }
 
-func toGeminiTools(p provider, tools []define.Tool, opts []Option) ([]GeminiTool, error) {
+func toGeminiTools(p *spec, tools []define.Tool, opts []Option) ([]GeminiTool, error) {
 	decls, err := render(p, tools, opts, buildGemini)
 	if err != nil {
 		return nil, err
@@ -163,25 +208,25 @@ func toGeminiTools(p provider, tools []define.Tool, opts []Option) ([]GeminiTool
 	return []GeminiTool{{FunctionDeclarations: decls}}, nil
 }
 
-func buildGemini(p provider, cfg config, d toolData) (GeminiFunctionDeclaration, error) {
+func buildGemini(p *spec, cfg config, d toolData) (GeminiFunctionDeclaration, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return GeminiFunctionDeclaration{}, err
 	}
 	decl := GeminiFunctionDeclaration{Name: d.name, Description: d.description}
-	if cfg.gemini != geminiJSON {
+	if geminiMode(cfg.mode) != geminiJSON {
 		params, err := renderGemini(p, cfg, d.name, d.in)
 		switch {
 		case err == nil:
 			decl.Parameters = params
 			return decl, nil
-		case cfg.gemini == geminiParams || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrPropertyKey):
+		case geminiMode(cfg.mode) == geminiParams || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrPropertyKey):
 			return GeminiFunctionDeclaration{}, err
 		}
 		// The subset cannot carry this schema, a property key breaks its
 		// key rule, or inlining its references would exceed the budget
 		// (inline_budget.go): this declaration alone goes as JSON Schema,
 		// which takes any key and keeps references (no inlining).
-		cfg.gemini = geminiJSON
+		cfg.mode = uint8(geminiJSON)
 		cfg.depth = DefaultMaxInlineDepth
 	}
 	js, err := renderJS(p, cfg, d.name, d.in, "input")
@@ -196,7 +241,7 @@ func buildGemini(p provider, cfg config, d toolData) (GeminiFunctionDeclaration,
 
 // renderGemini renders an input schema as Gemini "parameters"; nil means the
 // tool takes no arguments and the declaration has no parameters.
-func renderGemini(p provider, cfg config, tool string, s *schema.Schema) (json.RawMessage, error) {
+func renderGemini(p *spec, cfg config, tool string, s *schema.Schema) (json.RawMessage, error) {
 	c := newConv(p, cfg, tool, s)
 	root, err := c.rootNode(s, "input")
 	if err != nil {
@@ -211,7 +256,7 @@ func renderGemini(p provider, cfg config, tool string, s *schema.Schema) (json.R
 	}
 	data, err := marshalNoEscape(toGemini(out))
 	if err != nil {
-		return nil, c.done(&Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
+		return nil, c.done(&Error{Func: p.funcName, Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}
 	return frozen(data), nil
 }

@@ -109,34 +109,34 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return p.geminiStream(data)
 	}
 	var top [4][]byte
-	if err := p.fields(ptr(""), data, geminiKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), data, geminiKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if top[2] != nil && top[2][0] == '{' {
-		return Turn{}, p.errorObject(ptr("/error"), top[2], &geminiErrorKeys)
+		return Turn{}, p.errorObject(pointer("/error"), top[2], &geminiErrorKeys)
 	}
 	var g geminiTurn
-	content, path := data, ptr("")
+	content, path := data, pointer("")
 	switch {
 	case top[0] != nil && top[0][0] != 'n':
 		if content, err = p.geminiCandidate(top[0], &g.turn); err != nil {
 			return Turn{}, err
 		}
-		path = ptr("/candidates/0/content")
+		path = pointer("/candidates/0/content")
 	case top[1] != nil:
-		if err := p.geminiBlocked(ptr(""), top[1]); err != nil {
+		if err := p.geminiBlocked(pointer(""), top[1]); err != nil {
 			return Turn{}, err
 		}
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "no candidates")
+		return Turn{}, p.fail(pointer(""), ErrReplyShape, "no candidates")
 	case top[3] == nil:
-		return Turn{}, p.notShape(ptr(""), data, `no "candidates" and no "parts": not a Gemini response or content`)
+		return Turn{}, p.notShape(pointer(""), data, `no "candidates" and no "parts": not a Gemini response or content`)
 	}
 	parts, err := p.geminiContent(path, content)
 	if err != nil {
 		return Turn{}, err
 	}
 	if geminiNoParts(parts) {
-		return Turn{}, p.fail(ptr("/parts"), ErrReplyShape, "no parts")
+		return Turn{}, p.fail(pointer("/parts"), ErrReplyShape, "no parts")
 	}
 	if err := p.geminiParts(path, parts, &g); err != nil {
 		return Turn{}, err
@@ -168,7 +168,7 @@ func (p replyParser) geminiContent(path loc, content []byte) ([]byte, error) {
 			return nil, err
 		}
 		if role != "" && role != "model" {
-			return nil, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", rtQuote(role))
+			return nil, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not model", msgQuote(role))
 		}
 	}
 	if err := p.array(path.key("/parts"), m[1]); err != nil {
@@ -183,7 +183,7 @@ func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 	if n := p.ix.Count(parts, "functionCall", ""); n > 0 {
 		g.turn.Calls = growDouble(g.turn.Calls, n)
 	}
-	list := ptr(path.key("/parts").String()) // once, so that index below makes no path
+	list := pointer(path.key("/parts").String()) // once, so that index below makes no path
 	return p.ix.Elems(parts, func(i int, raw []byte) error {
 		at := list.index(i)
 		var part [4][]byte
@@ -237,31 +237,31 @@ func (p replyParser) geminiParts(path loc, parts []byte, g *geminiTurn) error {
 // finishReason.
 func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 	if list[0] != '[' {
-		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(list))
+		return nil, p.fail(pointer("/candidates"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(list))
 	}
 	first := p.ix.First(list)
 	if first == nil {
-		return nil, p.fail(ptr("/candidates"), ErrReplyShape, "no candidates")
+		return nil, p.fail(pointer("/candidates"), ErrReplyShape, "no candidates")
 	}
 	var c [3][]byte
-	if err := p.fields(ptr("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
+	if err := p.fields(pointer("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
 		return nil, err
 	}
 	var err error
-	if turn.Stop, err = p.text(ptr("/candidates/0/finishReason"), c[1]); err != nil {
+	if turn.Stop, err = p.text(pointer("/candidates/0/finishReason"), c[1]); err != nil {
 		return nil, err
 	}
 	if c[0] != nil && c[0][0] != 'n' {
-		if err := p.object(ptr("/candidates/0/content"), c[0]); err != nil {
+		if err := p.object(pointer("/candidates/0/content"), c[0]); err != nil {
 			return nil, err
 		}
 	}
 	parts := p.ix.Field(c[0], "parts")
-	if err := p.array(ptr("/candidates/0/content/parts"), parts); err != nil {
+	if err := p.array(pointer("/candidates/0/content/parts"), parts); err != nil {
 		return nil, err
 	}
 	if geminiNoParts(parts) {
-		return nil, p.geminiNoContent(ptr("/candidates/0"), turn.Stop, c[2])
+		return nil, p.geminiNoContent(pointer("/candidates/0"), turn.Stop, c[2])
 	}
 	return c[0], nil
 }
@@ -270,9 +270,9 @@ func (p replyParser) geminiCandidate(list []byte, turn *Turn) ([]byte, error) {
 // names the finishReason stop and quotes the finishMessage msg, if any.
 func (p replyParser) geminiNoContent(path loc, stop string, msg []byte) error {
 	if m, _ := jsonwire.Text(msg); m != "" {
-		return p.fail(path, ErrReplyShape, "no content (finishReason %s: %s)", rtQuote(stop), rtQuoteN(m, 200))
+		return p.fail(path, ErrReplyShape, "no content (finishReason %s: %s)", msgQuote(stop), msgQuoteN(m, 200))
 	}
-	return p.fail(path, ErrReplyShape, "no content (finishReason %s)", rtQuote(stop))
+	return p.fail(path, ErrReplyShape, "no content (finishReason %s)", msgQuote(stop))
 }
 
 // geminiNoParts reports whether parts is absent, null or an empty array.
@@ -294,9 +294,9 @@ func (p replyParser) geminiBlocked(at loc, feedback []byte) error {
 		return err
 	}
 	if msg, _ := jsonwire.Text(f[1]); msg != "" {
-		return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", rtQuote(reason), rtQuoteN(msg, 200))
+		return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s: %s)", msgQuote(reason), msgQuoteN(msg, 200))
 	}
-	return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", rtQuote(reason))
+	return p.fail(at.key("/blockReason"), ErrReplyShape, "no candidates: the prompt was blocked (blockReason %s)", msgQuote(reason))
 }
 
 // geminiStream gathers the chunks of a stream into one turn, in one pass
@@ -314,16 +314,16 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		n++
 		if v[0] != '{' {
 			if failed == nil {
-				failed = p.fail(ptr("").index(i), ErrReplyShape, "expected a response, got %s", jsonwire.Kind(v))
+				failed = p.fail(pointer("").index(i), ErrReplyShape, "expected a response, got %s", jsonwire.Kind(v))
 			}
 			return nil
 		}
 		var top [4][]byte
-		if err := p.fields(ptr("").index(i), v, geminiKeys, top[:]); err != nil {
+		if err := p.fields(pointer("").index(i), v, geminiKeys, top[:]); err != nil {
 			return err
 		}
 		if top[2] != nil && top[2][0] == '{' {
-			return p.errorObject(ptr("").index(i).key("/error"), top[2], &geminiErrorKeys)
+			return p.errorObject(pointer("").index(i).key("/error"), top[2], &geminiErrorKeys)
 		}
 		if failed != nil {
 			return nil
@@ -344,16 +344,16 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 	case failed != nil:
 		return Turn{}, failed
 	case n == 0:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "an empty array: expected a response or a stream of responses")
+		return Turn{}, p.fail(pointer(""), ErrReplyShape, "an empty array: expected a response or a stream of responses")
 	}
 	if len(lists) == 0 || !s.stopParts && geminiCut(s.turn.Stop) {
 		switch {
 		case !s.gemini:
-			return Turn{}, p.notShape(ptr(""), data, `no "candidates" and no "parts" in any response of the stream: not a Gemini stream`)
+			return Turn{}, p.notShape(pointer(""), data, `no "candidates" and no "parts" in any response of the stream: not a Gemini stream`)
 		case s.stopAt < 0:
-			return Turn{}, p.fail(ptr(""), ErrReplyShape, "no parts in any response of the stream")
+			return Turn{}, p.fail(pointer(""), ErrReplyShape, "no parts in any response of the stream")
 		}
-		return Turn{}, p.geminiNoContent(ptr("").index(s.stopAt).key("/candidates/0/finishReason"), s.turn.Stop, s.stopMsg)
+		return Turn{}, p.geminiNoContent(pointer("").index(s.stopAt).key("/candidates/0/finishReason"), s.turn.Stop, s.stopMsg)
 	}
 	s.turn.Text = s.text.String()
 	s.turn.Replay = []any{geminiJoin(p.ix, lists)}
@@ -383,7 +383,7 @@ type geminiStreamState struct {
 // geminiChunk reads chunk i of a stream, whose top-level fields are top,
 // into s, and returns its parts array when it has parts.
 func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiStreamState) ([]byte, error) {
-	at := ptr("").index(i)
+	at := pointer("").index(i)
 	content, path := chunk, at
 	switch {
 	case top[0] != nil && top[0][0] != 'n':

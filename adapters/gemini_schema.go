@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -65,7 +63,17 @@ func (ps geminiProps) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// openAPIShape brings one node into the shape of the OpenAPI subset before
+// geminiNodes are the node rules (dialect.nodes) of Gemini "parameters",
+// the OpenAPI 3.0 subset: one type, null as nullable, string enums only, a
+// type list or a union as anyOf, only the keywords of the node's type, maps
+// and untyped values errors; the walk's result is then turned into
+// Gemini's node type (toGemini). fallback: ToGemini can send a declaration
+// the subset cannot carry as parametersJsonSchema (its default mode), so
+// what GeminiParameters() renders with a loss (a union next to a type, an
+// optional object without properties) is an error that makes it do so.
+type geminiNodes struct{ fallback bool }
+
+// shape brings one node into the shape of the OpenAPI subset before
 // the walk handles its keywords (js, with geminiParamsDialect): a union
 // (oneOf was folded into anyOf) and a type list become anyOf nodes whose
 // branches are walked, with null branches and the null type turned into
@@ -75,7 +83,7 @@ func (ps geminiProps) MarshalJSON() ([]byte, error) {
 // final reports that node is the result (a union, a type list, a cut or an
 // error); otherwise the walk goes on with node, whose enum, const and anyOf
 // notes are in n.
-func (c *conv) openAPIShape(s *schema.Schema, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error) {
+func (r geminiNodes) shape(c *conv, s *schema.Schema, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error) {
 	nullable := false
 	if s.AnyOf != nil {
 		var branches []*schema.Schema
@@ -86,73 +94,97 @@ func (c *conv) openAPIShape(s *schema.Schema, path *spath, n *notes) (node *sche
 			}
 			branches = append(branches, b)
 		}
-		var kept []*schema.Schema
-		for i, b := range branches {
-			g, bcut, err := c.js(b, path.key("/anyOf").index(i))
-			if err == nil && len(branches) > 1 && openAPIEmptyObject(g) {
-				// (A single branch stands for the node itself, which the
-				// caller checks as a property, items or the root.)
-				err = c.errf(path.key("/anyOf").index(i), ErrUnsupported, "a union branch that is an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint)
-			}
-			if c.fail(err) {
-				kept = append(kept, &schema.Schema{}) // reported; the result is discarded
-				continue
-			}
-			if !bcut {
-				kept = append(kept, g)
-			}
+		if node, final, cut, err := r.union(c, s, branches, nullable, path, n); final {
+			return node, true, cut, err
 		}
-		switch {
-		case len(kept) == 0:
-			return nil, true, true, nil
-		case len(s.Types) == 0 && len(kept) == 1 && s.Properties == nil && s.Items == nil:
-			g := kept[0]
-			if s.Description != "" {
-				g.Description = s.Description
-			}
-			return withNull(g, nullable), true, false, nil
-		case len(s.Types) == 0:
-			for i, k := range kept {
-				kept[i] = withNull(k, nullable)
-			}
-			return &schema.Schema{Description: s.Description, AnyOf: kept}, true, false, nil
-		case c.cfg.gemini == geminiAuto:
-			return nil, true, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in %s", c.d.name)
-		}
-		n.addText("anyOf", "one of several alternatives, not expressible here")
 	}
-
 	types := s.Types
 	if s.HasType("null") {
 		nullable = true
 		types = without(types, "null")
 	}
 	if len(types) > 1 {
-		// Several types: one anyOf branch per type.
-		out := &schema.Schema{Description: s.Description}
-		for _, t := range types {
-			cp := *s
-			cp.Types, cp.Description, cp.Title = []string{t}, "", ""
-			cp.AnyOf = nil
-			g, tcut, err := c.js(&cp, path)
-			if err == nil && openAPIEmptyObject(g) {
-				err = c.errf(path, ErrUnsupported, "an object without properties, one of several types, cannot be expressed in %s%s", c.d.name, c.d.hint)
-			}
-			if c.fail(err) {
-				continue
-			}
-			if tcut {
-				return nil, true, true, nil
-			}
-			out.AnyOf = append(out.AnyOf, withNull(g, nullable))
-		}
-		return out, true, false, nil
+		node, cut := r.typeList(c, s, types, nullable, path)
+		return node, true, cut, nil
 	}
 	typ := ""
 	if len(types) == 1 {
 		typ = types[0]
 	}
+	return r.oneType(c, s, typ, nullable, path, n)
+}
 
+// union shapes a node with anyOf (oneOf was folded into it), its null
+// branches taken out (nullable): the branches walked, the node an anyOf of
+// them, or the one branch itself. final is false when the union sits next
+// to a type and GeminiParameters() keeps it as a note (in n): the node is
+// then shaped by its type.
+func (r geminiNodes) union(c *conv, s *schema.Schema, branches []*schema.Schema, nullable bool, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error) {
+	var kept []*schema.Schema
+	for i, b := range branches {
+		g, bcut, err := c.js(b, path.key("/anyOf").index(i))
+		if err == nil && len(branches) > 1 && r.empty(g) {
+			// (A single branch stands for the node itself, which the
+			// caller checks as a property, items or the root.)
+			err = c.errf(path.key("/anyOf").index(i), ErrUnsupported, "a union branch that is an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint)
+		}
+		if c.fail(err) {
+			kept = append(kept, &schema.Schema{}) // reported; the result is discarded
+			continue
+		}
+		if !bcut {
+			kept = append(kept, g)
+		}
+	}
+	switch {
+	case len(kept) == 0:
+		return nil, true, true, nil
+	case len(s.Types) == 0 && len(kept) == 1 && s.Properties == nil && s.Items == nil:
+		g := kept[0]
+		if s.Description != "" {
+			g.Description = s.Description
+		}
+		return withNull(g, nullable), true, false, nil
+	case len(s.Types) == 0:
+		for i, k := range kept {
+			kept[i] = withNull(k, nullable)
+		}
+		return &schema.Schema{Description: s.Description, AnyOf: kept}, true, false, nil
+	case r.fallback:
+		return nil, true, false, c.errf(path, ErrUnsupported, "a union (anyOf) next to a type cannot be expressed in %s", c.d.name)
+	}
+	n.addText("anyOf", "one of several alternatives, not expressible here")
+	return nil, false, false, nil
+}
+
+// typeList shapes a node with several types: one anyOf branch per type.
+// cut reports a branch cut by the inlining depth, and the node with it.
+func (r geminiNodes) typeList(c *conv, s *schema.Schema, types []string, nullable bool, path *spath) (node *schema.Schema, cut bool) {
+	out := &schema.Schema{Description: s.Description}
+	for _, t := range types {
+		cp := *s
+		cp.Types, cp.Description, cp.Title = []string{t}, "", ""
+		cp.AnyOf = nil
+		g, tcut, err := c.js(&cp, path)
+		if err == nil && r.empty(g) {
+			err = c.errf(path, ErrUnsupported, "an object without properties, one of several types, cannot be expressed in %s%s", c.d.name, c.d.hint)
+		}
+		if c.fail(err) {
+			continue
+		}
+		if tcut {
+			return nil, true
+		}
+		out.AnyOf = append(out.AnyOf, withNull(g, nullable))
+	}
+	return out, false
+}
+
+// oneType shapes a node of one type, typ ("" when s names none: it is
+// told from the keywords): enum and const kept only as strings on a
+// string, the keywords of other types dropped, and what the subset cannot
+// say (a map, an array without typed items, an untyped value) an error.
+func (r geminiNodes) oneType(c *conv, s *schema.Schema, typ string, nullable bool, path *spath, n *notes) (node *schema.Schema, final, cut bool, err error) {
 	var enum []any
 	if s.Enum != nil {
 		var had bool
@@ -251,22 +283,22 @@ func withNull(s *schema.Schema, nullable bool) *schema.Schema {
 	return s
 }
 
-// openAPIEmptyObject reports whether a node the walk built in the OpenAPI
-// subset is an object without properties (and not a union), which Gemini's
-// "parameters" rejects wherever it appears.
-func openAPIEmptyObject(s *schema.Schema) bool {
+// empty reports whether a node the walk built in the OpenAPI subset is an
+// object without properties (and not a union), which Gemini's "parameters"
+// rejects wherever it appears.
+func (geminiNodes) empty(s *schema.Schema) bool {
 	return s != nil && s.HasType("object") && len(s.Properties) == 0 && s.AnyOf == nil
 }
 
-// openAPIEmptyProperty handles a property whose value is an object without
+// emptyProperty handles a property whose value is an object without
 // properties, which Gemini rejects: an error when it is required or when
 // ToGemini can fall back to parametersJsonSchema, else left out with a note.
-func (c *conv) openAPIEmptyProperty(path *spath, prop string, required bool, n *notes) {
+func (r geminiNodes) emptyProperty(c *conv, path *spath, prop string, required bool, n *notes) {
 	switch {
 	case required:
 		c.fail(c.errf(path, ErrUnsupported,
 			"required property %q is an object without properties, which %s cannot express and no call could then supply%s", prop, c.d.name, c.d.hint))
-	case c.cfg.gemini == geminiAuto:
+	case r.fallback:
 		c.fail(c.errf(path, ErrUnsupported, "property %q is an object without properties, which %s cannot express", prop, c.d.name))
 	default:
 		n.addText(fmt.Sprintf("%q omitted", prop), "an object without properties")
@@ -290,7 +322,7 @@ func toGemini(s *schema.Schema) *geminiSchema {
 		}
 	}
 	for _, v := range s.Enum {
-		g.Enum = append(g.Enum, v.(string)) // openAPIShape keeps string enums only
+		g.Enum = append(g.Enum, v.(string)) // shape keeps string enums only
 	}
 	if s.Items != nil {
 		g.Items = toGemini(s.Items)
@@ -323,26 +355,3 @@ func toGemini(s *schema.Schema) *geminiSchema {
 // gemHint is the way out of a schema the "parameters" subset cannot carry;
 // only GeminiParameters() shows it, since ToGemini otherwise falls back.
 const gemHint = " (without GeminiParameters(), ToGemini sends this declaration as parametersJsonSchema; or change the Go type)"
-
-// marshalNoEscape is json.Marshal without HTML escaping.
-func marshalNoEscape(v any) ([]byte, error) { return jsonwire.MarshalNoEscape(v) }
-
-func writeJSONString(b *bytes.Buffer, s string) {
-	if !strings.ContainsAny(s, "\"\\<>&") && isPlainASCII(s) {
-		b.WriteByte('"')
-		b.WriteString(s)
-		b.WriteByte('"')
-		return
-	}
-	data, _ := marshalNoEscape(s)
-	b.Write(data)
-}
-
-func isPlainASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < 0x20 || s[i] >= 0x7f {
-			return false
-		}
-	}
-	return true
-}

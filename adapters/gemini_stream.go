@@ -160,42 +160,42 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 	}
 	p := &s.rp
 	var top [4][]byte
-	if err := p.fields(ptr(""), obj, geminiKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), obj, geminiKeys, top[:]); err != nil {
 		return err
 	}
 	if e := top[2]; e != nil && e[0] != 'n' {
 		if e[0] == '{' {
-			return p.errorObject(ptr("/error"), e, &geminiErrorKeys)
+			return p.errorObject(pointer("/error"), e, &geminiErrorKeys)
 		}
 		msg, ok := jsonwire.Text(e)
 		if !ok {
 			msg = string(p.ix.Compact(e))
 		}
-		return p.providerError(ptr("/error"), msg, "", "", "")
+		return p.providerError(pointer("/error"), msg, "", "", "")
 	}
 	var parts, stop, msg []byte
-	at, list := ptr("/candidates/0/content"), ptr("/candidates/0/content/parts")
+	at, list := pointer("/candidates/0/content"), pointer("/candidates/0/content/parts")
 	switch {
 	case top[0] != nil && top[0][0] != 'n':
 		if top[0][0] != '[' {
-			return p.fail(ptr("/candidates"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
+			return p.fail(pointer("/candidates"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
 		}
 		first := p.ix.First(top[0])
 		if first == nil {
 			return nil
 		}
 		var c [3][]byte
-		if err := p.fields(ptr("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
+		if err := p.fields(pointer("/candidates/0"), first, geminiCandidateKeys, c[:]); err != nil {
 			return err
 		}
-		if _, err := p.text(ptr("/candidates/0/finishReason"), c[1]); err != nil {
+		if _, err := p.text(pointer("/candidates/0/finishReason"), c[1]); err != nil {
 			return err
 		}
 		if c[1] != nil && c[1][0] != 'n' && len(c[1]) > 2 {
 			stop, msg = c[1], c[2]
 		}
 		if c[0] != nil && c[0][0] != 'n' {
-			if err := p.object(ptr("/candidates/0/content"), c[0]); err != nil {
+			if err := p.object(pointer("/candidates/0/content"), c[0]); err != nil {
 				return err
 			}
 			if parts, err = p.geminiContent(at, c[0]); err != nil {
@@ -203,9 +203,9 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 			}
 		}
 	case top[1] != nil:
-		return p.geminiBlocked(ptr(""), top[1])
+		return p.geminiBlocked(pointer(""), top[1])
 	case top[3] != nil:
-		at, list = ptr(""), ptr("/parts")
+		at, list = pointer(""), pointer("/parts")
 		if parts, err = p.geminiContent(at, obj); err != nil {
 			return err
 		}
@@ -225,7 +225,7 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 	a.msg = append(a.msg[:0], msg...)
 	reason, _ := jsonwire.Text(stop)
 	if geminiCut(reason) && a.nparts == before {
-		return p.geminiNoContent(ptr("/candidates/0/finishReason"), reason, msg)
+		return p.geminiNoContent(pointer("/candidates/0/finishReason"), reason, msg)
 	}
 	return a.endTurn(s, reason)
 }
@@ -296,10 +296,10 @@ func (a *geminiStream) part(s *Stream, at loc, raw []byte) error {
 			return p.fail(fcAt.key("/name"), ErrReplyShape, "missing name")
 		}
 		if id != "" && id != c.id {
-			return p.fail(fcAt.key("/id"), ErrReplyShape, "id %s in a piece of tool call %d (%s), whose id is %s", rtQuote(id), c.index, rtQuote(c.name), rtQuote(c.id))
+			return p.fail(fcAt.key("/id"), ErrReplyShape, "id %s in a piece of tool call %d (%s), whose id is %s", msgQuote(id), c.index, msgQuote(c.name), msgQuote(c.id))
 		}
 		if f[2] != nil && f[2][0] != 'n' {
-			return p.fail(fcAt.key("/args"), ErrArguments, "args in a piece of the streamed tool call %d (%s): its arguments come as partialArgs", c.index, rtQuote(c.name))
+			return p.fail(fcAt.key("/args"), ErrArguments, "args in a piece of the streamed tool call %d (%s): its arguments come as partialArgs", c.index, msgQuote(c.name))
 		}
 		if partial {
 			if err := a.partialArgs(s, fcAt.key("/partialArgs"), f[3], c); err != nil {
@@ -417,7 +417,7 @@ func (a *geminiStream) closeOpen(s *Stream, p *replyParser, at loc) error {
 		return nil
 	}
 	if c.pending != "" {
-		return p.fail(at, ErrArguments, "tool call %d (%s) ended while its argument %s was still streaming (willContinue)", c.index, rtQuote(c.name), rtQuote(c.pending))
+		return p.fail(at, ErrArguments, "tool call %d (%s) ended while its argument %s was still streaming (willContinue)", c.index, msgQuote(c.name), msgQuote(c.pending))
 	}
 	a.give(s, c)
 	return nil
@@ -440,25 +440,25 @@ func (a *geminiStream) endTurn(s *Stream, reason string) error {
 		return nil
 	}
 	if geminiCut(reason) || reason == "MAX_TOKENS" {
-		return s.rp.fail(ptr("/candidates/0/finishReason"), ErrIncomplete, "tool call %d (%s) was cut off (finishReason %s) before its last piece", c.index, rtQuote(c.name), rtQuote(reason))
+		return s.rp.fail(pointer("/candidates/0/finishReason"), ErrIncomplete, "tool call %d (%s) was cut off (finishReason %s) before its last piece", c.index, msgQuote(c.name), msgQuote(reason))
 	}
-	return a.closeOpen(s, &s.rp, ptr("/candidates/0/finishReason"))
+	return a.closeOpen(s, &s.rp, pointer("/candidates/0/finishReason"))
 }
 
 func (a *geminiStream) finish(s *Stream) ([]byte, error) {
 	if a.stop == nil {
 		if c := a.open; c != nil {
-			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s, started in event %d), with no finishReason", c.index, rtQuote(c.name), c.event)
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s, started in event %d), with no finishReason", c.index, msgQuote(c.name), c.event)
 		}
 		return nil, s.failStream(ErrIncomplete, "the stream ended with no finishReason (the last chunk of a Gemini stream has one)")
 	}
 	if c := a.open; c != nil {
 		reason, _ := jsonwire.Text(a.stop)
 		if geminiCut(reason) || reason == "MAX_TOKENS" {
-			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s, started in event %d), after finishReason %s", c.index, rtQuote(c.name), c.event, rtQuote(reason))
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s, started in event %d), after finishReason %s", c.index, msgQuote(c.name), c.event, msgQuote(reason))
 		}
 		if c.pending != "" {
-			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), while its argument %s was still streaming", c.index, rtQuote(c.name), rtQuote(c.pending))
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), while its argument %s was still streaming", c.index, msgQuote(c.name), msgQuote(c.pending))
 		}
 		a.give(s, c)
 	}
@@ -487,7 +487,7 @@ func (a *geminiStream) finish(s *Stream) ([]byte, error) {
 // partialArgs applies the partialArgs list at at to c.
 func (a *geminiStream) partialArgs(s *Stream, at loc, list []byte, c *geminiCall) error {
 	p := &s.rp
-	list0 := ptr(at.String())
+	list0 := pointer(at.String())
 	return p.ix.Elems(list, func(i int, raw []byte) error {
 		pa := list0.index(i)
 		var v [6][]byte
@@ -510,7 +510,7 @@ func (a *geminiStream) partialArgs(s *Stream, at loc, list []byte, c *geminiCall
 				continue
 			}
 			if val != nil {
-				return p.fail(pa.key("/"+key), ErrArguments, "jsonPath %s: more than one of stringValue, numberValue, boolValue and nullValue", rtQuote(path))
+				return p.fail(pa.key("/"+key), ErrArguments, "jsonPath %s: more than one of stringValue, numberValue, boolValue and nullValue", msgQuote(path))
 			}
 			ok := false
 			switch k {
@@ -525,7 +525,7 @@ func (a *geminiStream) partialArgs(s *Stream, at loc, list []byte, c *geminiCall
 				r = []byte("null")
 			}
 			if !ok {
-				return p.fail(pa.key("/"+key), ErrArguments, "jsonPath %s: expected %s, got %s", rtQuote(path), [...]string{"a string", "a number", "a boolean", "null"}[k], jsonwire.Kind(v[k+1]))
+				return p.fail(pa.key("/"+key), ErrArguments, "jsonPath %s: expected %s, got %s", msgQuote(path), [...]string{"a string", "a number", "a boolean", "null"}[k], jsonwire.Kind(v[k+1]))
 			}
 			val = r
 		}
@@ -540,10 +540,10 @@ func (a *geminiStream) partialArgs(s *Stream, at loc, list []byte, c *geminiCall
 		segs, problem := parseGeminiPath(a.segs[:0], path, max(p.maxDepth-geminiArgsDepth, 1))
 		a.segs = segs
 		if problem != "" {
-			return p.fail(pa.key("/jsonPath"), ErrArguments, "jsonPath %s: %s", rtQuote(path), problem)
+			return p.fail(pa.key("/jsonPath"), ErrArguments, "jsonPath %s: %s", msgQuote(path), problem)
 		}
 		if problem := c.root.apply(segs, path, kind, val); problem != "" {
-			return p.fail(pa.key("/jsonPath"), ErrArguments, "jsonPath %s: %s", rtQuote(path), problem)
+			return p.fail(pa.key("/jsonPath"), ErrArguments, "jsonPath %s: %s", msgQuote(path), problem)
 		}
 		if more {
 			c.pending = path

@@ -12,7 +12,7 @@ import (
 
 var mcpSpec = &spec{
 	name: NameMCP, funcName: "ToMCP", display: "MCP",
-	options: optNullAnyOf, optionText: "NullAsAnyOf",
+	options: optMode, optionText: "NullAsAnyOf",
 	toolName: nameRule{text: "^[A-Za-z0-9_.-]{1,128}$", min: 1, max: 128,
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }},
 	dialect: mcpDialectFor, rootUnions: true, keepExtra: true,
@@ -38,11 +38,22 @@ var mcpNullDialect = func() dialect { d := plainDialect; d.nullAnyOf = true; ret
 
 // mcpDialectFor is MCP's dialect for cfg.
 func mcpDialectFor(cfg config) *dialect {
-	if cfg.nullAnyOf {
+	if cfg.mode == mcpNullAnyOf {
 		return &mcpNullDialect
 	}
 	return &plainDialect
 }
+
+// mcpNullAnyOf is the mode (config.mode) NullAsAnyOf sets.
+const mcpNullAnyOf = 1
+
+// NullAsAnyOf makes [ToMCP] write a nullable value (a pointer field, by
+// default "type": ["string", "null"]) as "anyOf": [{"type": "string", ...},
+// {"type": "null"}], its constraints in the first branch. Both mean the
+// same in JSON Schema 2020-12; use this one for clients whose schema
+// checks, or whose models, handle only a single "type" (the MCP
+// inspector's strict mode flags type lists as less portable).
+func NullAsAnyOf() Option { return modeOption(NameMCP, mcpNullAnyOf, "NullAsAnyOf()") }
 
 // MCPTool is one entry of an MCP tools/list result's "tools".
 //
@@ -105,7 +116,7 @@ func ToMCP(tools []define.Tool, opts ...Option) ([]MCPTool, error) {
 	return render(mcpSpec, tools, opts, buildMCP)
 }
 
-func buildMCP(p provider, cfg config, d toolData) (MCPTool, error) {
+func buildMCP(p *spec, cfg config, d toolData) (MCPTool, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return MCPTool{}, err
 	}

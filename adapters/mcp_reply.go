@@ -70,7 +70,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 		turn.Calls, turn.Replay = sized[Call](n), sized[any](n)
 		ids := callIDs{hint: n}
 		err := p.ix.Elems(data, func(i int, raw []byte) error {
-			at := ptr("").index(i)
+			at := pointer("").index(i)
 			c, err := p.mcpRequest(at, raw)
 			if err != nil {
 				return err
@@ -86,21 +86,21 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 			return Turn{}, err
 		}
 		if len(turn.Calls) == 0 {
-			return Turn{}, p.fail(ptr(""), ErrReplyShape, "empty batch")
+			return Turn{}, p.fail(pointer(""), ErrReplyShape, "empty batch")
 		}
 	case '{':
 		var r [5][]byte
-		if err := p.fields(ptr(""), data, mcpRequestKeys, r[:]); err != nil {
+		if err := p.fields(pointer(""), data, mcpRequestKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
 		var c Call
 		switch {
 		case r[2] != nil || r[4] != nil:
-			c, err = p.mcpRequest(ptr(""), data)
+			c, err = p.mcpRequest(pointer(""), data)
 		case p.ix.Field(data, "name") == nil && p.ix.Field(data, "arguments") == nil:
-			return Turn{}, p.notShape(ptr(""), data, `no "method" and no "name": not a JSON-RPC tools/call request or its params`)
+			return Turn{}, p.notShape(pointer(""), data, `no "method" and no "name": not a JSON-RPC tools/call request or its params`)
 		default:
-			c, err = p.mcpParams(ptr(""), data)
+			c, err = p.mcpParams(pointer(""), data)
 		}
 		if err != nil {
 			return Turn{}, err
@@ -108,7 +108,7 @@ func (l ReplyLimits) ParseMCPReply(msg []byte) (Turn, error) {
 		turn.Calls = []Call{c}
 		turn.Replay = []any{json.RawMessage(p.ix.CompactIn(p.blocks, data))}
 	default:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jsonwire.Kind(data))
+		return Turn{}, p.fail(pointer(""), ErrReplyShape, "expected a tools/call request, its params or a batch, got %s", jsonwire.Kind(data))
 	}
 	return turn.noEmptyCalls(), nil
 }
@@ -141,7 +141,7 @@ func (p replyParser) mcpRequest(path loc, raw []byte) (Call, error) {
 		return Call{}, err
 	}
 	if method != "tools/call" {
-		return Call{}, p.fail(path.key("/method"), ErrReplyShape, "method %s is not tools/call", rtQuote(method))
+		return Call{}, p.fail(path.key("/method"), ErrReplyShape, "method %s is not tools/call", msgQuote(method))
 	}
 	if k := jsonwire.Kind(r[1]); k != "a string" && k != "a number" {
 		return Call{}, p.fail(path.key("/id"), ErrReplyShape, "expected a string or number id, got %s", k)

@@ -1,6 +1,8 @@
 package adapters
 
-import "fmt"
+import (
+	"fmt"
+)
 
 // nameRule is one provider's rule for tool names or property keys. The rules
 // are checked by hand (no regexp) on the hot first render.
@@ -37,11 +39,16 @@ func (r *nameRule) match(s string) bool {
 	return true
 }
 
-func (p provider) checkToolName(name string) error {
-	r := p.toolNameRule()
+func (p *spec) checkToolName(name string) error {
+	r := &p.toolName
 	if r.match(name) {
 		return nil
 	}
-	return &Error{Func: p.fn(), Tool: name, Err: ErrName,
-		Msg: fmt.Sprintf("tool name %q does not match %s's %s", name, p.label(), r.text)}
+	return &Error{Func: p.funcName, Tool: name, Err: ErrName,
+		Msg: fmt.Sprintf("tool name %q does not match %s's %s", name, p.display, r.text)}
 }
+
+// dottedKeyRule is the rule for property keys that Anthropic documents,
+// which Bedrock follows too (Claude models serve most Converse tool calls).
+var dottedKeyRule = nameRule{text: "^[a-zA-Z0-9_.-]{1,64}$", min: 1, max: 64,
+	rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }}

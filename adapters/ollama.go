@@ -74,7 +74,7 @@ func ToOllama(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
 	return render(ollamaSpec, tools, opts, buildOllama)
 }
 
-func buildOllama(p provider, cfg config, d toolData) (OpenAITool, error) {
+func buildOllama(p *spec, cfg config, d toolData) (OpenAITool, error) {
 	if err := p.checkToolName(d.name); err != nil {
 		return OpenAITool{}, err
 	}
@@ -191,27 +191,27 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var top [4][]byte
-	if err := p.fields(ptr(""), data, ollamaReplyKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), data, ollamaReplyKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if e := top[3]; e != nil && e[0] != 'n' {
-		msg, err := p.text(ptr("/error"), e)
+		msg, err := p.text(pointer("/error"), e)
 		if err != nil {
 			return Turn{}, err
 		}
-		return Turn{}, p.providerError(ptr("/error"), msg, "", "", "")
+		return Turn{}, p.providerError(pointer("/error"), msg, "", "", "")
 	}
 	if top[0] == nil {
-		return Turn{}, p.notShape(ptr(""), data, `no "message" and no "error": not an Ollama /api/chat reply`)
+		return Turn{}, p.notShape(pointer(""), data, `no "message" and no "error": not an Ollama /api/chat reply`)
 	}
 	if d := top[1]; d != nil && d[0] == 'f' {
-		return Turn{}, p.fail(ptr("/done"), ErrReplyShape, "done is false: this is one chunk of a streamed reply (send \"stream\": false for a whole reply)")
+		return Turn{}, p.fail(pointer("/done"), ErrReplyShape, "done is false: this is one chunk of a streamed reply (send \"stream\": false for a whole reply)")
 	}
 	var turn Turn
-	if turn.Stop, err = p.text(ptr("/done_reason"), top[2]); err != nil {
+	if turn.Stop, err = p.text(pointer("/done_reason"), top[2]); err != nil {
 		return Turn{}, err
 	}
-	path := ptr("/message")
+	path := pointer("/message")
 	var m [3][]byte
 	if err := p.fields(path, top[0], ollamaMessageKeys, m[:]); err != nil {
 		return Turn{}, err
@@ -221,7 +221,7 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	if role != "assistant" {
-		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+		return Turn{}, p.fail(path.key("/role"), ErrReplyShape, "role is %s, not assistant", msgQuote(role))
 	}
 	if turn.Text, err = p.text(path.key("/content"), m[1]); err != nil {
 		return Turn{}, err
@@ -231,7 +231,7 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	}
 	replay := OllamaMessage{Role: "assistant", Content: turn.Text, Extra: p.ix.ExtraIn(p.blocks, top[0], ollamaMessageKeys, nil, nil)}
 	if m[2] != nil && m[2][0] == '[' {
-		if err := p.ollamaToolCalls(ptr("/message/tool_calls"), m[2], &turn, &replay); err != nil {
+		if err := p.ollamaToolCalls(pointer("/message/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err
 		}
 	}

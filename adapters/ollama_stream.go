@@ -38,14 +38,14 @@ type ollamaStream struct {
 func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 	p := &s.rp
 	if a.done {
-		return p.fail(ptr(""), ErrReplyShape, "a chunk after the one with \"done\": true")
+		return p.fail(pointer(""), ErrReplyShape, "a chunk after the one with \"done\": true")
 	}
 	obj, err := s.object(data)
 	if err != nil {
 		return err
 	}
 	var top [4][]byte
-	if err := p.fields(ptr(""), obj, ollamaReplyKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), obj, ollamaReplyKeys, top[:]); err != nil {
 		return err
 	}
 	if e := top[3]; e != nil && e[0] != 'n' {
@@ -53,12 +53,12 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 		if !ok {
 			msg = string(p.ix.Compact(e))
 		}
-		return p.providerError(ptr("/error"), msg, "", "", "")
+		return p.providerError(pointer("/error"), msg, "", "", "")
 	}
 	if d := top[1]; d != nil && d[0] != 't' && d[0] != 'f' && d[0] != 'n' {
-		return p.fail(ptr("/done"), ErrReplyShape, "expected true or false, got %s", jsonwire.Kind(d))
+		return p.fail(pointer("/done"), ErrReplyShape, "expected true or false, got %s", jsonwire.Kind(d))
 	}
-	if _, err := p.text(ptr("/done_reason"), top[2]); err != nil {
+	if _, err := p.text(pointer("/done_reason"), top[2]); err != nil {
 		return err
 	}
 	if m := top[0]; m != nil && m[0] != 'n' {
@@ -83,7 +83,7 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 // message reads one chunk's message.
 func (a *ollamaStream) message(s *Stream, msg []byte) error {
 	p := &s.rp
-	at := ptr("/message")
+	at := pointer("/message")
 	var m [4][]byte
 	others, err := p.fieldsOthers(at, msg, ollamaChunkMessageKeys, m[:])
 	if err != nil {
@@ -95,7 +95,7 @@ func (a *ollamaStream) message(s *Stream, msg []byte) error {
 			return err
 		}
 		if role != "assistant" {
-			return p.fail(at.key("/role"), ErrReplyShape, "role is %s, not assistant", rtQuote(role))
+			return p.fail(at.key("/role"), ErrReplyShape, "role is %s, not assistant", msgQuote(role))
 		}
 		if a.role == nil {
 			a.role = append([]byte(nil), m[0]...)
@@ -130,7 +130,7 @@ func (a *ollamaStream) message(s *Stream, msg []byte) error {
 	if err := p.array(at.key("/tool_calls"), m[3]); err != nil {
 		return err
 	}
-	list := ptr(at.key("/tool_calls").String())
+	list := pointer(at.key("/tool_calls").String())
 	return p.ix.Elems(m[3], func(i int, raw []byte) error {
 		c := list.index(i)
 		var tc [2][]byte

@@ -2,26 +2,33 @@ package adapters
 
 import (
 	"encoding/json"
-	"fmt"
+	"io"
+	"strconv"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/schema"
 )
 
-// The OpenAI Chat Completions home: this file (tools), openai_reply.go
-// (replies and results). OpenAI-compatible servers (Mistral, Groq, xAI,
-// DeepSeek, vLLM, ...) use it too.
+// The OpenAI Chat Completions home: this file (tools, replies, streams and
+// results, read by the family's core in chat_reply.go and chat_stream.go)
+// and openai_servers.go (the OpenAI-compatible servers it speaks to, each a
+// ServerProfile: Groq, xAI, DeepSeek, OpenRouter, vLLM, ...).
 
 var openAISpec = &spec{
 	name: NameOpenAI, funcName: "ToOpenAI", display: "OpenAI",
-	options: optStrict, optionText: "Strict, StrictWherePossible",
+	options: optStrict | optMode, optionText: "Strict, StrictWherePossible, Server",
 	toolName: openAIToolName,
-	maxTools: maxOpenAITools,
-	dialect:  openAIDialect, rootUnions: true,
-	tools:  func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOpenAI) },
+	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
+	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,
+	tools: func(p *spec, t []define.Tool, o []Option) (any, error) {
+		if _, err := serverOf(o); err != nil {
+			return nil, joinErrors([]*Error{err.(*Error)})
+		}
+		return render(p, t, o, buildOpenAI)
+	},
 	build:  buildAs(buildOpenAI),
 	parse:  ReplyLimits.ParseOpenAIReply,
-	stream: openAIStreamSpec,
+	stream: chatStreams(&openAIServer),
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(OpenAIResults(c, r))
 	},
@@ -31,63 +38,10 @@ var openAISpec = &spec{
 		}
 		return ""
 	},
+	shape:      chatShape,
 	prompt:     userText,
 	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
 	choice:     openAIChoice,
-}
-
-// openAIToolName is OpenAI's rule for tool names, Chat and Responses.
-var openAIToolName = nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64,
-	rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }}
-
-// maxOpenAIDescription is the description length OpenAI rejects above
-// (string_above_max_length; observed, not documented: docs/providers.md).
-const maxOpenAIDescription = 1024
-
-// maxOpenAITools is OpenAI's limit on tools per request (array_above_max_length).
-const maxOpenAITools = 128
-
-// openAIDialect is the dialect of OpenAI Chat and Responses: Structured
-// Outputs' subset when strict, JSON Schema as is otherwise.
-func openAIDialect(cfg config) *dialect {
-	if cfg.strict {
-		return &openAIStrictDialect
-	}
-	return &plainDialect
-}
-
-// openAIStrictDialect is OpenAI's Structured Outputs subset.
-var openAIStrictDialect = dialect{
-	name: "OpenAI strict mode", hint: strictHint, strict: true, typed: true, title: true,
-	numbers: numbersKept, minItems: -1, maxItems: true,
-	typedItems: true, closeObjects: closeAll, allRequired: true,
-	format: func(s *schema.Schema) bool {
-		switch s.Format {
-		case "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid":
-			return true
-		}
-		return false
-	},
-	pattern: func(p string) bool { return !hasLookaround(p) },
-}
-
-// OpenAITool is one entry of an OpenAI Chat Completions "tools" array:
-//
-//	{"type":"function","function":{"name":...,"description":...,"parameters":{...},"strict":true}}
-type OpenAITool struct {
-	Type     string         `json:"type"` // always "function"
-	Function OpenAIFunction `json:"function"`
-}
-
-// OpenAIFunction is the "function" member of an [OpenAITool].
-//
-// Parameters is pre-rendered and shared with the per-tool cache: replace it,
-// never modify its bytes.
-type OpenAIFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description,omitempty"`
-	Parameters  json.RawMessage `json:"parameters"`
-	Strict      bool            `json:"strict,omitempty"`
 }
 
 // ToOpenAI renders tools as an OpenAI Chat Completions "tools" array.
@@ -112,10 +66,14 @@ type OpenAIFunction struct {
 // tools, duplicate names. Each tool is rendered once per option set and
 // cached on the tool.
 func ToOpenAI(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
-	return render(openAISpec, tools, opts, buildOpenAI)
+	srv, err := serverOf(opts)
+	if err != nil {
+		return nil, joinErrors([]*Error{err.(*Error)})
+	}
+	return render(serverSpec(srv), tools, opts, buildOpenAI)
 }
 
-func buildOpenAI(p provider, cfg config, d toolData) (OpenAITool, error) {
+func buildOpenAI(p *spec, cfg config, d toolData) (OpenAITool, error) {
 	params, err := openAIParams(p, cfg, d)
 	if err != nil {
 		return OpenAITool{}, err
@@ -125,42 +83,15 @@ func buildOpenAI(p provider, cfg config, d toolData) (OpenAITool, error) {
 	}}, nil
 }
 
-func openAIParams(p provider, cfg config, d toolData) (json.RawMessage, error) {
-	if err := p.checkToolName(d.name); err != nil {
-		return nil, err
-	}
-	if n := len([]rune(d.description)); n > maxOpenAIDescription {
-		return nil, &Error{Func: p.fn(), Tool: d.name, Err: ErrLimit,
-			Msg: fmt.Sprintf("description is %d characters; OpenAI rejects more than %d (string_above_max_length): move detail into parameter descriptions", n, maxOpenAIDescription)}
-	}
-	return renderJS(p, cfg, d.name, d.in, "input")
-}
-
-// ForOpenAI returns the [Provider] for OpenAI Chat Completions (and
-// OpenAI-compatible servers). Tools is [ToOpenAI] with opts; Parse is
-// [ParseOpenAIReply]; Results is [OpenAIResults], one entry per message;
-// Prompt is {"role":"user","content":text}.
-func ForOpenAI(opts ...Option) Provider { return forSpec(openAISpec, opts) }
-
-func appendOpenAI(dst []byte, t *OpenAITool) ([]byte, error) {
-	dst = append(dst, `{"type":`...)
-	dst = appendString(dst, t.Type)
-	dst = append(dst, `,"function":{"name":`...)
-	dst = appendString(dst, t.Function.Name)
-	if t.Function.Description != "" {
-		dst = append(dst, `,"description":`...)
-		dst = appendString(dst, t.Function.Description)
-	}
-	dst = append(dst, `,"parameters":`...)
-	dst, err := appendRaw(dst, t.Function.Parameters)
-	if t.Function.Strict {
-		dst = append(dst, `,"strict":true`...)
-	}
-	return append(dst, "}}"...), err
-}
-
-func sizeOpenAI(t *OpenAITool) int {
-	return entryKeys + len(t.Type) + len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters)
+// ForOpenAI returns the [Provider] for OpenAI Chat Completions, or, with a
+// [Server] option, for the OpenAI-compatible server its [ServerProfile]
+// describes (its name, its requests, its replies' deviations). Tools is
+// [ToOpenAI] with opts; Parse is [ParseOpenAIReply] (with the profile's
+// deviations); Results is [OpenAIResults], one entry per message; Prompt
+// is {"role":"user","content":text}.
+func ForOpenAI(opts ...Option) Provider {
+	srv, _ := serverOf(opts) // two Server options: the first; Tools reports the conflict
+	return forSpec(serverSpec(srv), opts)
 }
 
 // NameOpenAI is OpenAI Chat's name, as [Provider.Name] and
@@ -179,4 +110,89 @@ func openAIChoice(c Choice) (string, json.RawMessage, error) {
 	b := []byte(`{"type":"allowed_tools","allowed_tools":{"mode":"` + [...]string{"auto", "required"}[c.Mode] + `","tools":`)
 	b = choiceNames(b, c.Allowed, `{"type":"function","function":{"name":`, `}}`)
 	return "tool_choice", append(b, "}}"...), nil
+}
+
+// ParseOpenAIReply parses an OpenAI Chat Completions reply: the whole chat
+// completion (its choices[0].message is read) or the assistant message
+// alone. It is [ReplyLimits.ParseOpenAIReply] with the default limits; a
+// compatible server's replies are read by ForOpenAI([Server](profile)).Parse,
+// with the deviations its profile declares.
+func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOpenAIReply(reply) }
+
+// ParseOpenAIReply parses an OpenAI Chat Completions reply within l.
+//
+// An error body ({"error":{"message","type","param","code"}}) is a
+// [ReplyError] wrapping [ErrProviderError] that quotes it.
+//
+// Each call's arguments text is parsed into [Call.Args]: "" and "null" mean
+// {} (strict no-argument tools send ""), an object in place of the text is
+// accepted, and anything else that is not one JSON object is an error
+// wrapping [ErrArguments]. A tool call whose type is not "function" is an
+// error wrapping [ErrReplyShape], since its result could not be rendered.
+// A call sent with an empty or no id (some OpenAI-compatible servers, and
+// Ollama, do) gets one made from its index, name and arguments
+// ("call_0_1a2b3c4d"), used by the replay and by the results alike. These
+// deviations (an id made, arguments as an object, no arguments member)
+// are those of the [OpenAI] profile; others are errors.
+//
+// Turn.Replay holds one [OpenAIAssistantMessage]; Turn.Text is the
+// message's content; Turn.Stop is the choice's finish_reason.
+func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
+	return l.parseChat(&openAIServer, reply)
+}
+
+// madeCallID is OpenAI's id for call i of a reply, sent with an empty one
+// or none: its index and an FNV-1a hash of its name and arguments, so that
+// the same reply always gets the same ids, and a "_" for each try whose id
+// another call of the reply had.
+func madeCallID(i int, name string, args []byte, try int) string {
+	h := uint32(2166136261)
+	for _, s := range [...][]byte{[]byte(name), {0}, args} {
+		for _, b := range s {
+			h = (h ^ uint32(b)) * 16777619
+		}
+	}
+	return "call_" + strconv.Itoa(i) + "_" + strconv.FormatUint(uint64(h), 16) + strings.Repeat("_", try)
+}
+
+// openAIServer is OpenAI as its reader sees it: with the deviations of the
+// servers that follow it most closely (Gemini's and Ollama's compatible
+// endpoints), which ForOpenAI has always accepted.
+var openAIServer = chatServer{name: NameOpenAI, what: "an OpenAI chat completion",
+	quirks: quirkMadeIDs | quirkArgumentsObject | quirkNoArguments, madeID: madeCallID}
+
+// OpenAIResults renders the results of calls as OpenAI Chat tool messages,
+// one per call in call order, each with its call's tool_call_id. Send them
+// right after the assistant message that made the calls; OpenAI rejects a
+// request in which any tool_call_id goes unanswered.
+//
+// Chat has no error flag, so an error result's content is its Output
+// prefixed with "error: ". Results and calls must be one to one
+// ([ErrResultCount]), and every call needs an id ([ErrCallID]).
+func OpenAIResults(calls []Call, results []define.Result) ([]OpenAIToolMessage, error) {
+	if err := checkResultPairs("OpenAIResults", calls, results, true); err != nil {
+		return nil, err
+	}
+	msgs := make([]OpenAIToolMessage, len(calls))
+	for i, c := range calls {
+		msgs[i] = OpenAIToolMessage{Role: "tool", ToolCallID: c.ID, Content: resultText(results[i])}
+	}
+	return msgs, nil
+}
+
+// ParseOpenAIStream reads an OpenAI Chat Completions stream (a request
+// with "stream": true) from body, the HTTP response body as sent: its
+// Server-Sent Events to "data: [DONE]". The Turn is what
+// [ParseOpenAIReply] gives for the same reply unstreamed: calls in order
+// with their ids and compact arguments, the content as Text, the last
+// finish_reason as Stop, and one [OpenAIAssistantMessage] as Replay.
+//
+// Pieces are joined as the reply's pieces are meant to be, whatever the
+// server: see [Stream] for reading calls as they complete. A stream that
+// ends before [DONE] and before any finish_reason, a call whose arguments
+// are cut off (finish_reason "length"), or an error event are errors: a
+// [*ReplyError] wrapping [ErrIncomplete], [ErrArguments] or
+// [ErrProviderError].
+func ParseOpenAIStream(body io.Reader) (Turn, error) {
+	return ReplyLimits{}.parseStream(openAISpec, body)
 }

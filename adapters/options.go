@@ -14,6 +14,9 @@ type Option interface {
 	// kind reports which option field the option sets, to check that the
 	// provider accepts it.
 	kind() optionKind
+	// home is the name of the one home that takes an optMode option; ""
+	// for an option several homes take.
+	home() string
 	fmt.Stringer
 }
 
@@ -21,21 +24,12 @@ type optionKind uint8
 
 const (
 	optStrict optionKind = 1 << iota
-	optGeminiJSONSchema
 	optMaxInlineDepth
-	optNullAnyOf
-	optDeferred  // Deferred, DeferOnly, ToolSearch
-	optNamespace // Namespace
-)
-
-// geminiMode is how [ToGemini] chooses between "parameters" and
-// "parametersJsonSchema".
-type geminiMode uint8
-
-const (
-	geminiAuto   geminiMode = iota // per declaration: parameters when the subset carries it
-	geminiJSON                     // GeminiJSONSchema(): parametersJsonSchema everywhere
-	geminiParams                   // GeminiParameters(): parameters everywhere, or an error
+	optDeferred // Deferred, DeferOnly, ToolSearch
+	// optMode is the option of one home's own (GeminiJSONSchema,
+	// NullAsAnyOf, Namespace...): its owner names the home, and no other
+	// home takes it. Those that set config.mode conflict with each other.
+	optMode
 )
 
 // DefaultMaxInlineDepth is how many times one recursive type appears nested
@@ -51,22 +45,28 @@ const maxInlineDepthLimit = 8
 // config is the option set of one call. It is comparable: it is part of the
 // per-tool cache key.
 type config struct {
-	strict     bool // strict rendering (per tool, after define.WithStrict)
-	strictAuto bool // StrictWherePossible(): strict when the schema allows
-	gemini     geminiMode
-	depth      int  // MaxInlineDepth; 0 means DefaultMaxInlineDepth
-	nullAnyOf  bool // NullAsAnyOf(): a nullable type is anyOf [T, null]
+	strict     bool  // strict rendering (per tool, after define.WithStrict)
+	strictAuto bool  // StrictWherePossible(): strict when the schema allows
+	depth      int   // MaxInlineDepth; 0 means DefaultMaxInlineDepth
+	mode       uint8 // a home's own mode, set by its options (Gemini's schema field, MCP's NullAsAnyOf); 0 is its default
 }
 
 type option struct {
-	k    optionKind
-	f    func(*config)
-	text string
+	k     optionKind
+	f     func(*config)
+	text  string
+	owner string // for optMode: the name of the home that takes it
 }
 
 func (o option) apply(c *config)  { o.f(c) }
 func (o option) kind() optionKind { return o.k }
 func (o option) String() string   { return o.text }
+func (o option) home() string     { return o.owner }
+
+// modeOption is an option of the home named owner that sets config.mode.
+func modeOption(owner string, mode uint8, text string) Option {
+	return option{k: optMode, f: func(c *config) { c.mode = mode }, text: text, owner: owner}
+}
 
 // Strict asks for the provider's strict (grammar-constrained) tool mode on
 // every tool of the call:
@@ -86,7 +86,7 @@ func (o option) String() string   { return o.text }
 // call's option. The Responses API treats an omitted "strict" as true, so
 // [ToOpenAIResponses] always sends it.
 func Strict(on bool) Option {
-	return option{optStrict, func(c *config) { c.strict, c.strictAuto = on, false }, "Strict(" + strconv.FormatBool(on) + ")"}
+	return option{optStrict, func(c *config) { c.strict, c.strictAuto = on, false }, "Strict(" + strconv.FormatBool(on) + ")", ""}
 }
 
 // StrictWherePossible renders each tool of the call strict where its schema
@@ -97,30 +97,7 @@ func Strict(on bool) Option {
 // and union-typed parameters across strict schemas) are filled in list
 // order; the tools that would exceed them are sent non-strict.
 func StrictWherePossible() Option {
-	return option{optStrict, func(c *config) { c.strict, c.strictAuto = false, true }, "StrictWherePossible()"}
-}
-
-// GeminiJSONSchema makes [ToGemini] send every tool's schema as
-// "parametersJsonSchema" (JSON Schema, with $ref/$defs, additionalProperties
-// and type lists) instead of "parameters" (Gemini's OpenAPI subset). Without
-// it, ToGemini already chooses per declaration: "parameters" where the
-// subset carries the schema, "parametersJsonSchema" for that declaration
-// alone where it does not. It conflicts with [GeminiParameters].
-func GeminiJSONSchema() Option {
-	return option{optGeminiJSONSchema, func(c *config) { c.gemini = geminiJSON }, "GeminiJSONSchema()"}
-}
-
-// GeminiParameters makes [ToGemini] send every tool's schema as
-// "parameters" (Gemini's OpenAPI subset), for callers that must stay on
-// it (an older model or gateway without "parametersJsonSchema"). A schema
-// the subset cannot express (a map, an untyped value, an array without
-// items, an object without properties as array items or a union branch, a
-// property key outside ^[A-Za-z0-9_]{1,64}$) is then an [*Error] instead of
-// a "parametersJsonSchema" declaration, and the lossy renderings the subset allows (a union next to
-// a type, kept as a note; an optional object without properties, left out
-// with a note) are used. It conflicts with [GeminiJSONSchema].
-func GeminiParameters() Option {
-	return option{optGeminiJSONSchema, func(c *config) { c.gemini = geminiParams }, "GeminiParameters()"}
+	return option{optStrict, func(c *config) { c.strict, c.strictAuto = false, true }, "StrictWherePossible()", ""}
 }
 
 // MaxInlineDepth sets how many times one recursive type may appear nested on
@@ -130,32 +107,22 @@ func GeminiParameters() Option {
 // says so. n must be between 1 and 8; the default is
 // [DefaultMaxInlineDepth].
 func MaxInlineDepth(n int) Option {
-	return option{optMaxInlineDepth, func(c *config) { c.depth = n }, "MaxInlineDepth(" + strconv.Itoa(n) + ")"}
-}
-
-// NullAsAnyOf makes [ToMCP] write a nullable value (a pointer field, by
-// default "type": ["string", "null"]) as "anyOf": [{"type": "string", ...},
-// {"type": "null"}], its constraints in the first branch. Both mean the
-// same in JSON Schema 2020-12; use this one for clients whose schema
-// checks, or whose models, handle only a single "type" (the MCP
-// inspector's strict mode flags type lists as less portable).
-func NullAsAnyOf() Option {
-	return option{optNullAnyOf, func(c *config) { c.nullAnyOf = true }, "NullAsAnyOf()"}
+	return option{optMaxInlineDepth, func(c *config) { c.depth = n }, "MaxInlineDepth(" + strconv.Itoa(n) + ")", ""}
 }
 
 // newConfig applies opts for the provider p, rejecting options p does not
 // take. It normalises the result so that equal renderings share one cache
 // key.
-func newConfig(p provider, opts []Option) (config, error) {
+func newConfig(p *spec, opts []Option) (config, error) {
 	var c config
-	var modeOpt [2]Option // the Strict and Gemini mode options seen, to catch conflicts
+	var modeOpt [2]Option // the Strict and the home's mode options seen, to catch conflicts
 	for _, o := range opts {
 		if o == nil {
 			continue
 		}
-		if o.kind()&p.accepts() == 0 {
-			return config{}, &Error{Func: p.fn(), Err: ErrOption,
-				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.label(), p.optionList())}
+		if o.kind()&p.options == 0 || o.home() != "" && o.home() != p.home() {
+			return config{}, &Error{Func: p.funcName, Err: ErrOption,
+				Msg: fmt.Sprintf("option %v does not apply to %s (it takes %s)", o, p.display, p.optionText)}
 		}
 		before := c
 		o.apply(&c)
@@ -163,12 +130,12 @@ func newConfig(p provider, opts []Option) (config, error) {
 		switch o.kind() {
 		case optStrict:
 			slot = 0
-		case optGeminiJSONSchema:
+		case optMode:
 			slot = 1
 		}
 		if slot >= 0 {
 			if prev := modeOpt[slot]; prev != nil && before != c {
-				return config{}, &Error{Func: p.fn(), Err: ErrOption,
+				return config{}, &Error{Func: p.funcName, Err: ErrOption,
 					Msg: fmt.Sprintf("option %v conflicts with %v: choose one", o, prev)}
 			}
 			modeOpt[slot] = o
@@ -178,7 +145,7 @@ func newConfig(p provider, opts []Option) (config, error) {
 		c.depth = DefaultMaxInlineDepth
 	}
 	if c.depth < 1 || c.depth > maxInlineDepthLimit {
-		return config{}, &Error{Func: p.fn(), Err: ErrOption,
+		return config{}, &Error{Func: p.funcName, Err: ErrOption,
 			Msg: fmt.Sprintf("MaxInlineDepth(%d): the depth must be between 1 and %d", c.depth, maxInlineDepthLimit)}
 	}
 	if !p.inlines(c) && !p.depthAlways {
@@ -191,6 +158,6 @@ func newConfig(p provider, opts []Option) (config, error) {
 // normalised options. Its type is unexported so no other package's Memo key
 // can collide with it.
 type memoKey struct {
-	p   provider
+	p   *spec
 	cfg config
 }

@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -29,11 +28,22 @@ import (
 // around them (model, max_tokens, where tools go) is the client's.
 //
 // The values returned by [ForOpenAI], [ForOpenAIResponses], [ForAnthropic],
-// [ForGemini], [ForBedrock], [ForMCP] and [ForOllama] are safe for
-// concurrent use.
+// [ForGemini], [ForBedrock], [ForMCP], [ForOllama] and [ForMistral] are
+// safe for concurrent use.
+//
+// Provider is sealed: only this package implements it (an unexported
+// method keeps other implementations out), so that every Provider also
+// streams ([NewStream], and toolnexus.Toolkit.RunStream), answers tool
+// searches ([Searcher.Answer]) and renders tool choices ([ToolChoice])
+// the same way. A type that embeds a Provider is that Provider to those
+// functions: its own methods are not called by them. A server that speaks
+// OpenAI Chat Completions' shape, listed or not, is reached through
+// [ForOpenAI] with a [Server] profile: that is the way to a provider this
+// package does not name.
 type Provider interface {
 	// Name is the provider's name: "openai", "openai-responses",
-	// "anthropic", "gemini", "bedrock", "mcp" or "ollama".
+	// "anthropic", "gemini", "bedrock", "mcp", "ollama" or "mistral"; for
+	// ForOpenAI with a [Server], its profile's ("groq").
 	Name() string
 
 	// Tools renders tools as the request's tools value (ToOpenAI,
@@ -59,6 +69,10 @@ type Provider interface {
 	// Results renders the results of calls, one to one and in call order,
 	// as the history entries that answer them.
 	Results(calls []Call, results []define.Result) ([]any, error)
+
+	// impl returns the package's implementation: the provider's home and
+	// its options and limits.
+	impl() roundTrip
 }
 
 // forSpec returns the Provider of the home p, with opts for its Tools.
@@ -66,16 +80,13 @@ func forSpec(p *spec, opts []Option) Provider {
 	return roundTrip{spec: p, opts: append([]Option(nil), opts...)}
 }
 
-// WithReplyLimits returns p with its Parse and Calls reading replies
-// within l (see [ReplyLimits]; the providers of this package use the
-// defaults). For a Provider from elsewhere, the returned Provider checks
-// l.MaxBytes before calling p's own Parse and Calls.
+// WithReplyLimits returns p with its Parse, Calls and ParseStream (and
+// the [Stream] of [NewStream]) reading replies within l (see
+// [ReplyLimits]; the providers of this package use the defaults).
 func WithReplyLimits(p Provider, l ReplyLimits) Provider {
-	if rt, ok := p.(roundTrip); ok {
-		rt.limits = l
-		return rt
-	}
-	return limitedProvider{p, l.parser("")}
+	rt := p.impl()
+	rt.limits = l
+	return rt
 }
 
 // roundTrip implements Provider from one home's spec.
@@ -85,7 +96,8 @@ type roundTrip struct {
 	limits ReplyLimits
 }
 
-func (r roundTrip) Name() string { return r.spec.name }
+func (r roundTrip) impl() roundTrip { return r }
+func (r roundTrip) Name() string    { return r.spec.name }
 func (r roundTrip) Tools(tools []define.Tool) (any, error) {
 	return r.spec.tools(r.spec, tools, r.opts)
 }
@@ -102,65 +114,6 @@ func (r roundTrip) ParseStream(body io.Reader) (Turn, error) {
 func (r roundTrip) Calls(reply []byte) ([]Call, error) {
 	t, err := r.spec.parse(r.limits, reply)
 	return t.Calls, err
-}
-
-// limitedProvider checks the size of replies for a Provider from elsewhere.
-type limitedProvider struct {
-	Provider
-	p replyParser
-}
-
-func (l limitedProvider) size(reply []byte) error {
-	if len(reply) > l.p.maxBytes {
-		return &ReplyError{Provider: l.Name(), Problem: fmt.Sprintf("%d bytes, more than the limit of %d", len(reply), l.p.maxBytes), Err: ErrReplyLimit}
-	}
-	return nil
-}
-
-func (l limitedProvider) Parse(reply []byte) (Turn, error) {
-	if err := l.size(reply); err != nil {
-		return Turn{}, err
-	}
-	return l.Provider.Parse(reply)
-}
-
-// ParseStream reads at most the limit's bytes of body before p's own
-// ParseStream sees them.
-func (l limitedProvider) ParseStream(body io.Reader) (Turn, error) {
-	if body == nil {
-		return l.Provider.ParseStream(body)
-	}
-	lr := &limitReader{r: body, n: int64(l.p.maxBytes), name: l.Name()}
-	return l.Provider.ParseStream(lr)
-}
-
-// limitReader fails a read past n bytes.
-type limitReader struct {
-	r    io.Reader
-	n    int64
-	name string
-}
-
-func (r *limitReader) Read(b []byte) (int, error) {
-	if r.n < 0 {
-		return 0, &ReplyError{Provider: r.name, Problem: "more than the limit of bytes", Err: ErrReplyLimit, stream: true}
-	}
-	if int64(len(b)) > r.n+1 {
-		b = b[:r.n+1]
-	}
-	k, err := r.r.Read(b)
-	r.n -= int64(k)
-	if r.n < 0 {
-		return 0, &ReplyError{Provider: r.name, Problem: "more than the limit of bytes", Err: ErrReplyLimit, stream: true}
-	}
-	return k, err
-}
-
-func (l limitedProvider) Calls(reply []byte) ([]Call, error) {
-	if err := l.size(reply); err != nil {
-		return nil, err
-	}
-	return l.Provider.Calls(reply)
 }
 
 func (r roundTrip) Results(calls []Call, results []define.Result) ([]any, error) {
@@ -180,7 +133,8 @@ func asEntries[T any](items []T, err error) ([]any, error) {
 }
 
 // userText is the prompt of the providers whose user message is
-// {"role":"user","content":text} (OpenAI Chat, Responses, Anthropic, Ollama).
+// {"role":"user","content":text} (OpenAI Chat, Responses, Anthropic, Ollama,
+// Mistral).
 func userText(text string) []any { return []any{promptMessage{Role: "user", Content: text}} }
 
 // promptMessage is a {"role":...,"content":"text"} message.

@@ -280,15 +280,55 @@ func TestWithReplyLimits(t *testing.T) {
 	if _, err := deep.Parse(reply); !errors.Is(err, adapters.ErrReplyLimit) {
 		t.Errorf("Parse over MaxDepth 3: error = %v, want ErrReplyLimit", err)
 	}
-	// A Provider from elsewhere gets the size check in front of its own.
-	foreign := adapters.WithReplyLimits(otherProvider{p}, adapters.ReplyLimits{MaxBytes: 64})
-	if _, err := foreign.Parse(reply); !errors.Is(err, adapters.ErrReplyLimit) {
-		t.Errorf("foreign Parse over MaxBytes: error = %v, want ErrReplyLimit", err)
+	// A type that embeds a Provider is that Provider: the limits apply to
+	// the one it embeds.
+	wrapped := adapters.WithReplyLimits(embedding{p}, adapters.ReplyLimits{MaxBytes: 64})
+	if _, err := wrapped.Parse(reply); !errors.Is(err, adapters.ErrReplyLimit) {
+		t.Errorf("embedding Parse over MaxBytes: error = %v, want ErrReplyLimit", err)
 	}
-	if _, err := foreign.Calls(reply[:0]); errors.Is(err, adapters.ErrReplyLimit) {
-		t.Errorf("foreign Calls under MaxBytes: error = %v, want the provider's own", err)
+	if _, err := wrapped.Calls(reply[:0]); !errors.Is(err, adapters.ErrNotJSON) {
+		t.Errorf("embedding Calls of an empty reply: error = %v, want ErrNotJSON", err)
+	}
+	if _, err := wrapped.ParseStream(strings.NewReader("data: " + string(reply) + "\n\n")); !errors.Is(err, adapters.ErrReplyLimit) {
+		t.Errorf("embedding ParseStream over MaxBytes: error = %v, want ErrReplyLimit", err)
 	}
 }
 
-// otherProvider is a Provider not made by this package.
-type otherProvider struct{ adapters.Provider }
+// embedding is a type that embeds a Provider, the one way to write a
+// Provider outside this package (the interface is sealed).
+type embedding struct{ adapters.Provider }
+
+// TestProviderSealed: every Provider is one of this package's, so that
+// NewStream, ToolChoice and Searcher.Answer, which read its home, take
+// every Provider; nil, and MCP's streams, are errors, not panics.
+func TestProviderSealed(t *testing.T) {
+	body := "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	for _, p := range []adapters.Provider{adapters.ForOpenAI(), embedding{adapters.ForOpenAI()}} {
+		var text strings.Builder
+		s, err := adapters.NewStream(p, adapters.StreamHooks{Text: func(d string) { text.WriteString(d) }})
+		if err != nil {
+			t.Fatalf("NewStream(%T): %v", p, err)
+		}
+		if _, err := s.Write([]byte(body)); err != nil {
+			t.Fatalf("%T: Write: %v", p, err)
+		}
+		if turn, err := s.Close(); err != nil || turn.Text != "hi" || text.String() != "hi" {
+			t.Errorf("%T: Close = %q, %v; hooked text %q; want hi", p, turn.Text, err, text.String())
+		}
+		if field, _, err := adapters.ToolChoice(p, exampleToolkit().Tools(), adapters.Choice{}); err != nil || field != "tool_choice" {
+			t.Errorf("ToolChoice(%T) = %q, %v", p, field, err)
+		}
+	}
+	if _, err := adapters.NewStream(nil, adapters.StreamHooks{}); err == nil {
+		t.Error("NewStream(nil): no error")
+	}
+	if _, err := adapters.NewStream(adapters.ForMCP(), adapters.StreamHooks{}); err == nil {
+		t.Error("NewStream(ForMCP()): no error, want MCP's replies refused as not streamed")
+	}
+	if _, _, err := adapters.ToolChoice(nil, nil, adapters.Choice{}); err == nil {
+		t.Error("ToolChoice(nil): no error")
+	}
+	if _, err := adapters.NewSearcher(nil, 0).Answer(nil, nil); err == nil {
+		t.Error("Searcher.Answer(nil): no error")
+	}
+}

@@ -19,7 +19,7 @@ func TestReadersLinear(t *testing.T) {
 	defer func() { indexHook = nil }()
 	parsers := map[string]func([]byte) (Turn, error){
 		"openai":    ParseOpenAIReply,
-		"responses": ParseResponsesReply,
+		"responses": ParseOpenAIResponsesReply,
 		"anthropic": ParseAnthropicReply,
 		"gemini":    ParseGeminiReply,
 		"bedrock":   ParseBedrockReply,

@@ -4,28 +4,37 @@ import (
 	"encoding/json"
 
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/schema"
 )
 
 // A provider home is the file set of one provider (openai.go and
 // openai_reply.go, gemini*.go, ...): its wire types, its public functions
 // (ToX, ParseXReply, XResults, ForX) and one spec value that tells the
-// shared core of this package (render.go, options.go, names.go, the schema
-// walk in transform.go, provider.go) everything it needs to know about the
-// provider. The core reads specs and never switches on a provider, so a
-// new provider is a new home plus one line in homes below; the conformance
-// test (conformance_test.go) runs every registered home alike.
+// core of this package (every other file) everything it needs to know
+// about the provider. The core reaches a home only through its spec, and
+// no home uses another's names (CONTRIBUTING.md, "The boundary";
+// boundary_test.go holds it), so a new provider is a new home plus one
+// line in homes below; the conformance test (conformance_test.go) runs
+// every registered home alike.
 
 // spec describes one provider to the shared core.
 type spec struct {
 	name     string // Provider.Name and ReplyError.Provider: "openai"
 	funcName string // its tools function, in render errors: "ToOpenAI"
 	display  string // the provider in messages: "OpenAI"
+	// base is the registered spec of the home that made this one for a
+	// server it speaks to (the OpenAI home's server profiles); nil for a
+	// spec listed in homes.
+	base *spec
 
 	options    optionKind // the options its tools function accepts
 	optionText string     // their names, for the error on another option
 	toolName   nameRule   // the rule tool names follow
 	key        *nameRule  // the rule property keys follow; nil when none is documented
 	maxTools   int        // tools per request; 0 when no limit is documented
+	// maxDescription is the most characters a tool's description may
+	// hold (OpenAI's 1024); 0 when no limit is known.
+	maxDescription int
 
 	// dialect is the JSON Schema dialect a rendering with cfg uses.
 	dialect func(cfg config) *dialect
@@ -35,6 +44,10 @@ type spec struct {
 	// depthAlways keeps MaxInlineDepth in the cache key even when the
 	// call's options do not inline (a tool pinned strict may).
 	depthAlways bool
+	// schemaLimits checks a rendered schema against the provider's limits
+	// on one schema (OpenAI strict's size limits) and returns every limit
+	// it exceeds; nil when the provider has none.
+	schemaLimits func(c *conv, rendered *schema.Schema) []*Error
 	// rootUnions: the non-strict dialect accepts anyOf, oneOf and allOf
 	// at the root of an input schema.
 	rootUnions bool
@@ -60,11 +73,17 @@ type spec struct {
 	// field's name and value; nil when the provider has none.
 	choice func(c Choice) (field string, value json.RawMessage, err error)
 
+	// shape names the reply shape the provider shares with other homes
+	// (chatShape: OpenAI Chat Completions'), whose parsers then read each
+	// other's replies; "" for a shape of its own.
+	shape string
+
 	// looks names the provider's reply shape that a JSON object is, from
 	// its top-level members (member returns one, nil when absent), for
 	// the errors of the other providers' parsers: "an Ollama /api/chat
 	// reply"; "" when the object is none of the provider's shapes. Each
-	// home claims only what no home before it in homes claims.
+	// home claims only what no home before it in homes claims, so a home
+	// that shares a shape leaves it to the first home of that shape.
 	looks func(member func(key string) []byte) string
 
 	// appendJSON is AppendJSON for the tools value of this home's type:
@@ -89,6 +108,7 @@ var homes = [...]*spec{
 	mcpSpec,
 	bedrockSpec,
 	ollamaSpec,
+	mistralSpec,
 }
 
 // shapeHomes is homes for looksLike, which the parsers in homes call: it
@@ -98,16 +118,14 @@ var shapeHomes []*spec
 
 func init() { shapeHomes = homes[:] }
 
-// provider is a provider's spec, as the shared core passes it around.
-type provider = *spec
-
-func (p *spec) fn() string              { return p.funcName }
-func (p *spec) label() string           { return p.display }
-func (p *spec) accepts() optionKind     { return p.options }
-func (p *spec) optionList() string      { return p.optionText }
-func (p *spec) toolNameRule() *nameRule { return &p.toolName }
-func (p *spec) keyRule() *nameRule      { return p.key }
-func (p *spec) hasStrict() bool         { return p.options&optStrict != 0 }
+// home is the name of p's home: the registered spec's name, whose own
+// options (optMode) p takes.
+func (p *spec) home() string {
+	if p.base != nil {
+		return p.base.name
+	}
+	return p.name
+}
 
 // inlines reports whether p with c inlines references.
 func (p *spec) inlines(c config) bool { return p.inline != nil && p.inline(c) }
@@ -117,7 +135,7 @@ func (p *spec) inlines(c config) bool { return p.inline != nil && p.inline(c) }
 func plainDialectFor(config) *dialect { return &plainDialect }
 
 // buildAs is a spec's build for a home's typed build function.
-func buildAs[T any](build func(provider, config, toolData) (T, error)) func(*spec, config, toolData) (any, error) {
+func buildAs[T any](build func(*spec, config, toolData) (T, error)) func(*spec, config, toolData) (any, error) {
 	return func(p *spec, cfg config, d toolData) (any, error) { return build(p, cfg, d) }
 }
 
@@ -135,7 +153,8 @@ func appendAs[T any](size func(*T) int, one func([]byte, *T) ([]byte, error)) fu
 
 // Providers returns the [Provider] of every provider this package speaks,
 // with default options, in the order of its docs: OpenAI Chat
-// Completions, OpenAI Responses, Anthropic, Gemini, MCP, Bedrock, Ollama.
+// Completions, OpenAI Responses, Anthropic, Gemini, MCP, Bedrock, Ollama,
+// Mistral.
 // It serves code that chooses a provider by [Provider.Name] at run time,
 // and tests that hold every provider to the same checks.
 func Providers() []Provider {

@@ -24,15 +24,15 @@ func dataOf(t define.Tool) toolData {
 
 // renderJS renders a schema (input or output) into p's JSON Schema dialect
 // as compact bytes.
-func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string) (json.RawMessage, error) {
+func renderJS(p *spec, cfg config, tool string, s *schema.Schema, what string) (json.RawMessage, error) {
 	c := newConv(p, cfg, tool, s)
 	root, err := c.rootNode(s, what)
 	if err != nil {
 		return nil, c.done(err)
 	}
 	out, _, err := c.js(root, nil)
-	if err == nil && c.d == &openAIStrictDialect {
-		for _, e := range c.openAIBudget(out) {
+	if err == nil && p.schemaLimits != nil {
+		for _, e := range p.schemaLimits(c, out) {
 			c.fail(e)
 		}
 	}
@@ -41,7 +41,7 @@ func renderJS(p provider, cfg config, tool string, s *schema.Schema, what string
 	}
 	data, err := out.MarshalJSON()
 	if err != nil {
-		return nil, c.done(&Error{Func: p.fn(), Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
+		return nil, c.done(&Error{Func: p.funcName, Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}
 	return frozen(data), nil
 }
@@ -53,16 +53,16 @@ func frozen(b []byte) json.RawMessage { return json.RawMessage(b[:len(b):len(b)]
 // render renders every tool for p with cfg through the per-tool cache. A
 // failure is an *Errors holding every problem of the call (every tool,
 // every schema path), up to MaxErrors.
-func render[T any](p provider, tools []define.Tool, opts []Option,
-	build func(p provider, cfg config, d toolData) (T, error)) ([]T, error) {
+func render[T any](p *spec, tools []define.Tool, opts []Option,
+	build func(p *spec, cfg config, d toolData) (T, error)) ([]T, error) {
 	cfg, err := newConfig(p, opts)
 	if err != nil {
 		return nil, joinErrors([]*Error{err.(*Error)})
 	}
 	var errs errorList
 	if limit := p.maxTools; limit > 0 && len(tools) > limit && !hasDeferral(opts) {
-		errs.add(&Error{Func: p.fn(), Err: ErrLimit,
-			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.label(), limit)})
+		errs.add(&Error{Func: p.funcName, Err: ErrLimit,
+			Msg: fmt.Sprintf("%d tools; %s accepts at most %d per request", len(tools), p.display, limit)})
 	}
 	out := make([]T, len(tools))
 	var key any = memoKey{p, cfg}
@@ -72,14 +72,14 @@ func render[T any](p provider, tools []define.Tool, opts []Option,
 	}
 	for i, t := range tools {
 		if t.IsZero() {
-			errs.add(&Error{Func: p.fn(), Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)})
+			errs.add(&Error{Func: p.funcName, Err: ErrZeroTool, Msg: fmt.Sprintf("tools[%d] is the zero define.Tool (make tools with define.DefineTool or define.NewTool)", i)})
 			continue
 		}
 		if seen != nil {
 			name := t.Name()
 			if _, dup := seen[name]; dup {
-				errs.add(&Error{Func: p.fn(), Tool: name, Err: ErrName,
-					Msg: fmt.Sprintf("tool name %q appears twice; %s needs unique names", name, p.label())})
+				errs.add(&Error{Func: p.funcName, Tool: name, Err: ErrName,
+					Msg: fmt.Sprintf("tool name %q appears twice; %s needs unique names", name, p.display)})
 			}
 			seen[name] = struct{}{}
 		}
@@ -103,9 +103,9 @@ func render[T any](p provider, tools []define.Tool, opts []Option,
 // toolConfig applies a tool's define-time strictness pin (define.WithStrict)
 // to the call's config: the pin wins over the call's options. pinned
 // reports a pin to strict, whose failure is then named in the error.
-func toolConfig(p provider, cfg config, t define.Tool) (config, bool) {
+func toolConfig(p *spec, cfg config, t define.Tool) (config, bool) {
 	on, pinned := t.StrictPin()
-	if !pinned || !p.hasStrict() {
+	if !pinned || p.options&optStrict == 0 {
 		return cfg, false
 	}
 	cfg.strict, cfg.strictAuto = on, false
@@ -115,7 +115,7 @@ func toolConfig(p provider, cfg config, t define.Tool) (config, bool) {
 // buildStrictness builds one tool: under StrictWherePossible(), strict
 // when the strict subset and limits allow and non-strict otherwise; else
 // as cfg says. A tool pinned strict that cannot be is an error saying so.
-func buildStrictness[T any](p provider, cfg config, d toolData, pinned bool, build func(provider, config, toolData) (T, error)) (T, error) {
+func buildStrictness[T any](p *spec, cfg config, d toolData, pinned bool, build func(*spec, config, toolData) (T, error)) (T, error) {
 	if !cfg.strictAuto {
 		v, err := build(p, cfg, d)
 		if err != nil && pinned {

@@ -10,19 +10,19 @@ import (
 
 // The OpenAI Responses home: this file (tools) and responses_reply.go
 // (replies and results). Names, limits and schemas are OpenAI Chat's
-// (openai.go).
+// (functions.go and strict.go, in the core).
 
 var responsesSpec = &spec{
 	name: NameOpenAIResponses, funcName: "ToOpenAIResponses", display: "OpenAI",
-	options: optStrict | optDeferred | optNamespace, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace",
+	options: optStrict | optDeferred | optMode, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace",
 	toolName: openAIToolName,
-	maxTools: maxOpenAITools,
-	dialect:  openAIDialect, rootUnions: true,
+	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
+	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,
 	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return toResponses(p, t, o) },
 	build: buildAs(buildOpenAIResponses),
-	parse: ReplyLimits.ParseResponsesReply,
+	parse: ReplyLimits.ParseOpenAIResponsesReply,
 	results: func(c []Call, r []define.Result) ([]any, error) {
-		return asEntries(ResponsesResults(c, r))
+		return asEntries(OpenAIResponsesResults(c, r))
 	},
 	looks: func(member func(string) []byte) string {
 		switch {
@@ -124,7 +124,7 @@ func ToOpenAIResponses(tools []define.Tool, opts ...Option) ([]OpenAIResponsesTo
 	return toResponses(responsesSpec, tools, opts)
 }
 
-func buildOpenAIResponses(p provider, cfg config, d toolData) (OpenAIResponsesTool, error) {
+func buildOpenAIResponses(p *spec, cfg config, d toolData) (OpenAIResponsesTool, error) {
 	params, err := openAIParams(p, cfg, d)
 	if err != nil {
 		return OpenAIResponsesTool{}, err
@@ -133,8 +133,8 @@ func buildOpenAIResponses(p provider, cfg config, d toolData) (OpenAIResponsesTo
 }
 
 // ForOpenAIResponses returns the [Provider] for the OpenAI Responses API.
-// Tools is [ToOpenAIResponses] with opts; Parse is [ParseResponsesReply];
-// Results is [ResponsesResults], one entry per item; Prompt is
+// Tools is [ToOpenAIResponses] with opts; Parse is [ParseOpenAIResponsesReply];
+// Results is [OpenAIResponsesResults], one entry per item; Prompt is
 // {"role":"user","content":text}. The history is the request's input.
 func ForOpenAIResponses(opts ...Option) Provider { return forSpec(responsesSpec, opts) }
 

@@ -21,7 +21,7 @@ var _ = home("openai-responses", testHome{
 		{ID: "call_t2", Name: "get_time", Args: fxTime},
 		{ID: "call_l3", Name: "list_cities", Args: fxNone},
 	},
-	results: func(c []adapters.Call, r []define.Result) (any, error) { return adapters.ResponsesResults(c, r) },
+	results: func(c []adapters.Call, r []define.Result) (any, error) { return adapters.OpenAIResponsesResults(c, r) },
 	replay: func(t *testing.T, data []byte, add func(id, name string, args json.RawMessage, sig string)) {
 		var items []json.RawMessage
 		mustUnmarshal(t, data, &items)

@@ -9,10 +9,10 @@ import (
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
-// ResponsesFunctionCallOutput is the OpenAI Responses input item that
+// OpenAIResponsesFunctionCallOutput is the OpenAI Responses input item that
 // carries one call's result:
 // {"type":"function_call_output","call_id":...,"output":...}.
-type ResponsesFunctionCallOutput struct {
+type OpenAIResponsesFunctionCallOutput struct {
 	Type   string `json:"type"` // "function_call_output"
 	CallID string `json:"call_id"`
 	Output string `json:"output"`
@@ -30,14 +30,14 @@ var responsesClientItems = []string{
 	"custom_tool_call", "mcp_approval_request",
 }
 
-// ParseResponsesReply parses an OpenAI Responses API reply: the whole
+// ParseOpenAIResponsesReply parses an OpenAI Responses API reply: the whole
 // response object (its output is read) or the output array of items alone.
-// It is [ReplyLimits.ParseResponsesReply] with the default limits.
-func ParseResponsesReply(reply []byte) (Turn, error) {
-	return ReplyLimits{}.ParseResponsesReply(reply)
+// It is [ReplyLimits.ParseOpenAIResponsesReply] with the default limits.
+func ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
+	return ReplyLimits{}.ParseOpenAIResponsesReply(reply)
 }
 
-// ParseResponsesReply parses an OpenAI Responses API reply within l.
+// ParseOpenAIResponsesReply parses an OpenAI Responses API reply within l.
 //
 // An error body, or a response whose error is set (status "failed"), is a
 // [ReplyError] wrapping [ErrProviderError] that quotes it.
@@ -62,7 +62,7 @@ func ParseResponsesReply(reply []byte) (Turn, error) {
 // preceded (the API rejects a replayed function_call without its reasoning
 // item). Turn.Text joins the output_text parts of message items; Turn.Stop
 // is the response's status.
-func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
+func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOpenAIResponses)
 	data, err := p.whole(reply)
 	defer p.release()
@@ -70,29 +70,29 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, err
 	}
 	var turn Turn
-	items, path := data, ptr("")
+	items, path := data, pointer("")
 	switch data[0] {
 	case '[':
 	case '{':
 		var r [3][]byte
-		if err := p.fields(ptr(""), data, responsesKeys, r[:]); err != nil {
+		if err := p.fields(pointer(""), data, responsesKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
 		if r[2] != nil && r[2][0] == '{' {
-			return Turn{}, p.errorObject(ptr("/error"), r[2], &openAIErrorKeys)
+			return Turn{}, p.errorObject(pointer("/error"), r[2], &openAIErrorKeys)
 		}
 		if r[1] == nil {
-			return Turn{}, p.notShape(ptr(""), data, `no "output": not an OpenAI Responses response or an array of output items`)
+			return Turn{}, p.notShape(pointer(""), data, `no "output": not an OpenAI Responses response or an array of output items`)
 		}
 		if r[1][0] != '[' {
-			return Turn{}, p.fail(ptr("/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(r[1]))
+			return Turn{}, p.fail(pointer("/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(r[1]))
 		}
-		if turn.Stop, err = p.text(ptr("/status"), r[0]); err != nil {
+		if turn.Stop, err = p.text(pointer("/status"), r[0]); err != nil {
 			return Turn{}, err
 		}
-		items, path = r[1], ptr("/output")
+		items, path = r[1], pointer("/output")
 	default:
-		return Turn{}, p.fail(ptr(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
+		return Turn{}, p.fail(pointer(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
 	}
 	var text textJoin
 	// Sized for every item: most items of a reply with calls are calls.
@@ -100,79 +100,7 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 	turn.Calls, turn.Replay = sized[Call](all), sized[any](all)
 	ids := callIDs{hint: all}
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
-		at := path.index(i)
-		var it [7][]byte
-		if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
-			return err
-		}
-		var typ string
-		switch string(it[0]) { // the usual types, without making a string
-		case `"function_call"`:
-			typ = "function_call"
-		case `"reasoning"`:
-			typ = "reasoning"
-		case `"message"`:
-			typ = "message"
-		default:
-			t, err := p.text(at.key("/type"), it[0])
-			if err != nil {
-				return err
-			}
-			typ = t
-		}
-		callID, err := p.text(at.key("/call_id"), it[1])
-		if err != nil {
-			return err
-		}
-		turn.Replay = append(turn.Replay, json.RawMessage(p.ix.CompactIn(p.blocks, raw)))
-		switch {
-		case typ == "":
-			return p.fail(at.key("/type"), ErrReplyShape, "missing type")
-		case typ == "message":
-			s, err := joinTextParts(p, at.key("/content"), it[4], "output_text")
-			text.WriteString(s)
-			return err
-		case typ == "function_call":
-			if callID == "" {
-				return p.fail(at.key("/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
-			}
-			if err := p.uniqueID(&ids, at.key("/call_id"), callID); err != nil {
-				return err
-			}
-			name, err := p.text(at.key("/name"), it[2])
-			if err != nil {
-				return err
-			}
-			if name == "" {
-				return p.fail(at.key("/name"), ErrReplyShape, "missing name")
-			}
-			args, err := p.argsText(at.key("/arguments"), it[3])
-			if err != nil {
-				return err
-			}
-			turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
-		case typ == "tool_search_call" && string(it[6]) == `"client"`:
-			if callID == "" {
-				return p.fail(at.key("/call_id"), ErrReplyShape, "a client tool_search_call without call_id (its tool_search_output is paired by it)")
-			}
-			if err := p.uniqueID(&ids, at.key("/call_id"), callID); err != nil {
-				return err
-			}
-			q, err := responsesSearch(p, at.key("/arguments"), callID, it[3])
-			if err != nil {
-				return err
-			}
-			turn.Searches = append(turn.Searches, q)
-		case slices.Contains(responsesClientItems, typ) ||
-			typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
-			id := callID
-			if id == "" {
-				id, _ = jsonwire.Text(it[5])
-			}
-			return p.fail(at, ErrReplyShape, "output item type %s (id %s) asks the client to act, and only function_call is supported",
-				rtQuote(typ), rtQuote(id))
-		}
-		return nil
+		return p.responsesItem(path.index(i), raw, &turn, &ids, &text)
 	})
 	if err != nil {
 		return Turn{}, err
@@ -181,7 +109,85 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 	return turn.noEmptyCalls(), nil
 }
 
-// ResponsesResults renders the results of calls as OpenAI Responses
+// responsesItem reads the output item raw at into turn: its replay, and
+// what it asks of the client (a call, a search, or an error for an item
+// this package cannot answer); a message's text goes to text.
+func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs, text *textJoin) error {
+	var it [7][]byte
+	if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
+		return err
+	}
+	var typ string
+	switch string(it[0]) { // the usual types, without making a string
+	case `"function_call"`:
+		typ = "function_call"
+	case `"reasoning"`:
+		typ = "reasoning"
+	case `"message"`:
+		typ = "message"
+	default:
+		t, err := p.text(at.key("/type"), it[0])
+		if err != nil {
+			return err
+		}
+		typ = t
+	}
+	callID, err := p.text(at.key("/call_id"), it[1])
+	if err != nil {
+		return err
+	}
+	turn.Replay = append(turn.Replay, json.RawMessage(p.ix.CompactIn(p.blocks, raw)))
+	switch {
+	case typ == "":
+		return p.fail(at.key("/type"), ErrReplyShape, "missing type")
+	case typ == "message":
+		s, err := joinTextParts(p, at.key("/content"), it[4], "output_text")
+		text.WriteString(s)
+		return err
+	case typ == "function_call":
+		if callID == "" {
+			return p.fail(at.key("/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
+		}
+		if err := p.uniqueID(ids, at.key("/call_id"), callID); err != nil {
+			return err
+		}
+		name, err := p.text(at.key("/name"), it[2])
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			return p.fail(at.key("/name"), ErrReplyShape, "missing name")
+		}
+		args, err := p.argsText(at.key("/arguments"), it[3])
+		if err != nil {
+			return err
+		}
+		turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
+	case typ == "tool_search_call" && string(it[6]) == `"client"`:
+		if callID == "" {
+			return p.fail(at.key("/call_id"), ErrReplyShape, "a client tool_search_call without call_id (its tool_search_output is paired by it)")
+		}
+		if err := p.uniqueID(ids, at.key("/call_id"), callID); err != nil {
+			return err
+		}
+		q, err := responsesSearch(p, at.key("/arguments"), callID, it[3])
+		if err != nil {
+			return err
+		}
+		turn.Searches = append(turn.Searches, q)
+	case slices.Contains(responsesClientItems, typ) ||
+		typ != "tool_search_call" && strings.HasSuffix(typ, "_call") && callID != "":
+		id := callID
+		if id == "" {
+			id, _ = jsonwire.Text(it[5])
+		}
+		return p.fail(at, ErrReplyShape, "output item type %s (id %s) asks the client to act, and only function_call is supported",
+			msgQuote(typ), msgQuote(id))
+	}
+	return nil
+}
+
+// OpenAIResponsesResults renders the results of calls as OpenAI Responses
 // function_call_output input items, one per call in call order, each with
 // its call's call_id. Append them to the input after the replayed output
 // items.
@@ -189,13 +195,13 @@ func (l ReplyLimits) ParseResponsesReply(reply []byte) (Turn, error) {
 // The Responses API has no error flag, so an error result's output is its
 // Output prefixed with "error: ". Results and calls must be one to one
 // ([ErrResultCount]), and every call needs an id ([ErrCallID]).
-func ResponsesResults(calls []Call, results []define.Result) ([]ResponsesFunctionCallOutput, error) {
-	if err := checkResultPairs("ResponsesResults", calls, results, true); err != nil {
+func OpenAIResponsesResults(calls []Call, results []define.Result) ([]OpenAIResponsesFunctionCallOutput, error) {
+	if err := checkResultPairs("OpenAIResponsesResults", calls, results, true); err != nil {
 		return nil, err
 	}
-	items := make([]ResponsesFunctionCallOutput, len(calls))
+	items := make([]OpenAIResponsesFunctionCallOutput, len(calls))
 	for i, c := range calls {
-		items[i] = ResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: resultText(results[i])}
+		items[i] = OpenAIResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: resultText(results[i])}
 	}
 	return items, nil
 }

@@ -133,7 +133,7 @@ func (a *responsesStream) event(s *Stream, name string, data []byte) error {
 		if len(trim) == 0 {
 			return nil
 		}
-		return s.rp.fail(ptr(""), ErrReplyShape, "an event after %s, the stream's last", a.ended)
+		return s.rp.fail(pointer(""), ErrReplyShape, "an event after %s, the stream's last", a.ended)
 	}
 	obj, err := s.object(data)
 	if err != nil {
@@ -141,7 +141,7 @@ func (a *responsesStream) event(s *Stream, name string, data []byte) error {
 	}
 	p := &s.rp
 	var f [rsKeys][]byte
-	if err := p.fields(ptr(""), obj, responsesEventKeys, f[:]); err != nil {
+	if err := p.fields(pointer(""), obj, responsesEventKeys, f[:]); err != nil {
 		return err
 	}
 	typ, err := eventType(p, f[rsType])
@@ -150,11 +150,11 @@ func (a *responsesStream) event(s *Stream, name string, data []byte) error {
 	}
 	switch {
 	case typ == "" && name == "":
-		return p.fail(ptr("/type"), ErrReplyShape, "an event with no type")
+		return p.fail(pointer("/type"), ErrReplyShape, "an event with no type")
 	case typ == "":
 		typ = name
 	case name != "" && name != typ:
-		return p.fail(ptr("/type"), ErrReplyShape, "an event named %s has type %s", rtQuote(name), rtQuote(typ))
+		return p.fail(pointer("/type"), ErrReplyShape, "an event named %s has type %s", msgQuote(name), msgQuote(typ))
 	}
 	switch typ {
 	case "error":
@@ -163,7 +163,7 @@ func (a *responsesStream) event(s *Stream, name string, data []byte) error {
 		return a.end(s, typ, f[rsResponse])
 	case "response.created", "response.in_progress", "response.queued":
 		if r := f[rsResponse]; r != nil && r[0] != 'n' {
-			return p.object(ptr("/response"), r)
+			return p.object(pointer("/response"), r)
 		}
 		return nil
 	case "response.output_item.added":
@@ -207,7 +207,7 @@ func eventType(p *replyParser, raw []byte) (string, error) {
 			}
 		}
 	}
-	return p.text(ptr("/type"), raw)
+	return p.text(pointer("/type"), raw)
 }
 
 // errorEvent reads an error event: {"type":"error","code","message",
@@ -216,19 +216,19 @@ func (a *responsesStream) errorEvent(s *Stream, obj []byte, f *[rsKeys][]byte) e
 	p := &s.rp
 	switch e := f[rsError]; {
 	case e != nil && e[0] == '{':
-		return p.errorObject(ptr("/error"), e, &openAIErrorKeys)
+		return p.errorObject(pointer("/error"), e, &openAIErrorKeys)
 	case e != nil && e[0] == '"':
 		msg, _ := jsonwire.Text(e)
-		return p.providerError(ptr("/error"), msg, "", "", "")
+		return p.providerError(pointer("/error"), msg, "", "", "")
 	}
-	return p.errorObject(ptr(""), obj, &responsesErrorEventKeys)
+	return p.errorObject(pointer(""), obj, &responsesErrorEventKeys)
 }
 
 // index reads an output_index, content_index or summary_index.
 func (a *responsesStream) index(p *replyParser, at loc, raw []byte) (int64, error) {
 	n, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil || n < 0 {
-		return 0, p.fail(at, ErrReplyShape, "expected an integer of at least 0, got %s", rtQuoteN(string(raw), 40))
+		return 0, p.fail(at, ErrReplyShape, "expected an integer of at least 0, got %s", msgQuoteN(string(raw), 40))
 	}
 	return n, nil
 }
@@ -237,9 +237,9 @@ func (a *responsesStream) index(p *replyParser, at loc, raw []byte) (int64, erro
 func (it *responsesItem) what() string {
 	w := "output item " + strconv.FormatInt(it.index, 10) + " (" + it.typ
 	if it.typ == "function_call" && it.name != "" {
-		w += " " + rtQuote(it.name)
+		w += " " + msgQuote(it.name)
 	} else if it.id != "" {
-		w += " " + rtQuote(it.id)
+		w += " " + msgQuote(it.id)
 	}
 	return w + ")"
 }
@@ -258,36 +258,36 @@ func (a *responsesStream) find(s *Stream, typ string, f *[rsKeys][]byte) (*respo
 	}
 	if id == "" {
 		var err error
-		if id, err = p.text(ptr("/item_id"), f[rsItemID]); err != nil {
+		if id, err = p.text(pointer("/item_id"), f[rsItemID]); err != nil {
 			return nil, err
 		}
 	}
 	var it *responsesItem
 	switch raw := f[rsOutputIndex]; {
 	case raw != nil && raw[0] != 'n':
-		n, err := a.index(p, ptr("/output_index"), raw)
+		n, err := a.index(p, pointer("/output_index"), raw)
 		if err != nil {
 			return nil, err
 		}
 		j, ok := a.byIndex[n]
 		if !ok {
-			return nil, p.fail(ptr("/output_index"), ErrReplyShape, "%s for output item %d, which no response.output_item.added began", typ, n)
+			return nil, p.fail(pointer("/output_index"), ErrReplyShape, "%s for output item %d, which no response.output_item.added began", typ, n)
 		}
 		it, a.last = a.items[j], n
 		if id != "" && it.id != "" && id != it.id {
-			return nil, p.fail(ptr("/item_id"), ErrReplyShape, "%s for item %s at output_index %d, where the item is %s", typ, rtQuote(id), n, rtQuote(it.id))
+			return nil, p.fail(pointer("/item_id"), ErrReplyShape, "%s for item %s at output_index %d, where the item is %s", typ, msgQuote(id), n, msgQuote(it.id))
 		}
 	case id != "":
 		j, ok := a.byID[id]
 		if !ok {
-			return nil, p.fail(ptr("/item_id"), ErrReplyShape, "%s for item %s, which no response.output_item.added began", typ, rtQuote(id))
+			return nil, p.fail(pointer("/item_id"), ErrReplyShape, "%s for item %s, which no response.output_item.added began", typ, msgQuote(id))
 		}
 		it = a.items[j]
 	default:
-		return nil, p.fail(ptr(""), ErrReplyShape, "%s names no item (no output_index, no item_id)", typ)
+		return nil, p.fail(pointer(""), ErrReplyShape, "%s names no item (no output_index, no item_id)", typ)
 	}
 	if it.done != nil {
-		return nil, p.fail(ptr(""), ErrReplyShape, "%s for %s after its response.output_item.done", typ, it.what())
+		return nil, p.fail(pointer(""), ErrReplyShape, "%s for %s after its response.output_item.done", typ, it.what())
 	}
 	return it, nil
 }
@@ -295,18 +295,18 @@ func (a *responsesStream) find(s *Stream, typ string, f *[rsKeys][]byte) (*respo
 // itemFields reads the members of the item in an output_item event.
 func itemFields(p *replyParser, raw []byte, v *[7][]byte) (typ, id string, err error) {
 	if raw == nil || raw[0] == 'n' {
-		return "", "", p.fail(ptr("/item"), ErrReplyShape, "missing item")
+		return "", "", p.fail(pointer("/item"), ErrReplyShape, "missing item")
 	}
-	if err := p.fields(ptr("/item"), raw, responsesStreamItemKeys, v[:]); err != nil {
+	if err := p.fields(pointer("/item"), raw, responsesStreamItemKeys, v[:]); err != nil {
 		return "", "", err
 	}
-	if typ, err = p.text(ptr("/item/type"), v[0]); err != nil {
+	if typ, err = p.text(pointer("/item/type"), v[0]); err != nil {
 		return "", "", err
 	}
 	if typ == "" {
-		return "", "", p.fail(ptr("/item/type"), ErrReplyShape, "missing type")
+		return "", "", p.fail(pointer("/item/type"), ErrReplyShape, "missing type")
 	}
-	id, err = p.text(ptr("/item/id"), v[1])
+	id, err = p.text(pointer("/item/id"), v[1])
 	return typ, id, err
 }
 
@@ -314,10 +314,10 @@ func itemFields(p *replyParser, raw []byte, v *[7][]byte) (typ, id string, err e
 func (a *responsesStream) newItem(s *Stream, n int64, typ, id string) (*responsesItem, error) {
 	p := &s.rp
 	if j, ok := a.byIndex[n]; ok {
-		return nil, p.fail(ptr("/output_index"), ErrReplyShape, "output item %d was added already, in event %d", n, a.items[j].event)
+		return nil, p.fail(pointer("/output_index"), ErrReplyShape, "output item %d was added already, in event %d", n, a.items[j].event)
 	}
 	if j, ok := a.byID[id]; ok && id != "" {
-		return nil, p.fail(ptr("/item/id"), ErrReplyShape, "an item with id %s was added already, in event %d", rtQuote(id), a.items[j].event)
+		return nil, p.fail(pointer("/item/id"), ErrReplyShape, "an item with id %s was added already, in event %d", msgQuote(id), a.items[j].event)
 	}
 	it := &responsesItem{index: n, id: id, typ: typ, event: s.events}
 	a.byIndex[n] = len(a.items)
@@ -334,7 +334,7 @@ func (a *responsesStream) outputIndex(p *replyParser, raw []byte) (int64, bool, 
 	if raw == nil || raw[0] == 'n' {
 		return int64(len(a.items)), false, nil
 	}
-	n, err := a.index(p, ptr("/output_index"), raw)
+	n, err := a.index(p, pointer("/output_index"), raw)
 	return n, true, err
 }
 
@@ -354,7 +354,7 @@ func (a *responsesStream) added(s *Stream, f *[rsKeys][]byte) error {
 	// is whole, without an output_item.done.
 	for _, c := range a.pending {
 		if !c.final {
-			if err := a.finish1(s, c, "", ""); err != nil {
+			if err := a.buildItem(s, c, "", ""); err != nil {
 				return err
 			}
 		}
@@ -366,10 +366,10 @@ func (a *responsesStream) added(s *Stream, f *[rsKeys][]byte) error {
 	}
 	it.added = append([]byte(nil), p.ix.Compact(f[rsItem])...)
 	if typ == "function_call" {
-		if it.callID, err = p.text(ptr("/item/call_id"), v[2]); err != nil {
+		if it.callID, err = p.text(pointer("/item/call_id"), v[2]); err != nil {
 			return err
 		}
-		if it.name, err = p.text(ptr("/item/name"), v[3]); err != nil {
+		if it.name, err = p.text(pointer("/item/name"), v[3]); err != nil {
 			return err
 		}
 		if r := v[4]; r != nil && r[0] == '"' {
@@ -403,11 +403,11 @@ func (a *responsesStream) itemDone(s *Stream, f *[rsKeys][]byte) error {
 			return err
 		}
 	case it.done != nil:
-		return p.fail(ptr(""), ErrReplyShape, "a second response.output_item.done for %s", it.what())
+		return p.fail(pointer(""), ErrReplyShape, "a second response.output_item.done for %s", it.what())
 	case it.typ != typ:
-		return p.fail(ptr("/item/type"), ErrReplyShape, "%s is done as type %s", it.what(), rtQuote(typ))
+		return p.fail(pointer("/item/type"), ErrReplyShape, "%s is done as type %s", it.what(), msgQuote(typ))
 	case it.id != "" && id != it.id:
-		return p.fail(ptr("/item/id"), ErrReplyShape, "%s is done with id %s", it.what(), rtQuote(id))
+		return p.fail(pointer("/item/id"), ErrReplyShape, "%s is done with id %s", it.what(), msgQuote(id))
 	}
 	it.id = id
 	switch typ {
@@ -417,11 +417,11 @@ func (a *responsesStream) itemDone(s *Stream, f *[rsKeys][]byte) error {
 			return err
 		}
 		if it.given && !sameCall(it.call, c) {
-			return p.fail(ptr("/item"), ErrReplyShape, "%s changed after it was complete", it.what())
+			return p.fail(pointer("/item"), ErrReplyShape, "%s changed after it was complete", it.what())
 		}
 		it.call = c
 	case "message":
-		t, err := joinTextParts(*p, ptr("/item/content"), v[6], "output_text")
+		t, err := joinTextParts(*p, pointer("/item/content"), v[6], "output_text")
 		if err != nil {
 			return err
 		}
@@ -439,13 +439,13 @@ func (a *responsesStream) itemDone(s *Stream, f *[rsKeys][]byte) error {
 func (a *responsesStream) doneCall(s *Stream, it *responsesItem, v *[7][]byte) (Call, error) {
 	p := &s.rp
 	var err error
-	if it.callID, err = p.text(ptr("/item/call_id"), v[2]); err != nil {
+	if it.callID, err = p.text(pointer("/item/call_id"), v[2]); err != nil {
 		return Call{}, err
 	}
-	if it.name, err = p.text(ptr("/item/name"), v[3]); err != nil {
+	if it.name, err = p.text(pointer("/item/name"), v[3]); err != nil {
 		return Call{}, err
 	}
-	status, err := p.text(ptr("/item/status"), v[5])
+	status, err := p.text(pointer("/item/status"), v[5])
 	if err != nil {
 		return Call{}, err
 	}
@@ -456,21 +456,21 @@ func (a *responsesStream) doneCall(s *Stream, it *responsesItem, v *[7][]byte) (
 			sent, what = it.argsDone, "response.function_call_arguments.done"
 		}
 		if (it.deltas || it.hasArgsDone || len(it.args) > 0) && !sameText(sent, raw[1:len(raw)-1]) {
-			return Call{}, p.fail(ptr("/item/arguments"), ErrArguments, "the arguments of %s differ from its %s", it.what(), what)
+			return Call{}, p.fail(pointer("/item/arguments"), ErrArguments, "the arguments of %s differ from its %s", it.what(), what)
 		}
 	}
 	if status == "incomplete" {
-		return Call{}, p.fail(ptr("/item/status"), ErrIncomplete, "%s is incomplete: its arguments were cut off", it.what())
+		return Call{}, p.fail(pointer("/item/status"), ErrIncomplete, "%s is incomplete: its arguments were cut off", it.what())
 	}
-	args, err := p.argsText(ptr("/item/arguments"), raw)
+	args, err := p.argsText(pointer("/item/arguments"), raw)
 	if err != nil {
 		return Call{}, err
 	}
 	if it.callID == "" {
-		return Call{}, p.fail(ptr("/item/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
+		return Call{}, p.fail(pointer("/item/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
 	}
 	if it.name == "" {
-		return Call{}, p.fail(ptr("/item/name"), ErrReplyShape, "missing name")
+		return Call{}, p.fail(pointer("/item/name"), ErrReplyShape, "missing name")
 	}
 	return Call{ID: it.callID, Name: it.name, Args: append([]byte(nil), args...)}, nil
 }
@@ -503,15 +503,15 @@ func (a *responsesStream) arguments(s *Stream, typ string, f *[rsKeys][]byte) er
 		return err
 	}
 	if it.typ != "function_call" {
-		return p.fail(ptr(""), ErrReplyShape, "%s for %s, which is not a function_call", typ, it.what())
+		return p.fail(pointer(""), ErrReplyShape, "%s for %s, which is not a function_call", typ, it.what())
 	}
 	if it.hasArgsDone {
-		return p.fail(ptr(""), ErrReplyShape, "%s for %s after its response.function_call_arguments.done", typ, it.what())
+		return p.fail(pointer(""), ErrReplyShape, "%s for %s after its response.function_call_arguments.done", typ, it.what())
 	}
 	if typ == "response.function_call_arguments.delta" {
 		d := f[rsDelta]
 		if d == nil || d[0] != '"' {
-			return p.fail(ptr("/delta"), ErrArguments, "expected a string piece of the arguments text, got %s", jsonwire.Kind(d))
+			return p.fail(pointer("/delta"), ErrArguments, "expected a string piece of the arguments text, got %s", jsonwire.Kind(d))
 		}
 		it.args = append(it.args, d[1:len(d)-1]...)
 		it.deltas = true
@@ -519,10 +519,10 @@ func (a *responsesStream) arguments(s *Stream, typ string, f *[rsKeys][]byte) er
 	}
 	d := f[rsArguments]
 	if d == nil || d[0] != '"' {
-		return p.fail(ptr("/arguments"), ErrArguments, "expected the arguments text, got %s", jsonwire.Kind(d))
+		return p.fail(pointer("/arguments"), ErrArguments, "expected the arguments text, got %s", jsonwire.Kind(d))
 	}
 	if (it.deltas || len(it.args) > 0) && !sameText(it.args, d[1:len(d)-1]) {
-		return p.fail(ptr("/arguments"), ErrArguments, "the arguments of %s differ from its deltas", it.what())
+		return p.fail(pointer("/arguments"), ErrArguments, "the arguments of %s differ from its deltas", it.what())
 	}
 	it.argsDone = append([]byte(nil), d[1:len(d)-1]...)
 	it.hasArgsDone = true
@@ -565,18 +565,18 @@ func (a *responsesStream) partEvent(s *Stream, typ string, f *[rsKeys][]byte, li
 		return err
 	}
 	raw := f[rsPart]
-	if err := p.object(ptr("/part"), raw); err != nil {
+	if err := p.object(pointer("/part"), raw); err != nil {
 		return err
 	}
 	var v [3][]byte
-	if err := p.fields(ptr("/part"), raw, []string{"type", "text", "refusal"}, v[:]); err != nil {
+	if err := p.fields(pointer("/part"), raw, []string{"type", "text", "refusal"}, v[:]); err != nil {
 		return err
 	}
-	ptype, err := p.text(ptr("/part/type"), v[0])
+	ptype, err := p.text(pointer("/part/type"), v[0])
 	if err != nil {
 		return err
 	}
-	pt, err := a.part(s, it, list, ptr("/"+responsesEventKeys[indexKey]), f[indexKey], ptype)
+	pt, err := a.part(s, it, list, pointer("/"+responsesEventKeys[indexKey]), f[indexKey], ptype)
 	if err != nil {
 		return err
 	}
@@ -595,7 +595,7 @@ func (a *responsesStream) partEvent(s *Stream, typ string, f *[rsKeys][]byte, li
 		t = v[2]
 	}
 	if t != nil && t[0] == '"' && pt.deltas && !sameText(pt.text, t[1:len(t)-1]) {
-		return p.fail(ptr("/part/"+pt.key), ErrReplyShape, "a part of %s differs from its deltas", it.what())
+		return p.fail(pointer("/part/"+pt.key), ErrReplyShape, "a part of %s differs from its deltas", it.what())
 	}
 	pt.whole = append([]byte(nil), p.ix.Compact(raw)...)
 	return nil
@@ -608,17 +608,17 @@ func (a *responsesStream) textEvent(s *Stream, typ string, f *[rsKeys][]byte, li
 	if err != nil {
 		return err
 	}
-	pt, err := a.part(s, it, list, ptr("/"+responsesEventKeys[indexKey]), f[indexKey], ptype)
+	pt, err := a.part(s, it, list, pointer("/"+responsesEventKeys[indexKey]), f[indexKey], ptype)
 	if err != nil {
 		return err
 	}
 	if pt.isDone {
-		return p.fail(ptr(""), ErrReplyShape, "%s for a part of %s after its text was done", typ, it.what())
+		return p.fail(pointer(""), ErrReplyShape, "%s for a part of %s after its text was done", typ, it.what())
 	}
 	if strings.HasSuffix(typ, ".delta") {
 		d := f[rsDelta]
 		if d == nil || d[0] != '"' {
-			return p.fail(ptr("/delta"), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(d))
+			return p.fail(pointer("/delta"), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(d))
 		}
 		pt.text = append(pt.text, d[1:len(d)-1]...)
 		pt.deltas = true
@@ -633,10 +633,10 @@ func (a *responsesStream) textEvent(s *Stream, typ string, f *[rsKeys][]byte, li
 		t = f[rsRefusal]
 	}
 	if t == nil || t[0] != '"' {
-		return p.fail(ptr("/"+key), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(t))
+		return p.fail(pointer("/"+key), ErrReplyShape, "expected a string, got %s", jsonwire.Kind(t))
 	}
 	if pt.deltas && !sameText(pt.text, t[1:len(t)-1]) {
-		return p.fail(ptr("/"+key), ErrReplyShape, "the text of a part of %s differs from its deltas", it.what())
+		return p.fail(pointer("/"+key), ErrReplyShape, "the text of a part of %s differs from its deltas", it.what())
 	}
 	pt.doneAt = append([]byte(nil), t[1:len(t)-1]...)
 	pt.isDone = true
@@ -648,17 +648,17 @@ func (a *responsesStream) textEvent(s *Stream, typ string, f *[rsKeys][]byte, li
 func (a *responsesStream) showText(s *Stream, it *responsesItem, t string) error {
 	shown := string(unquoteInside(it.shown))
 	if !strings.HasPrefix(t, shown) {
-		return s.rp.fail(ptr(""), ErrReplyShape, "the text of %s differs from its output_text deltas", it.what())
+		return s.rp.fail(pointer(""), ErrReplyShape, "the text of %s differs from its output_text deltas", it.what())
 	}
 	s.text(t[len(shown):])
 	it.text = t
 	return nil
 }
 
-// finish1 makes an item that the server did not send whole from its added
+// buildItem makes an item that the server did not send whole from its added
 // form and the events on it; status and reason are the response's, at its
 // end ("" before).
-func (a *responsesStream) finish1(s *Stream, it *responsesItem, status, reason string) error {
+func (a *responsesStream) buildItem(s *Stream, it *responsesItem, status, reason string) error {
 	b := make([]byte, 0, len(it.added)+len(it.args)+64)
 	b = append(b, '{')
 	// The item's status is its end's: the response's, or "completed" for
@@ -707,13 +707,13 @@ func (a *responsesStream) finish1(s *Stream, it *responsesItem, status, reason s
 		comma()
 		b = append(append(append(b, `"arguments":"`...), args...), '"')
 		quoted := b[len(b)-len(args)-2:]
-		c, err := s.rp.argsText(ptr(""), quoted)
+		c, err := s.rp.argsText(pointer(""), quoted)
 		if err != nil {
 			sentinel, why := ErrArguments, "its arguments are not one whole JSON object"
 			if status == "incomplete" {
 				sentinel, why = ErrIncomplete, "its arguments were cut off"
 				if reason != "" {
-					why += " (incomplete_details reason " + rtQuote(reason) + ")"
+					why += " (incomplete_details reason " + msgQuote(reason) + ")"
 				}
 			}
 			return s.failStream(sentinel, "%s: %s: %s", it.what(), why, errProblem(err))
@@ -807,7 +807,7 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 	a.ended = typ
 	var r [4][]byte
 	if resp != nil && resp[0] != 'n' {
-		if err := p.fields(ptr("/response"), resp, responsesEnvelopeKeys, r[:]); err != nil {
+		if err := p.fields(pointer("/response"), resp, responsesEnvelopeKeys, r[:]); err != nil {
 			return err
 		}
 	} else {
@@ -815,15 +815,15 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 	}
 	if r[2] != nil && r[2][0] != 'n' {
 		if r[2][0] == '{' {
-			return p.errorObject(ptr("/response/error"), r[2], &openAIErrorKeys)
+			return p.errorObject(pointer("/response/error"), r[2], &openAIErrorKeys)
 		}
 		msg, _ := jsonwire.Text(r[2])
-		return p.providerError(ptr("/response/error"), msg, "", "", "")
+		return p.providerError(pointer("/response/error"), msg, "", "", "")
 	}
 	if typ == "response.failed" {
-		return p.fail(ptr(""), ErrProviderError, "response.failed, with no error")
+		return p.fail(pointer(""), ErrProviderError, "response.failed, with no error")
 	}
-	status, err := p.text(ptr("/response/status"), r[0])
+	status, err := p.text(pointer("/response/status"), r[0])
 	if err != nil {
 		return err
 	}
@@ -832,13 +832,13 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 	}
 	var reason string
 	if d := r[3]; d != nil && d[0] == '{' {
-		if reason, err = p.text(ptr("/response/incomplete_details/reason"), p.ix.Field(d, "reason")); err != nil {
+		if reason, err = p.text(pointer("/response/incomplete_details/reason"), p.ix.Field(d, "reason")); err != nil {
 			return err
 		}
 	}
 	for _, it := range a.items {
 		if !it.final {
-			if err := a.finish1(s, it, status, reason); err != nil {
+			if err := a.buildItem(s, it, status, reason); err != nil {
 				return err
 			}
 		}
@@ -862,7 +862,7 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 		return nil
 	}
 	if out != nil && out[0] != 'n' && out[0] != '[' {
-		return p.fail(ptr("/response/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(out))
+		return p.fail(pointer("/response/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(out))
 	}
 	b := make([]byte, 0, 64+len(resp))
 	b = append(b, '{')
@@ -879,7 +879,7 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 	}
 	if r[0] == nil || r[0][0] == 'n' {
 		if r[0] != nil { // "status":null, among the members kept
-			return p.fail(ptr("/response/status"), ErrReplyShape, "expected a string, got null")
+			return p.fail(pointer("/response/status"), ErrReplyShape, "expected a string, got null")
 		}
 		b = append(appendString(append(b, `"status":`...), status), ',')
 	}
@@ -905,13 +905,13 @@ func (a *responsesStream) agree(s *Stream, out []byte) error {
 			if raw[0] != '{' || string(p.ix.Field(raw, "type")) != `"message"` {
 				return nil // the reply's parser reports what is wrong
 			}
-			t, err := joinTextParts(*p, ptr("/response/output").index(i).key("/content"), p.ix.Field(raw, "content"), "output_text")
+			t, err := joinTextParts(*p, pointer("/response/output").index(i).key("/content"), p.ix.Field(raw, "content"), "output_text")
 			s.text(t)
 			return err
 		})
 	}
 	n := 0
-	at := ptr("/response/output")
+	at := pointer("/response/output")
 	err := p.ix.Elems(out, func(i int, raw []byte) error {
 		n++
 		at := at.index(i)
@@ -926,7 +926,7 @@ func (a *responsesStream) agree(s *Stream, out []byte) error {
 		typ, _ := jsonwire.Text(v[0])
 		id, _ := jsonwire.Text(v[1])
 		if typ != it.typ || id != it.id {
-			return p.fail(at, ErrReplyShape, "the response has output item %d of type %s with id %s, the stream's events %s", i, rtQuote(typ), rtQuote(id), it.what())
+			return p.fail(at, ErrReplyShape, "the response has output item %d of type %s with id %s, the stream's events %s", i, msgQuote(typ), msgQuote(id), it.what())
 		}
 		switch typ {
 		case "function_call":
@@ -975,10 +975,10 @@ func (a *responsesStream) finish(s *Stream) ([]byte, error) {
 	return nil, s.failStream(ErrIncomplete, "the stream ended with no response.completed, response.incomplete or response.failed")
 }
 
-// ParseResponsesStream reads an OpenAI Responses stream (a request with
+// ParseOpenAIResponsesStream reads an OpenAI Responses stream (a request with
 // "stream": true) from body, the HTTP response body as sent: its
 // Server-Sent Events to response.completed or response.incomplete. The
-// Turn is what [ParseResponsesReply] gives for the response object the
+// Turn is what [ParseOpenAIResponsesReply] gives for the response object the
 // events amount to: every output item kept for Replay in output order
 // (reasoning items, with their encrypted_content, next to the function
 // calls they preceded), each function_call a Call with its call_id and
@@ -994,6 +994,6 @@ func (a *responsesStream) finish(s *Stream) ([]byte, error) {
 // incomplete for max_output_tokens), wraps [ErrIncomplete]; an event for an
 // item that was not added, or arguments that disagree, wrap
 // [ErrReplyShape] or [ErrArguments].
-func ParseResponsesStream(body io.Reader) (Turn, error) {
+func ParseOpenAIResponsesStream(body io.Reader) (Turn, error) {
 	return ReplyLimits{}.parseStream(responsesSpec, body)
 }

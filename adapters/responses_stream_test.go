@@ -84,8 +84,8 @@ func TestResponsesStreamCallBeforeEnd(t *testing.T) {
 }
 
 // TestResponsesStreamIsReply checks that a stream whose response.completed
-// carries the output gives what ParseResponsesReply gives for that
-// response, and that ParseResponsesStream and the Provider agree.
+// carries the output gives what ParseOpenAIResponsesReply gives for that
+// response, and that ParseOpenAIResponsesStream and the Provider agree.
 func TestResponsesStreamIsReply(t *testing.T) {
 	body := responsesFixture(t, "tool_calls.sse")
 	var last []byte
@@ -98,11 +98,11 @@ func TestResponsesStreamIsReply(t *testing.T) {
 	if err := json.Unmarshal(last, &ev); err != nil || ev.Response == nil {
 		t.Fatalf("no response.completed in the fixture: %v", err)
 	}
-	want, err := adapters.ParseResponsesReply(ev.Response)
+	want, err := adapters.ParseOpenAIResponsesReply(ev.Response)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := adapters.ParseResponsesStream(bytes.NewReader(body))
+	got, err := adapters.ParseOpenAIResponsesStream(bytes.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestResponsesStreamIsReply(t *testing.T) {
 	}
 	viaProvider, err := adapters.ForOpenAIResponses().ParseStream(bytes.NewReader(body))
 	if err != nil || !cmp.Equal(resultOf(viaProvider, nil), resultOf(got, nil)) {
-		t.Fatalf("Provider.ParseStream differs from ParseResponsesStream: %v", err)
+		t.Fatalf("Provider.ParseStream differs from ParseOpenAIResponsesStream: %v", err)
 	}
 }
 
@@ -136,7 +136,7 @@ func TestResponsesStreamReasoningReplay(t *testing.T) {
 		{"[" + rs("final") + "," + call + "]", "final"},
 	} {
 		full := body + sseEvent(`{"type":"response.completed","response":{"id":"r","object":"response","status":"completed","output":`+c.output+`}}`)
-		turn, err := adapters.ParseResponsesStream(strings.NewReader(full))
+		turn, err := adapters.ParseOpenAIResponsesStream(strings.NewReader(full))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestResponsesStreamErrors(t *testing.T) {
 			adapters.ErrReplyShape, "output item 1 of the response"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := adapters.ParseResponsesStream(strings.NewReader(c.body))
+			_, err := adapters.ParseOpenAIResponsesStream(strings.NewReader(c.body))
 			var re *adapters.ReplyError
 			if !errors.Is(err, c.want) || !errors.As(err, &re) || !strings.Contains(err.Error(), c.text) {
 				t.Fatalf("got %v, want a *ReplyError wrapping %v that says %s", err, c.want, c.text)
@@ -185,7 +185,7 @@ func TestResponsesStreamErrors(t *testing.T) {
 
 // TestResponsesStreamNil checks a nil body.
 func TestResponsesStreamNil(t *testing.T) {
-	if _, err := adapters.ParseResponsesStream(nil); !errors.Is(err, adapters.ErrIncomplete) {
+	if _, err := adapters.ParseOpenAIResponsesStream(nil); !errors.Is(err, adapters.ErrIncomplete) {
 		t.Fatalf("got %v, want ErrIncomplete", err)
 	}
 }

@@ -25,7 +25,7 @@ func prop(name string, s *schema.Schema) schema.Property {
 func str() *schema.Schema { return &schema.Schema{Types: []string{"string"}} }
 
 // buildAny renders one tool for p with opts, bypassing the cache.
-func buildAny(p provider, d toolData, opts ...Option) (any, error) {
+func buildAny(p *spec, d toolData, opts ...Option) (any, error) {
 	cfg, err := newConfig(p, opts)
 	if err != nil {
 		return nil, err
@@ -38,16 +38,16 @@ var allProviders = homes[:]
 func TestToolNameRules(t *testing.T) {
 	tests := []struct {
 		name   string
-		reject []provider // providers whose rule the name breaks
+		reject []*spec // providers whose rule the name breaks
 	}{
 		{"get_weather", nil},
 		{"get-weather", nil},
-		{"9lives", []provider{geminiSpec}},
-		{"ns.get", []provider{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, ollamaSpec}},
-		{"ns:get", []provider{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, mcpSpec, ollamaSpec}},
+		{"9lives", []*spec{geminiSpec}},
+		{"ns.get", []*spec{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, ollamaSpec, mistralSpec}},
+		{"ns:get", []*spec{openAISpec, responsesSpec, anthropicSpec, bedrockSpec, mcpSpec, ollamaSpec, mistralSpec}},
 		{"has space", allProviders},
 		{"", allProviders},
-		{strings.Repeat("a", 65), []provider{openAISpec, responsesSpec, anthropicSpec, geminiSpec, bedrockSpec, ollamaSpec}},
+		{strings.Repeat("a", 65), []*spec{openAISpec, responsesSpec, anthropicSpec, geminiSpec, bedrockSpec, ollamaSpec, mistralSpec}},
 		{strings.Repeat("a", 129), allProviders},
 	}
 	for _, tt := range tests {
@@ -58,10 +58,10 @@ func TestToolNameRules(t *testing.T) {
 				want = want || r == p
 			}
 			if got := errors.Is(err, ErrName); got != want {
-				t.Errorf("%s(name %q): err = %v, want ErrName: %v", p.fn(), tt.name, err, want)
+				t.Errorf("%s(name %q): err = %v, want ErrName: %v", p.funcName, tt.name, err, want)
 			}
-			if want && err != nil && !strings.Contains(err.Error(), p.toolNameRule().text) {
-				t.Errorf("%s(name %q): error %q does not name the rule %s", p.fn(), tt.name, err, p.toolNameRule().text)
+			if want && err != nil && !strings.Contains(err.Error(), p.toolName.text) {
+				t.Errorf("%s(name %q): error %q does not name the rule %s", p.funcName, tt.name, err, p.toolName.text)
 			}
 		}
 	}
@@ -70,14 +70,14 @@ func TestToolNameRules(t *testing.T) {
 func TestPropertyKeyRules(t *testing.T) {
 	tests := []struct {
 		key    string
-		reject []provider
+		reject []*spec
 	}{
 		{"city", nil},
-		{"filter[id]", []provider{anthropicSpec, bedrockSpec, geminiSpec}},
-		{"filter.id", []provider{geminiSpec}},
-		{"my-key", []provider{geminiSpec}},
-		{"with space", []provider{anthropicSpec, bedrockSpec, geminiSpec}},
-		{strings.Repeat("k", 65), []provider{anthropicSpec, bedrockSpec, geminiSpec}},
+		{"filter[id]", []*spec{anthropicSpec, bedrockSpec, geminiSpec}},
+		{"filter.id", []*spec{geminiSpec}},
+		{"my-key", []*spec{geminiSpec}},
+		{"with space", []*spec{anthropicSpec, bedrockSpec, geminiSpec}},
+		{strings.Repeat("k", 65), []*spec{anthropicSpec, bedrockSpec, geminiSpec}},
 	}
 	for _, tt := range tests {
 		for _, p := range allProviders {
@@ -96,7 +96,7 @@ func TestPropertyKeyRules(t *testing.T) {
 					want = want || r == p
 				}
 				if got := errors.Is(err, ErrPropertyKey); got != want {
-					t.Errorf("%s(key %q, nested %v): err = %v, want ErrPropertyKey: %v", p.fn(), tt.key, nested, err, want)
+					t.Errorf("%s(key %q, nested %v): err = %v, want ErrPropertyKey: %v", p.funcName, tt.key, nested, err, want)
 				}
 				if p != geminiSpec || !want {
 					continue
@@ -120,7 +120,7 @@ func TestPropertyKeyRules(t *testing.T) {
 
 func TestOptionErrors(t *testing.T) {
 	tests := []struct {
-		p    provider
+		p    *spec
 		opts []Option
 		ok   bool
 	}{
@@ -145,11 +145,11 @@ func TestOptionErrors(t *testing.T) {
 	for _, tt := range tests {
 		_, err := newConfig(tt.p, tt.opts)
 		if (err == nil) != tt.ok {
-			t.Errorf("newConfig(%s, %v) = %v, want ok %v", tt.p.fn(), tt.opts, err, tt.ok)
+			t.Errorf("newConfig(%s, %v) = %v, want ok %v", tt.p.funcName, tt.opts, err, tt.ok)
 		}
 		if err != nil {
 			if !errors.Is(err, ErrOption) {
-				t.Errorf("newConfig(%s, %v) = %v, want ErrOption", tt.p.fn(), tt.opts, err)
+				t.Errorf("newConfig(%s, %v) = %v, want ErrOption", tt.p.funcName, tt.opts, err)
 			}
 			if !strings.Contains(err.Error(), tt.opts[0].String()) {
 				t.Errorf("error %q does not name the option %v", err, tt.opts[0])
@@ -233,13 +233,13 @@ func TestRecursionInlining(t *testing.T) {
 	}
 	// Providers that accept references keep them, required or not.
 	d = toolData{name: "tree", in: recursive(true)}
-	for _, p := range []provider{openAISpec, anthropicSpec, mcpSpec, bedrockSpec} {
+	for _, p := range []*spec{openAISpec, anthropicSpec, mcpSpec, bedrockSpec} {
 		v, err := buildAny(p, d)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if data, _ := json.Marshal(v); !strings.Contains(string(data), `"$ref":"#/$defs/Node"`) {
-			t.Errorf("%s: reference not kept: %s", p.fn(), data)
+			t.Errorf("%s: reference not kept: %s", p.funcName, data)
 		}
 	}
 	// OpenAI strict keeps the reference too, with the definition strict.
@@ -259,7 +259,7 @@ func TestRecursionInlining(t *testing.T) {
 func TestRequiredRecursionCutIsAnError(t *testing.T) {
 	d := toolData{name: "tree", in: recursive(true)}
 	for _, tc := range []struct {
-		p    provider
+		p    *spec
 		opts []Option
 	}{
 		{geminiSpec, []Option{GeminiParameters()}},
@@ -267,7 +267,7 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 	} {
 		_, err := buildAny(tc.p, d, tc.opts...)
 		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), `required property "kids"`) {
-			t.Errorf("%s: err = %v, want ErrUnsupported naming the required property", tc.p.fn(), err)
+			t.Errorf("%s: err = %v, want ErrUnsupported naming the required property", tc.p.funcName, err)
 		}
 	}
 	// GeminiJSONSchema keeps references, so nothing is cut; by default this
@@ -311,10 +311,10 @@ func TestRequiredRecursionCutIsAnError(t *testing.T) {
 
 func TestAnthropicRootComposition(t *testing.T) {
 	root := &schema.Schema{Types: []string{"object"}, Properties: []schema.Property{}, AnyOf: []*schema.Schema{obj(prop("a", str())), obj(prop("b", str()))}}
-	for _, p := range []provider{anthropicSpec, bedrockSpec, geminiSpec} {
+	for _, p := range []*spec{anthropicSpec, bedrockSpec, geminiSpec} {
 		_, err := buildAny(p, toolData{name: "x", in: root})
 		if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "at the root") {
-			t.Errorf("%s: err = %v, want a root anyOf error", p.fn(), err)
+			t.Errorf("%s: err = %v, want a root anyOf error", p.funcName, err)
 		}
 	}
 	if _, err := buildAny(mcpSpec, toolData{name: "x", in: root}); err != nil {
@@ -324,10 +324,10 @@ func TestAnthropicRootComposition(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	long := strings.Repeat("d", maxOpenAIDescription+1)
-	for _, p := range []provider{openAISpec, responsesSpec} {
+	for _, p := range []*spec{openAISpec, responsesSpec} {
 		_, err := buildAny(p, toolData{name: "x", description: long, in: obj()})
 		if !errors.Is(err, ErrLimit) {
-			t.Errorf("%s: %d-character description: err = %v, want ErrLimit", p.fn(), len(long), err)
+			t.Errorf("%s: %d-character description: err = %v, want ErrLimit", p.funcName, len(long), err)
 		}
 	}
 	if _, err := buildAny(anthropicSpec, toolData{name: "x", description: long, in: obj()}); err != nil {
@@ -350,12 +350,12 @@ func TestNoNullValues(t *testing.T) {
 				continue
 			}
 			if err != nil {
-				t.Errorf("%s%v: %v", p.fn(), opts, err)
+				t.Errorf("%s%v: %v", p.funcName, opts, err)
 				continue
 			}
 			data, _ := json.Marshal(v)
 			if rawHasNull(data) {
-				t.Errorf("%s%v: null in %s", p.fn(), opts, data)
+				t.Errorf("%s%v: null in %s", p.funcName, opts, data)
 			}
 		}
 	}
@@ -386,7 +386,7 @@ func TestPropertyNames(t *testing.T) {
 	closed := obj(prop("1", str()))
 	closed.PropertyNames = &schema.Schema{Pattern: pattern}
 	tests := []struct {
-		p    provider
+		p    *spec
 		opts []Option
 		in   *schema.Schema
 		keep bool // propertyNames is in the output; else in a description
@@ -404,7 +404,7 @@ func TestPropertyNames(t *testing.T) {
 	for _, tt := range tests {
 		got, err := buildAny(tt.p, toolData{name: "x", in: tt.in}, tt.opts...)
 		if err != nil {
-			t.Errorf("%s%v: %v", tt.p.fn(), tt.opts, err)
+			t.Errorf("%s%v: %v", tt.p.funcName, tt.opts, err)
 			continue
 		}
 		data, err := json.Marshal(got)
@@ -415,7 +415,7 @@ func TestPropertyNames(t *testing.T) {
 		hasKey := strings.Contains(text, `"propertyNames":`)
 		described := strings.Contains(text, `propertyNames: {\"pattern\":`)
 		if hasKey != tt.keep || described == tt.keep {
-			t.Errorf("%s%v: propertyNames kept %v, described %v; want kept %v:\n%s", tt.p.fn(), tt.opts, hasKey, described, tt.keep, text)
+			t.Errorf("%s%v: propertyNames kept %v, described %v; want kept %v:\n%s", tt.p.funcName, tt.opts, hasKey, described, tt.keep, text)
 		}
 	}
 }

@@ -317,3 +317,55 @@ func compactJSON(s *schema.Schema) string {
 	}
 	return string(data)
 }
+
+// walkSchema calls fn on every schema node under s with its JSON Pointer
+// and its object nesting level (the root object is level 1).
+func walkSchema(s *schema.Schema, path *spath, level int, fn func(n *schema.Schema, path *spath, level int)) {
+	if s == nil || s.Bool != nil {
+		return
+	}
+	if len(s.Properties) > 0 || s.HasType("object") {
+		level++
+	}
+	fn(s, path, level)
+	for _, p := range s.Properties {
+		walkSchema(p.Schema, path.name("/properties/", p.Name), level, fn)
+	}
+	walkSchema(s.Items, path.key("/items"), level, fn)
+	walkSchema(s.AdditionalProperties, path.key("/additionalProperties"), level, fn)
+	walkSchema(s.PropertyNames, path.key("/propertyNames"), level, fn)
+	for _, list := range []struct {
+		kw string
+		bs []*schema.Schema
+	}{{"/anyOf", s.AnyOf}, {"/oneOf", s.OneOf}, {"/allOf", s.AllOf}} {
+		for i, b := range list.bs {
+			walkSchema(b, path.key(list.kw).index(i), level, fn)
+		}
+	}
+	for _, d := range s.Defs {
+		walkSchema(d.Schema, path.name("/$defs/", d.Name), 0, fn)
+	}
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping.
+func marshalNoEscape(v any) ([]byte, error) { return jsonwire.MarshalNoEscape(v) }
+
+func writeJSONString(b *bytes.Buffer, s string) {
+	if !strings.ContainsAny(s, "\"\\<>&") && isPlainASCII(s) {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
+	data, _ := marshalNoEscape(s)
+	b.Write(data)
+}
+
+func isPlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}

@@ -103,17 +103,13 @@ type assembler interface {
 
 // NewStream returns a Stream that reads a streamed reply of p's provider,
 // within the limits of p (see [WithReplyLimits]) and calling hooks as the
-// reply arrives. p must be one of this package's providers; MCP, which has
-// no streamed replies, is refused.
+// reply arrives. Every provider streams but MCP, which has no streamed
+// replies and is refused, as a nil p is.
 func NewStream(p Provider, hooks StreamHooks) (*Stream, error) {
-	rt, ok := p.(roundTrip)
-	if !ok {
-		name := "<nil>"
-		if p != nil {
-			name = fmt.Sprintf("%T named %q", p, p.Name())
-		}
-		return nil, fmt.Errorf("adapters: NewStream: %s is not a provider of this package", name)
+	if p == nil {
+		return nil, errors.New("adapters: NewStream: no provider (nil)")
 	}
+	rt := p.impl()
 	if rt.spec.stream == nil {
 		return nil, fmt.Errorf("adapters: NewStream: %s replies are not streamed", rt.spec.display)
 	}
@@ -222,7 +218,7 @@ func (s *Stream) Close() (Turn, error) {
 	for i, c := range turn.Calls {
 		if i < len(s.handed) {
 			if h := s.handed[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) {
-				return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, rtQuote(h.Name)))
+				return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, msgQuote(h.Name)))
 			}
 			continue
 		}
@@ -283,14 +279,14 @@ func (s *Stream) failStream(sentinel error, format string, args ...any) error {
 // object, and indexes it for s.rp's readers. It returns data trimmed.
 func (s *Stream) object(data []byte) ([]byte, error) {
 	if len(data) > s.maxEventBytes {
-		return nil, s.rp.fail(ptr(""), ErrReplyLimit, "%d bytes, more than the limit of %d for one event", len(data), s.maxEventBytes)
+		return nil, s.rp.fail(pointer(""), ErrReplyLimit, "%d bytes, more than the limit of %d for one event", len(data), s.maxEventBytes)
 	}
 	s.st.ix.Eager = false
-	data, err := s.rp.check(ptr(""), data, ErrNotJSON, &s.st.ix)
+	data, err := s.rp.check(pointer(""), data, ErrNotJSON, &s.st.ix)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.rp.object(ptr(""), data); err != nil {
+	if err := s.rp.object(pointer(""), data); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -613,4 +609,15 @@ func (w *wireMembers) join(x *jsonwire.Index, key, val []byte) {
 	if w.merge(x, key, val) != 0 {
 		w.set(x, key, val)
 	}
+}
+
+// errProblem is the problem of a ReplyError, or the error's text.
+func errProblem(err error) string {
+	if re, ok := err.(*ReplyError); ok {
+		if re.Path != "" {
+			return re.Path + ": " + re.Problem
+		}
+		return re.Problem
+	}
+	return err.Error()
 }

@@ -75,20 +75,20 @@ func TestOpenAIBudgets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, p := range []provider{openAISpec, responsesSpec} {
+			for _, p := range []*spec{openAISpec, responsesSpec} {
 				if _, err := buildAny(p, toolData{name: "t", in: tt.ok}, Strict(true)); err != nil {
-					t.Errorf("%s: at the limit: %v", p.fn(), err)
+					t.Errorf("%s: at the limit: %v", p.funcName, err)
 				}
 				_, err := buildAny(p, toolData{name: "t", in: tt.over}, Strict(true))
 				if !errors.Is(err, ErrLimit) || !strings.Contains(err.Error(), tt.limit) || !strings.Contains(err.Error(), `tool "t"`) {
-					t.Errorf("%s: over the limit: err = %v, want ErrLimit naming the tool and %s", p.fn(), err, tt.limit)
+					t.Errorf("%s: over the limit: err = %v, want ErrLimit naming the tool and %s", p.funcName, err, tt.limit)
 				}
 				got, err := buildAny(p, toolData{name: "t", in: tt.over}, StrictWherePossible())
 				if err != nil {
-					t.Fatalf("%s: StrictWherePossible(): %v", p.fn(), err)
+					t.Fatalf("%s: StrictWherePossible(): %v", p.funcName, err)
 				}
 				if strict := got.(interface{ isStrict() bool }).isStrict(); strict {
-					t.Errorf("%s: StrictWherePossible() over the limit sent the tool strict", p.fn())
+					t.Errorf("%s: StrictWherePossible() over the limit sent the tool strict", p.funcName)
 				}
 			}
 		})

@@ -18,12 +18,13 @@ import (
 // records an *Error for what it cannot express at all, going on to find
 // every problem. References and the root are in transform_refs.go; the
 // shape of an OpenAPI-subset node (Gemini parameters) and the final step
-// into Gemini's node type are in gemini_schema.go. The canonical tree is
+// into Gemini's node type are in gemini_schema.go, behind the dialect's
+// nodes hook. The canonical tree is
 // shared and never modified.
 
 // conv converts one schema of one tool for one provider and option set.
 type conv struct {
-	p     provider
+	p     *spec
 	cfg   config
 	d     *dialect // the JSON Schema dialect (dialect.go)
 	tool  string
@@ -48,7 +49,7 @@ func (c *conv) done(err error) error {
 	return c.errs.err()
 }
 
-func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
+func newConv(p *spec, cfg config, tool string, root *schema.Schema) *conv {
 	c := &conv{p: p, cfg: cfg, tool: tool, root: root}
 	c.d = p.dialect(cfg)
 	c.extra = p.keepExtra
@@ -65,7 +66,7 @@ func newConv(p provider, cfg config, tool string, root *schema.Schema) *conv {
 }
 
 func (c *conv) errf(path *spath, sentinel error, format string, args ...any) *Error {
-	return &Error{Func: c.p.fn(), Tool: c.tool, Path: path.String(), Err: sentinel, Msg: fmt.Sprintf(format, args...)}
+	return &Error{Func: c.p.funcName, Tool: c.tool, Path: path.String(), Err: sentinel, Msg: fmt.Sprintf(format, args...)}
 }
 
 // errRequiredCut reports a required property that recursion inlining would
@@ -82,10 +83,13 @@ func (c *conv) inlines() bool { return c.p.inlines(c.cfg) }
 
 // js converts one node into the conv's dialect. cut reports that the node
 // is a recursive reference beyond the inlining depth: the caller leaves out
-// the property (or branch) holding it.
+// the property (or branch) holding it. It reads the node's keywords group
+// by group, in the order their notes join the description: values (enum,
+// const), strings, numbers, arrays, objects, unions, annotations,
+// definitions.
 func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, err error) {
 	if s == nil {
-		if c.d.openAPI {
+		if c.d.nodes != nil {
 			return nil, false, c.untyped(path)
 		}
 		return nil, false, nil
@@ -95,25 +99,17 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 			return nil, false, err
 		}
 	}
-	if s.Bool != nil {
-		if *s.Bool && c.d.typed {
-			return nil, false, c.untyped(path)
-		}
-		if !*s.Bool && c.d.openAPI {
-			return nil, false, c.errf(path, ErrUnsupported, "the schema false (no value allowed) cannot be expressed in %s", c.d.name)
-		}
-		b := *s.Bool
-		return &schema.Schema{Bool: &b}, false, nil
-	}
-	if s.Ref != "" {
+	switch {
+	case s.Bool != nil:
+		return c.jsBool(s, path)
+	case s.Ref != "":
 		return c.jsRef(s, path)
-	}
-	if c.d.strict && (s.OneOf != nil || s.AllOf != nil) {
+	case c.d.strict && (s.OneOf != nil || s.AllOf != nil):
 		return c.jsCombine(s, path)
 	}
 	var notes notes
-	if c.d.openAPI {
-		shaped, final, cut, err := c.openAPIShape(s, path, &notes)
+	if c.d.nodes != nil {
+		shaped, final, cut, err := c.d.nodes.shape(c, s, path, &notes)
 		if final {
 			return shaped, cut, err
 		}
@@ -123,9 +119,38 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 	if c.d.title {
 		out.Title = s.Title
 	}
+	nullable := c.jsValues(s, out, &notes)
+	c.jsStrings(s, out, &notes)
+	c.jsNumbers(s, out, &notes)
+	if cut, err := c.jsArray(s, out, path, &notes); cut || err != nil {
+		return nil, cut, err
+	}
+	if cut, err := c.jsObject(s, out, path, &notes); cut || err != nil {
+		return nil, cut, err
+	}
+	if c.jsUnions(s, out, path) {
+		return nil, true, nil
+	}
+	c.jsAnnotations(s, out, path, &notes)
+	c.jsDefs(s, out, path)
+	return c.jsDone(out, path, &notes, nullable)
+}
 
-	// enum and const; null members become a nullable type.
-	nullable := false
+// jsBool converts the true and false schemas.
+func (c *conv) jsBool(s *schema.Schema, path *spath) (*schema.Schema, bool, error) {
+	if *s.Bool && c.d.typed {
+		return nil, false, c.untyped(path)
+	}
+	if !*s.Bool && c.d.nodes != nil {
+		return nil, false, c.errf(path, ErrUnsupported, "the schema false (no value allowed) cannot be expressed in %s", c.d.name)
+	}
+	b := *s.Bool
+	return &schema.Schema{Bool: &b}, false, nil
+}
+
+// jsValues converts enum and const into out. It reports whether they
+// allow null, which the node's type then does (jsDone).
+func (c *conv) jsValues(s, out *schema.Schema, notes *notes) (nullable bool) {
 	if s.Enum != nil {
 		vals, hadNull := withoutNull(s.Enum)
 		nullable = hadNull
@@ -153,8 +178,12 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 			out.Const, out.HasConst = s.Const, true
 		}
 	}
+	return nullable
+}
 
-	// strings
+// jsStrings converts the string keywords: format, contentEncoding,
+// pattern, the lengths.
+func (c *conv) jsStrings(s, out *schema.Schema, notes *notes) {
 	if s.Format != "" {
 		if c.d.format(s) {
 			out.Format = s.Format
@@ -182,8 +211,10 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		notes.addInt("minLength", s.MinLength)
 		notes.addInt("maxLength", s.MaxLength)
 	}
+}
 
-	// numbers
+// jsNumbers converts the numeric bounds and multipleOf.
+func (c *conv) jsNumbers(s, out *schema.Schema, notes *notes) {
 	switch c.d.numbers {
 	case numbersKept:
 		out.Minimum, out.Maximum = s.Minimum, s.Maximum
@@ -197,26 +228,30 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		notes.addNum("multipleOf", s.MultipleOf)
 	case numbersInclusive:
 		out.Minimum, out.Maximum = s.Minimum, s.Maximum
-		out.Minimum = exclusiveToInclusive(s, s.ExclusiveMinimum, out.Minimum, +1, &notes, "exclusiveMinimum")
-		out.Maximum = exclusiveToInclusive(s, s.ExclusiveMaximum, out.Maximum, -1, &notes, "exclusiveMaximum")
+		out.Minimum = exclusiveToInclusive(s, s.ExclusiveMinimum, out.Minimum, +1, notes, "exclusiveMinimum")
+		out.Maximum = exclusiveToInclusive(s, s.ExclusiveMaximum, out.Maximum, -1, notes, "exclusiveMaximum")
 		notes.addNum("multipleOf", s.MultipleOf)
 	}
+}
 
-	// arrays
+// jsArray converts the array keywords: items, the item counts,
+// uniqueItems. cut reports items cut by the inlining depth (the node goes
+// with them); err is a problem that makes the whole node unusable.
+func (c *conv) jsArray(s, out *schema.Schema, path *spath, notes *notes) (cut bool, err error) {
 	if s.Items != nil {
 		items, icut, err := c.js(s.Items, path.key("/items"))
 		switch {
 		case c.fail(err):
 		case icut:
-			return nil, true, nil
-		case c.d.openAPI && openAPIEmptyObject(items):
+			return true, nil
+		case c.d.nodes != nil && c.d.nodes.empty(items):
 			c.fail(c.errf(path.key("/items"), ErrUnsupported, "array items that are an object without properties cannot be expressed in %s%s", c.d.name, c.d.hint))
 		default:
 			out.Items = items
 		}
 	} else if out.HasType("array") {
 		if c.d.typedItems {
-			return nil, false, c.errf(path, ErrUnsupported, "an array without \"items\" cannot be expressed in OpenAI strict mode, which needs typed items%s", strictHint)
+			return false, c.errf(path, ErrUnsupported, "an array without \"items\" cannot be expressed in %s, which needs typed items%s", c.d.name, c.d.hint)
 		}
 		out.Items = &schema.Schema{}
 	}
@@ -237,18 +272,23 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 			notes.add("uniqueItems", true)
 		}
 	}
+	return false, nil
+}
 
-	// objects
+// jsObject converts the object keywords: properties, additionalProperties,
+// propertyNames, the closing of objects, the property counts. cut and err
+// are as for jsArray.
+func (c *conv) jsObject(s, out *schema.Schema, path *spath, notes *notes) (cut bool, err error) {
 	isObject := out.HasType("object") || len(s.Types) == 0 && s.Properties != nil
 	if s.Properties != nil {
-		c.jsProperties(s, out, path, &notes)
+		c.jsProperties(s, out, path, notes)
 	}
 	if s.AdditionalProperties != nil {
 		ap, acut, err := c.jsAdditional(s, out, path)
 		switch {
 		case c.fail(err):
 		case acut:
-			return nil, true, nil
+			return true, nil
 		default:
 			out.AdditionalProperties = ap
 		}
@@ -266,7 +306,7 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 	}
 	if c.d.closeObjects == closeAll && isObject {
 		if s.AdditionalProperties == nil && s.Properties == nil {
-			return nil, false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", strictHint)
+			return false, c.errf(path, ErrUnsupported, "a free-form object (no properties, additionalProperties not false) cannot be expressed in %s, which requires \"additionalProperties\": false on every object%s", c.d.name, c.d.hint)
 		}
 		out.AdditionalProperties = schema.False()
 		if out.Properties == nil {
@@ -282,12 +322,17 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 		notes.addInt("minProperties", s.MinProperties)
 		notes.addInt("maxProperties", s.MaxProperties)
 	}
+	return false, nil
+}
 
-	// composition
+// jsUnions converts anyOf, and oneOf and allOf where the dialect keeps
+// them (a strict one rewrote them: jsCombine). It reports that every anyOf
+// branch was cut, and the node with them.
+func (c *conv) jsUnions(s, out *schema.Schema, path *spath) (cut bool) {
 	if s.AnyOf != nil {
 		bs, bcut := c.jsBranches(s.AnyOf, path.key("/anyOf"))
 		if bcut {
-			return nil, true, nil
+			return true
 		}
 		out.AnyOf = bs
 	}
@@ -299,8 +344,14 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 			out.AllOf, _ = c.jsBranches(s.AllOf, path.key("/allOf"))
 		}
 	}
+	return false
+}
 
-	// annotations
+// jsAnnotations converts default, examples, the flags (deprecated,
+// readOnly, writeOnly) and the keywords the tree does not model
+// (patternProperties, and a hand-written schema's others where the
+// dialect keeps them).
+func (c *conv) jsAnnotations(s, out *schema.Schema, path *spath, notes *notes) {
 	if s.HasDefault && !hasNull(s.Default) {
 		if c.d.defaults {
 			out.Default, out.HasDefault = s.Default, true
@@ -336,19 +387,29 @@ func (c *conv) js(s *schema.Schema, path *spath) (out *schema.Schema, cut bool, 
 			out.Extra = append(out.Extra, schema.Keyword{Name: k.Name, Value: append(json.RawMessage(nil), k.Value...)})
 		}
 	}
-	if len(s.Defs) > 0 && !c.inlines() {
-		for _, d := range s.Defs {
-			ds, _, err := c.js(d.Schema, path.name("/$defs/", d.Name))
-			if c.fail(err) {
-				continue
-			}
-			if ds == nil {
-				ds = &schema.Schema{}
-			}
-			out.Defs = append(out.Defs, schema.Def{Name: d.Name, Schema: ds})
-		}
-	}
+}
 
+// jsDefs converts $defs, which an inlining conv leaves out (their uses are
+// inlined).
+func (c *conv) jsDefs(s, out *schema.Schema, path *spath) {
+	if len(s.Defs) == 0 || c.inlines() {
+		return
+	}
+	for _, d := range s.Defs {
+		ds, _, err := c.js(d.Schema, path.name("/$defs/", d.Name))
+		if c.fail(err) {
+			continue
+		}
+		if ds == nil {
+			ds = &schema.Schema{}
+		}
+		out.Defs = append(out.Defs, schema.Def{Name: d.Name, Schema: ds})
+	}
+}
+
+// jsDone finishes the node: the dialect's type check, the notes in the
+// description, null where enum or const allowed it.
+func (c *conv) jsDone(out *schema.Schema, path *spath, notes *notes, nullable bool) (*schema.Schema, bool, error) {
 	if c.d.typed && !typed(out) {
 		return nil, false, c.untyped(path)
 	}
@@ -383,10 +444,6 @@ func nullBranch(s *schema.Schema) *schema.Schema {
 	return &schema.Schema{Title: s.Title, Description: s.Description,
 		AnyOf: []*schema.Schema{&inner, {Types: []string{"null"}}}}
 }
-
-// strictHint is the way out of a schema OpenAI's strict subset cannot
-// express.
-const strictHint = " (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)"
 
 func (c *conv) untyped(path *spath) error {
 	return c.errf(path, ErrUnsupported, "an untyped value (any JSON) cannot be expressed in %s, which needs a type on every schema%s", c.d.name, c.d.hint)
@@ -465,7 +522,7 @@ func (c *conv) dialect() string {
 	if c.d.name != "" {
 		return c.d.name
 	}
-	return c.p.label()
+	return c.p.display
 }
 
 // jsBranches converts the branches of a union; a branch that fails is
@@ -501,7 +558,7 @@ func (c *conv) jsBranches(bs []*schema.Schema, path *spath) ([]*schema.Schema, b
 // optional ones nullable. Problems are recorded (c.fail), so that every
 // property is checked.
 func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
-	rule := c.p.keyRule()
+	rule := c.p.key
 	if c.d.anyKey {
 		rule = nil
 	}
@@ -512,7 +569,7 @@ func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 	out.Properties = make([]schema.Property, 0, len(s.Properties))
 	for _, p := range s.Properties {
 		if rule != nil && !rule.match(p.Name) {
-			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match %s's %s", p.Name, c.p.label(), rule.text))
+			c.fail(c.errf(path, ErrPropertyKey, "property key %q does not match %s's %s", p.Name, c.p.display, rule.text))
 			continue
 		}
 		ps, cut, err := c.js(p.Schema, path.name("/properties/", p.Name))
@@ -527,8 +584,8 @@ func (c *conv) jsProperties(s, out *schema.Schema, path *spath, notes *notes) {
 			notes.cut(p.Name, c.cfg.depth)
 			continue
 		}
-		if c.d.openAPI && openAPIEmptyObject(ps) {
-			c.openAPIEmptyProperty(path, p.Name, required[p.Name], notes)
+		if c.d.nodes != nil && c.d.nodes.empty(ps) {
+			c.d.nodes.emptyProperty(c, path, p.Name, required[p.Name], notes)
 			continue
 		}
 		if ps == nil {
@@ -560,7 +617,7 @@ func (c *conv) jsAdditional(s, out *schema.Schema, path *spath) (*schema.Schema,
 	}
 	switch {
 	case !c.d.openMaps:
-		return nil, false, c.errf(path, ErrUnsupported, "an open map (additionalProperties: %s) cannot be expressed in OpenAI strict mode, which requires \"additionalProperties\": false on every object%s", compactJSON(ap), strictHint)
+		return nil, false, c.errf(path, ErrUnsupported, "an open map (additionalProperties: %s) cannot be expressed in %s, which requires \"additionalProperties\": false on every object%s", compactJSON(ap), c.d.name, c.d.hint)
 	case c.d.closeObjects == closeWithProps && len(out.Properties) > 0:
 		return schema.False(), false, nil // strict closes objects with properties
 	}

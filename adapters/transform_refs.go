@@ -118,7 +118,7 @@ func (c *conv) rootNode(s *schema.Schema, what string) (*schema.Schema, error) {
 	}
 	if !c.p.rootUnions || c.d.strict {
 		if r.AnyOf != nil || r.OneOf != nil || r.AllOf != nil {
-			return nil, c.errf(nil, ErrUnsupported, "%s does not accept anyOf, oneOf or allOf at the root of a tool's schema (consider moving the alternatives into a property)", c.p.label())
+			return nil, c.errf(nil, ErrUnsupported, "%s does not accept anyOf, oneOf or allOf at the root of a tool's schema (consider moving the alternatives into a property)", c.p.display)
 		}
 	}
 	return &r, nil

@@ -13,20 +13,18 @@
 //
 // # Updating
 //
-// Run the tests with -update after the package list (go test ./... -update;
-// go test -update ./... would take ./... as the flag's value), or with
-// TOOLNEXUS_UPDATE_GOLDEN=1 in the environment, to write the files instead
-// of comparing; review the change with git diff. go test hands -update to
-// every test binary it runs, and one whose package neither imports golden
-// nor defines -update fails on it: then list the packages that use golden,
-// or use the environment variable, which every binary ignores or reads.
+// Run the tests with TOOLNEXUS_UPDATE_GOLDEN=1 in the environment
+// (TOOLNEXUS_UPDATE_GOLDEN=1 go test ./...) to write the files instead of
+// comparing; review the change with git diff. Every test binary reads or
+// ignores the variable, so it works over any list of packages.
 //
-// A test package may define its own -update flag: golden does not define a
-// flag named update, so there is no "flag redefined" panic, and it reads
-// the package's flag when there is one. When the command line holds -update
-// and no package defined it before golden's init, golden renames that
-// argument to -toolnexus.golden.update, a flag it registers, whose value
-// also goes to a package's own -update defined later.
+// golden defines no flag of its own and never touches the command line.
+// A test package that wants -update defines it, and golden follows it:
+//
+//	var _ = flag.Bool("update", false, "rewrite golden files")
+//
+// then go test ./pkg -update rewrites that package's files (a package that
+// does not define the flag fails on it, as for any flag it does not know).
 //
 // # File format
 //

@@ -18,119 +18,63 @@ func setCommandLine(t *testing.T, fs *flag.FlagSet) {
 	t.Cleanup(func() { flag.CommandLine = old })
 }
 
-func TestSplitFlagArg(t *testing.T) {
-	type split struct {
-		Name, Value string
-		HasValue    bool
-	}
-	for arg, want := range map[string]split{
-		"-update":          {Name: "update"},
-		"--update":         {Name: "update"},
-		"-update=false":    {Name: "update", Value: "false", HasValue: true},
-		"--update=":        {Name: "update", HasValue: true},
-		"-test.run=X=Y":    {Name: "test.run", Value: "X=Y", HasValue: true},
-		"update":           {},
-		"-":                {},
-		"--":               {},
-		"---update":        {},
-		"-=x":              {},
-		"":                 {},
-		"./...":            {},
-		"-updated":         {Name: "updated"},
-		"--update=1=extra": {Name: "update", Value: "1=extra", HasValue: true},
-	} {
-		var got split
-		got.Name, got.Value, got.HasValue = splitFlagArg(arg)
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("splitFlagArg(%q) (-want +got):\n%s", arg, diff)
-		}
-	}
-}
-
-// newFlagSet is a flag set like a test binary's, with one flag of
-// testing's and one of the user's.
+// newFlagSet is a flag set like a test binary's.
 func newFlagSet() *flag.FlagSet {
 	fs := flag.NewFlagSet("x.test", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	return fs
 }
 
-func TestRegisterUpdateThenOwnFlag(t *testing.T) {
-	// golden is initialized first and sees -update; the test package then
-	// defines its own -update: no panic, and both read true.
+// TestNoFlagDefined: importing golden defines no flag and leaves the
+// command line as it was, so a test package may define -update itself.
+func TestNoFlagDefined(t *testing.T) {
+	args := append([]string(nil), os.Args...)
+	n := 0
+	flag.CommandLine.VisitAll(func(f *flag.Flag) {
+		if !strings.HasPrefix(f.Name, "test.") {
+			t.Errorf("flag -%s is defined in golden's test binary", f.Name)
+		}
+		n++
+	})
+	if n == 0 {
+		t.Fatal("no flags at all: not a test binary's command line")
+	}
 	fs := newFlagSet()
-	args := []string{"-test.v", "-update", "--", "-update"}
-	registerUpdate(fs, args)
-	own := fs.Bool(updateFlag, false, "the package's own flag") // panics if golden took the name
-	verbose := fs.Bool("test.v", false, "")
-	if err := fs.Parse(args); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]string{"-test.v", "-" + ownFlag, "--", "-update"}, args); diff != "" {
-		t.Errorf("args (-want +got):\n%s", diff)
-	}
-	if !*own || !*verbose {
-		t.Errorf("own -update = %v, -test.v = %v, want both true", *own, *verbose)
-	}
-	if !flagOn(fs, updateFlag) {
-		t.Error("flagOn(update) = false, want true")
+	fs.Bool(updateFlag, false, "a package's own") // as a package would: no panic
+	if diff := cmp.Diff(args, os.Args); diff != "" {
+		t.Errorf("os.Args changed (-before +after):\n%s", diff)
 	}
 }
 
-func TestRegisterUpdateAlone(t *testing.T) {
+func TestUpdatingFollowsOwnFlag(t *testing.T) {
+	t.Setenv(EnvUpdate, "")
 	for _, c := range []struct {
 		args []string
 		want bool
 	}{
+		{nil, false},
 		{[]string{"-update"}, true},
 		{[]string{"--update=true"}, true},
 		{[]string{"-update=false"}, false},
 		{[]string{"-update", "-update=0"}, false},
 	} {
 		fs := newFlagSet()
-		args := append([]string(nil), c.args...)
-		registerUpdate(fs, args)
-		if err := fs.Parse(args); err != nil {
+		fs.Bool(updateFlag, false, "")
+		if err := fs.Parse(c.args); err != nil {
 			t.Fatalf("%q: %v", c.args, err)
 		}
-		if got := flagOn(fs, ownFlag); got != c.want {
-			t.Errorf("%q: updating = %v, want %v", c.args, got, c.want)
-		}
-		if fs.Lookup(updateFlag) != nil {
-			t.Errorf("%q: golden defined a flag named update", c.args)
+		setCommandLine(t, fs)
+		if got := Updating(); got != c.want {
+			t.Errorf("%q: Updating() = %v, want %v", c.args, got, c.want)
 		}
 	}
-	fs := newFlagSet()
-	err := func() error {
-		args := []string{"-update=maybe"}
-		registerUpdate(fs, args)
-		return fs.Parse(args)
-	}()
-	if err == nil {
-		t.Error("-update=maybe parsed, want an error")
+	setCommandLine(t, newFlagSet()) // no -update defined: only the environment counts
+	if Updating() {
+		t.Error("Updating() = true with no flag and no environment")
 	}
-}
-
-func TestRegisterUpdateNotOnCommandLine(t *testing.T) {
-	fs := newFlagSet()
-	args := []string{"-test.v"}
-	registerUpdate(fs, args)
-	if fs.Lookup(ownFlag) != nil {
-		t.Error("registered a flag though the command line has no -update")
-	}
-	fs.Bool(updateFlag, false, "") // must not panic
-}
-
-func TestRegisterUpdateFlagDefinedFirst(t *testing.T) {
-	fs := newFlagSet()
-	own := fs.Bool(updateFlag, false, "")
-	args := []string{"-update"}
-	registerUpdate(fs, args)
-	if args[0] != "-update" || fs.Lookup(ownFlag) != nil {
-		t.Errorf("args = %q, own flag registered = %v; want both untouched", args, fs.Lookup(ownFlag) != nil)
-	}
-	if err := fs.Parse(args); err != nil || !*own {
-		t.Errorf("parse: err = %v, -update = %v; want nil, true", err, *own)
+	t.Setenv(EnvUpdate, "1")
+	if !Updating() {
+		t.Errorf("Updating() = false with %s=1", EnvUpdate)
 	}
 }
 

@@ -14,17 +14,17 @@ import (
 )
 
 // EnvUpdate is the environment variable that, set to 1 (or any true value
-// strconv.ParseBool accepts), makes [JSON] rewrite golden files as -update
-// does.
+// strconv.ParseBool accepts), makes [JSON] rewrite golden files instead of
+// comparing them.
 const EnvUpdate = "TOOLNEXUS_UPDATE_GOLDEN"
 
 // Updating reports whether golden files are being rewritten: [EnvUpdate]
-// is set, or the -update flag is true (whichever package defined it).
+// is set, or the test package defines an -update flag and it is true.
 func Updating() bool {
 	if v, err := strconv.ParseBool(os.Getenv(EnvUpdate)); err == nil && v {
 		return true
 	}
-	return flagOn(flag.CommandLine, updateFlag) || flagOn(flag.CommandLine, ownFlag)
+	return flagOn(flag.CommandLine, updateFlag)
 }
 
 // Marshal renders value the way golden files hold it: json.Marshal's key
@@ -52,7 +52,7 @@ func Marshal(value any) ([]byte, error) {
 // diff (-want +got) of the indented JSON with a few lines of context around
 // each change, cut to a few dozen lines; when only order or formatting
 // differ it says so and shows the first differing line of each. A missing file fails with a hint to run the
-// test with -update. While updating ([Updating]), JSON writes the file
+// test with [EnvUpdate] set (or -update). While updating ([Updating]), JSON writes the file
 // (creating its directory) instead of comparing, and logs that it did.
 //
 // JSON marks itself as a test helper and reports through t.Errorf (t.Fatalf
@@ -83,7 +83,7 @@ func JSON(t TB, path string, value any) {
 	}
 	want, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("golden: %s does not exist; run the test with -update (or %s=1) to create it", path, EnvUpdate)
+		t.Errorf("golden: %s does not exist; run the test with %s=1 (or -update, where its package defines the flag) to create it", path, EnvUpdate)
 		return
 	}
 	if err != nil {
@@ -95,7 +95,7 @@ func JSON(t TB, path string, value any) {
 	}
 	var wantV, gotV any
 	if err := unmarshal(want, &wantV); err != nil {
-		t.Errorf("golden: %s is not valid JSON (%v); run the test with -update to rewrite it", path, err)
+		t.Errorf("golden: %s is not valid JSON (%v); run the test with %s=1 (or -update) to rewrite it", path, err, EnvUpdate)
 		return
 	}
 	if err := unmarshal(got, &gotV); err != nil {
@@ -119,12 +119,12 @@ func JSON(t TB, path string, value any) {
 			wantIndented.Write(want)
 		}
 		b.WriteString(unified(splitLines(wantIndented.Bytes()), splitLines(got), path, maxDiffLines))
-		fmt.Fprintf(&b, "run the test with -update (or %s=1) to accept the new value", EnvUpdate)
+		fmt.Fprintf(&b, "run the test with %s=1 (or -update, where its package defines the flag) to accept the new value", EnvUpdate)
 		t.Errorf("%s", b.String())
 		return
 	}
-	t.Errorf("golden: %s holds the same JSON value but different bytes (key order, formatting or escaping)\n%srun the test with -update to accept the new bytes",
-		path, firstLineDiff(want, got))
+	t.Errorf("golden: %s holds the same JSON value but different bytes (key order, formatting or escaping)\n%srun the test with %s=1 (or -update) to accept the new bytes",
+		path, firstLineDiff(want, got), EnvUpdate)
 }
 
 func splitLines(b []byte) []string {

@@ -31,11 +31,11 @@ func (f *fakeT) Logf(format string, a ...any) { f.logs = append(f.logs, fmt.Spri
 func (f *fakeT) failures() string { return strings.Join(append(f.errors, f.fatals...), "\n") }
 
 // setUpdate turns updating on or off for the duration of the test,
-// through the environment; a -update given to this test binary is turned
-// off meanwhile.
+// through the environment; an -update flag on this test binary's command
+// line is turned off meanwhile.
 func setUpdate(t *testing.T, v bool) {
 	t.Helper()
-	for _, name := range []string{updateFlag, ownFlag} {
+	for _, name := range []string{updateFlag} {
 		if fl := flag.Lookup(name); fl != nil {
 			old := fl.Value.String()
 			if err := fl.Value.Set("false"); err != nil {
@@ -234,9 +234,10 @@ func TestJSONUpdate(t *testing.T) {
 		t.Run(fmt.Sprintf("env=%v", byEnv), func(t *testing.T) {
 			setUpdate(t, byEnv)
 			if !byEnv {
+				// The test package's own -update.
 				fs := flag.NewFlagSet("test", flag.ContinueOnError)
-				registerUpdate(fs, []string{"-update"})
-				if err := fs.Parse([]string{"-" + ownFlag}); err != nil {
+				fs.Bool(updateFlag, false, "")
+				if err := fs.Parse([]string{"-update"}); err != nil {
 					t.Fatal(err)
 				}
 				setCommandLine(t, fs)

@@ -12,7 +12,8 @@ import (
 )
 
 // TestGolden renders every zoo case and compares it with
-// testdata/golden/schema/<case>.json; run with -update to rewrite them.
+// testdata/golden/schema/<case>.json; run with TOOLNEXUS_UPDATE_GOLDEN=1 to
+// rewrite them.
 // Each case is rendered twice (two ForType calls) to check stability, and
 // parsed back to check that Parse inverts MarshalJSON.
 func TestGolden(t *testing.T) {

@@ -4,8 +4,9 @@
 // receives the decoder's error message as a tool result, corrects its call
 // and answers. One agent loop (agent.go), written against
 // adapters.Provider, runs the same conversation for every provider (OpenAI
-// Chat, OpenAI Responses, Anthropic, Gemini, Bedrock Converse, MCP), each
-// fake model answering in its provider's real response shape.
+// Chat, OpenAI Responses, Anthropic, Gemini, Bedrock Converse, Ollama,
+// Mistral, MCP), each fake model answering in its provider's real response
+// shape.
 //
 // By default the demo tells the story for one provider and then one line
 // per provider; -v prints every request (tools and history), every reply

@@ -101,6 +101,18 @@ func scripts() []script {
 			},
 		},
 		{
+			provider: adapters.ForMistral(),
+			request: func(tools any, history []any) any {
+				return map[string]any{"model": "mistral-large-latest", "messages": history, "tools": tools}
+			},
+			replies: []string{
+				`{"id":"9f1c2d3e4a5b6c7d8e9f0a1b2c3d4e5f","object":"chat.completion","created":1767225600,"model":"mistral-large-latest","choices":[{"index":0,"message":{"role":"assistant","content":"","tool_calls":[{"id":"wX1pQ7rS2","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"},"index":0},{"id":"tZ2mN8bV4","function":{"name":"get_time","arguments":"{\"zone\":\"Europe/Paris\"}"},"index":1}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":125,"completion_tokens":44,"total_tokens":169}}`,
+				misread(`{"id":"0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d","object":"chat.completion","created":1767225601,"model":"mistral-large-latest","choices":[{"index":0,"message":{"role":"assistant","content":"","tool_calls":[{"id":"cV3kL9jH6","function":{"name":"celsius_to_fahrenheit","arguments":"{\"celsius\":21}"},"index":0}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":195,"completion_tokens":19,"total_tokens":214}}`),
+				`{"id":"0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d","object":"chat.completion","created":1767225601,"model":"mistral-large-latest","choices":[{"index":0,"message":{"role":"assistant","content":"","tool_calls":[{"id":"cV3kL9jH6","function":{"name":"celsius_to_fahrenheit","arguments":"{\"celsius\":21}"},"index":0}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":195,"completion_tokens":19,"total_tokens":214}}`,
+				`{"id":"1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6e","object":"chat.completion","created":1767225602,"model":"mistral-large-latest","choices":[{"index":0,"message":{"role":"assistant","content":"` + finalText + `"},"finish_reason":"stop"}],"usage":{"prompt_tokens":235,"completion_tokens":19,"total_tokens":254}}`,
+			},
+		},
+		{
 			// MCP: the "model" is an MCP client (a host with its model behind
 			// it) sending tools/call requests; it has no final text and ends
 			// the session when done.

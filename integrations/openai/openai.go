@@ -58,7 +58,7 @@
 // The arguments text of each call goes to [define.Tool.ExecuteJSON] as the
 // model sent it; text that is not a JSON object is that call's error
 // result, which the model sees and can correct. Results are rendered as
-// [adapters.OpenAIResults] and [adapters.ResponsesResults] do (an error
+// [adapters.OpenAIResults] and [adapters.OpenAIResponsesResults] do (an error
 // result's text starts with "error: ").
 package tnopenai
 
@@ -269,7 +269,7 @@ func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Re
 	if len(calls) == 0 {
 		return next, true, nil
 	}
-	items, err := adapters.ResponsesResults(calls, tk.Run(ctx, calls, opts...))
+	items, err := adapters.OpenAIResponsesResults(calls, tk.Run(ctx, calls, opts...))
 	if err != nil {
 		return nil, false, fmt.Errorf("tnopenai: %w", err)
 	}

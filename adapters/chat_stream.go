@@ -2,7 +2,6 @@ package adapters
 
 import (
 	"bytes"
-	"io"
 	"strconv"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -25,9 +24,17 @@ import (
 //   - finish_reason: null in a later chunk leaves the earlier one;
 //   - an error object in a chunk, or an "error" event: a provider error;
 //   - usage-only chunks (choices: []) and SSE comments are skipped.
-var openAIStreamSpec = &streamSpec{
-	framer:   func(max int) framer { return newSSEFramer(max) },
-	assemble: func(*spec) assembler { return new(openAIStream) },
+//
+// The stream of every server of the family (chat_reply.go) is read alike;
+// its chatServer says what its pieces may carry beyond OpenAI's (its
+// quirks), and which ids the calls handed out carry (srv.wire).
+
+// chatStreams is the streaming of the family's server srv.
+func chatStreams(srv *chatServer) *streamSpec {
+	return &streamSpec{
+		framer:   func(max int) framer { return newSSEFramer(max) },
+		assemble: func(*spec) assembler { return &chatStream{srv: srv} },
+	}
 }
 
 var (
@@ -37,22 +44,23 @@ var (
 	openAIDeltaCallKeys = []string{"index", "id", "type", "function"}
 )
 
-// openAIStream is the state of one OpenAI Chat stream.
-type openAIStream struct {
+// chatStream is the state of one stream of the family.
+type chatStream struct {
+	srv        *chatServer
 	done       bool   // [DONE] came
 	stop       []byte // the last finish_reason that was not null, as sent
 	role       []byte // the first role, as sent
 	content    []byte // the content pieces' insides, joined
 	hasContent bool
 	extras     wireMembers
-	calls      []*openAIStreamCall
+	calls      []*chatStreamCall
 	byIndex    map[int64]int  // a piece's index -> calls
 	byID       map[string]int // a call's id -> calls
 	scratch    []byte
 }
 
-// openAIStreamCall is one tool call being assembled.
-type openAIStreamCall struct {
+// chatStreamCall is one tool call being assembled.
+type chatStreamCall struct {
 	id    string
 	name  []byte // the name's inside, as sent
 	typ   []byte // the type, as sent; nil when none came
@@ -63,16 +71,16 @@ type openAIStreamCall struct {
 	pos   int  // its place in the calls
 }
 
-func (a *openAIStream) event(s *Stream, name string, data []byte) error {
+func (a *chatStream) event(s *Stream, name string, data []byte) error {
 	if a.done {
 		if len(bytes.TrimSpace(data)) == 0 {
 			return nil
 		}
-		return s.rp.fail(ptr(""), ErrReplyShape, "an event after [DONE]")
+		return s.rp.fail(pointer(""), ErrReplyShape, "an event after [DONE]")
 	}
 	if string(bytes.TrimSpace(data)) == "[DONE]" {
 		a.done = true
-		return a.giveWhole(s)
+		return a.giveComplete(s)
 	}
 	obj, err := s.object(data)
 	if err != nil {
@@ -80,27 +88,32 @@ func (a *openAIStream) event(s *Stream, name string, data []byte) error {
 	}
 	p := &s.rp
 	var top [2][]byte
-	if err := p.fields(ptr(""), obj, openAIChunkKeys, top[:]); err != nil {
+	if err := p.fields(pointer(""), obj, openAIChunkKeys, top[:]); err != nil {
 		return err
 	}
 	if top[1] != nil && top[1][0] != 'n' {
 		if top[1][0] == '{' {
-			return p.errorObject(ptr("/error"), top[1], &openAIErrorKeys)
+			return p.errorObject(pointer("/error"), top[1], &openAIErrorKeys)
 		}
 		msg, _ := jsonwire.Text(top[1])
-		return p.providerError(ptr("/error"), msg, "", "", "")
+		return p.providerError(pointer("/error"), msg, "", "", "")
 	}
 	if name == "error" {
-		return p.providerError(ptr(""), string(obj), "", "", "")
+		return p.providerError(pointer(""), string(obj), "", "", "")
+	}
+	if top[0] == nil && a.srv.errorBody != nil {
+		if err := a.srv.errorBody(*p, obj); err != nil {
+			return err
+		}
 	}
 	if top[0] == nil || top[0][0] == 'n' {
 		return nil
 	}
 	if top[0][0] != '[' {
-		return p.fail(ptr("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
+		return p.fail(pointer("/choices"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(top[0]))
 	}
 	return p.ix.Elems(top[0], func(i int, ch []byte) error {
-		at := ptr("/choices").index(i)
+		at := pointer("/choices").index(i)
 		var c [3][]byte
 		if err := p.fields(at, ch, openAIDeltaChoice, c[:]); err != nil {
 			return err
@@ -128,14 +141,14 @@ func (a *openAIStream) event(s *Stream, name string, data []byte) error {
 }
 
 // delta reads one choice's delta.
-func (a *openAIStream) delta(s *Stream, at loc, delta []byte) error {
+func (a *chatStream) delta(s *Stream, at loc, delta []byte) error {
 	p := &s.rp
 	var d [4][]byte
 	others, err := p.fieldsOthers(at, delta, openAIDeltaKeys, d[:])
 	if err != nil {
 		return err
 	}
-	if d[3] != nil && d[3][0] != 'n' {
+	if d[3] != nil && d[3][0] != 'n' && !(a.srv.has(quirkPlaceholders) && placeholder(d[3])) {
 		return p.fail(at.key("/function_call"), ErrReplyShape, "a legacy function_call is not supported (send tools, not functions)")
 	}
 	if d[0] != nil && d[0][0] != 'n' {
@@ -168,14 +181,14 @@ func (a *openAIStream) delta(s *Stream, at loc, delta []byte) error {
 	if err := p.array(at.key("/tool_calls"), d[2]); err != nil {
 		return err
 	}
-	list := ptr(at.key("/tool_calls").String())
+	list := pointer(at.key("/tool_calls").String())
 	return p.ix.Elems(d[2], func(i int, raw []byte) error {
 		return a.callPiece(s, list.index(i), raw)
 	})
 }
 
 // callPiece reads one piece of a tool call.
-func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
+func (a *chatStream) callPiece(s *Stream, at loc, raw []byte) error {
 	p := &s.rp
 	var tc [4][]byte
 	if err := p.fields(at, raw, openAIDeltaCallKeys, tc[:]); err != nil {
@@ -189,7 +202,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 	var index int64
 	if hasIndex {
 		if index, err = strconv.ParseInt(string(tc[0]), 10, 64); err != nil || index < 0 {
-			return p.fail(at.key("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", rtQuote(string(tc[0])))
+			return p.fail(at.key("/index"), ErrReplyShape, "expected an integer of at least 0, got %s", msgQuote(string(tc[0])))
 		}
 	}
 	var name, args []byte
@@ -204,11 +217,15 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 			}
 			name = fn[0][1 : len(fn[0])-1]
 		}
-		if fn[1] != nil && fn[1][0] != 'n' {
-			if fn[1][0] != '"' {
-				return p.fail(at.key("/function/arguments"), ErrArguments, "expected a string piece of the arguments text, got %s", jsonwire.Kind(fn[1]))
-			}
-			args = fn[1]
+		switch v := fn[1]; {
+		case v == nil || v[0] == 'n':
+		case v[0] == '"':
+			args = v
+		case v[0] == '{' && a.srv.has(quirkArgumentsObject):
+			// The whole arguments as an object: its text is the piece.
+			args = appendString(nil, string(p.ix.Compact(v)))
+		default:
+			return p.fail(at.key("/function/arguments"), ErrArguments, "expected a string piece of the arguments text, got %s", jsonwire.Kind(v))
 		}
 	}
 	if tc[2] != nil && tc[2][0] != 'n' {
@@ -220,11 +237,11 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 	c := a.find(hasIndex, index, id)
 	if c == nil {
 		// A new call: the calls before it may be complete now.
-		if err := a.giveReady(s); err != nil {
+		if err := a.giveComplete(s); err != nil {
 			return err
 		}
 		j := len(a.calls)
-		c = &openAIStreamCall{id: id, event: s.events, pos: j}
+		c = &chatStreamCall{id: id, event: s.events, pos: j}
 		a.calls = append(a.calls, c)
 		if hasIndex {
 			if a.byIndex == nil {
@@ -260,7 +277,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 	if len(args) > 2 {
 		a.scratch = jsonwire.AppendUnquoted(a.scratch[:0], args)
 		if c.given && len(bytes.TrimSpace(a.scratch)) > 0 {
-			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", c.pos, rtQuote(string(c.name)))
+			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", c.pos, msgQuote(string(c.name)))
 		}
 		c.end.feed(a.scratch)
 		c.args = append(c.args, args[1:len(args)-1]...)
@@ -269,7 +286,7 @@ func (a *openAIStream) callPiece(s *Stream, at loc, raw []byte) error {
 }
 
 // find returns the call a piece belongs to, nil for a new call.
-func (a *openAIStream) find(hasIndex bool, index int64, id string) *openAIStreamCall {
+func (a *chatStream) find(hasIndex bool, index int64, id string) *chatStreamCall {
 	if id != "" {
 		if j, ok := a.byID[id]; ok {
 			return a.calls[j]
@@ -290,11 +307,13 @@ func (a *openAIStream) find(hasIndex bool, index int64, id string) *openAIStream
 	return nil
 }
 
-// giveReady hands out, in order, the calls before the last that are
+// giveComplete hands out, in order, the calls not handed out yet that are
 // complete: arguments that are one whole object (a later piece could not
-// make them valid), a name and an id. A call sent without an id waits for
-// the end of the stream, where its id is made.
-func (a *openAIStream) giveReady(s *Stream) error {
+// make them valid), a name and an id. It stops at the first that is not:
+// calls go out in order. It runs when a new call starts (the calls before
+// it may be complete now) and when the stream ends. A call sent without an
+// id waits for Close, where the assembled reply's parser makes its id.
+func (a *chatStream) giveComplete(s *Stream) error {
 	for i := s.handedOut(); i < len(a.calls); i++ {
 		c := a.calls[i]
 		if !c.end.whole() || c.id == "" || len(c.name) == 0 {
@@ -308,42 +327,26 @@ func (a *openAIStream) giveReady(s *Stream) error {
 }
 
 // give checks call i's arguments and hands it out.
-func (a *openAIStream) give(s *Stream, i int, c *openAIStreamCall) error {
+func (a *chatStream) give(s *Stream, i int, c *chatStreamCall) error {
 	name, ok := jsonwire.Text(append(append([]byte{'"'}, c.name...), '"'))
 	if !ok || name == "" {
 		return nil // the assembled reply's parser reports it
 	}
 	text := jsonwire.AppendUnquoted(a.scratch[:0], append(append([]byte{'"'}, c.args...), '"'))
 	a.scratch = text
-	args, err := s.rp.check(ptr(""), text, ErrArguments, nil)
+	args, err := s.rp.check(pointer(""), text, ErrArguments, nil)
 	if err != nil {
-		return s.rp.fail(ptr(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, rtQuote(name), errProblem(err))
+		return s.rp.fail(pointer(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, msgQuote(name), errProblem(err))
 	}
 	c.given = true
-	s.giveCall(Call{ID: c.id, Name: name, Args: jsonwire.AppendCompact(make([]byte, 0, len(args)), args)})
+	s.giveCall(Call{ID: a.srv.wire(c.id), Name: name, Args: jsonwire.AppendCompact(make([]byte, 0, len(args)), args)})
 	return nil
 }
 
-// giveWhole hands out every call still open once the stream has ended.
-// The calls without an id are handed out at Close, from the assembled
-// reply, which makes their ids.
-func (a *openAIStream) giveWhole(s *Stream) error {
-	for i := s.handedOut(); i < len(a.calls); i++ {
-		c := a.calls[i]
-		if c.id == "" || len(c.name) == 0 || !c.end.whole() {
-			return nil
-		}
-		if err := a.give(s, i, c); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (a *openAIStream) finish(s *Stream) ([]byte, error) {
+func (a *chatStream) finish(s *Stream) ([]byte, error) {
 	if !a.done && a.stop == nil {
 		if n := len(a.calls); n > 0 && !a.calls[n-1].end.whole() {
-			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), before its arguments were complete", n-1, rtQuote(string(a.calls[n-1].name)))
+			return nil, s.failStream(ErrIncomplete, "the stream ended inside tool call %d (%s), before its arguments were complete", n-1, msgQuote(string(a.calls[n-1].name)))
 		}
 		return nil, s.failStream(ErrIncomplete, "the stream ended with no finish_reason and no [DONE]")
 	}
@@ -360,10 +363,10 @@ func (a *openAIStream) finish(s *Stream) ([]byte, error) {
 			if a.stop != nil {
 				stop = " (finish_reason " + string(a.stop) + ")"
 			}
-			return nil, s.failStream(ErrArguments, "tool call %d (%s): %s%s", i, rtQuote(string(c.name)), why, stop)
+			return nil, s.failStream(ErrArguments, "tool call %d (%s): %s%s", i, msgQuote(string(c.name)), why, stop)
 		}
 	}
-	if err := a.giveWhole(s); err != nil {
+	if err := a.giveComplete(s); err != nil {
 		return nil, err
 	}
 	b := append(make([]byte, 0, 128+len(a.content)), `{"choices":[{"index":0,"message":{"role":`...)
@@ -405,32 +408,4 @@ func (a *openAIStream) finish(s *Stream) ([]byte, error) {
 		b = append(b, "null"...)
 	}
 	return append(b, "}]}"...), nil
-}
-
-// errProblem is the problem of a ReplyError, or the error's text.
-func errProblem(err error) string {
-	if re, ok := err.(*ReplyError); ok {
-		if re.Path != "" {
-			return re.Path + ": " + re.Problem
-		}
-		return re.Problem
-	}
-	return err.Error()
-}
-
-// ParseOpenAIStream reads an OpenAI Chat Completions stream (a request
-// with "stream": true) from body, the HTTP response body as sent: its
-// Server-Sent Events to "data: [DONE]". The Turn is what
-// [ParseOpenAIReply] gives for the same reply unstreamed: calls in order
-// with their ids and compact arguments, the content as Text, the last
-// finish_reason as Stop, and one [OpenAIAssistantMessage] as Replay.
-//
-// Pieces are joined as the reply's pieces are meant to be, whatever the
-// server: see [Stream] for reading calls as they complete. A stream that
-// ends before [DONE] and before any finish_reason, a call whose arguments
-// are cut off (finish_reason "length"), or an error event are errors: a
-// [*ReplyError] wrapping [ErrIncomplete], [ErrArguments] or
-// [ErrProviderError].
-func ParseOpenAIStream(body io.Reader) (Turn, error) {
-	return ReplyLimits{}.parseStream(openAISpec, body)
 }

@@ -6,10 +6,12 @@ import (
 	"github.com/toolnexus/toolnexus/schema"
 )
 
-// This file, of the OpenAI home (Chat and Responses), checks Structured
-// Outputs' size limits before the request, so that a strict schema over a
-// limit is an error naming the limit and the tool instead of a 400.
-// docs/providers.md says where each number comes from.
+// OpenAI's strict mode, a core file shared by OpenAI Chat Completions and
+// Responses: the Structured Outputs subset as a dialect, and its size
+// limits, checked before the request (the homes' schemaLimits hook), so
+// that a strict schema over a limit is an error naming the limit and the
+// tool instead of a 400. docs/providers.md says where each number comes
+// from.
 
 // OpenAI Structured Outputs limits, per schema (one tool's parameters).
 const (
@@ -20,35 +22,6 @@ const (
 	openAIMaxLargeEnumText = 15000   // ...may hold at most this many characters in total
 	openAIMaxSchemaText    = 120_000 // characters of property names, definition names, enum and const values
 )
-
-// walkSchema calls fn on every schema node under s with its JSON Pointer
-// and its object nesting level (the root object is level 1).
-func walkSchema(s *schema.Schema, path *spath, level int, fn func(n *schema.Schema, path *spath, level int)) {
-	if s == nil || s.Bool != nil {
-		return
-	}
-	if len(s.Properties) > 0 || s.HasType("object") {
-		level++
-	}
-	fn(s, path, level)
-	for _, p := range s.Properties {
-		walkSchema(p.Schema, path.name("/properties/", p.Name), level, fn)
-	}
-	walkSchema(s.Items, path.key("/items"), level, fn)
-	walkSchema(s.AdditionalProperties, path.key("/additionalProperties"), level, fn)
-	walkSchema(s.PropertyNames, path.key("/propertyNames"), level, fn)
-	for _, list := range []struct {
-		kw string
-		bs []*schema.Schema
-	}{{"/anyOf", s.AnyOf}, {"/oneOf", s.OneOf}, {"/allOf", s.AllOf}} {
-		for i, b := range list.bs {
-			walkSchema(b, path.key(list.kw).index(i), level, fn)
-		}
-	}
-	for _, d := range s.Defs {
-		walkSchema(d.Schema, path.name("/$defs/", d.Name), 0, fn)
-	}
-}
 
 // valueText is the length in characters of an enum or const value as
 // OpenAI counts it: a string's characters, another value's JSON text.
@@ -61,6 +34,15 @@ func valueText(v any) int {
 		return 0
 	}
 	return utf8.RuneCount(data)
+}
+
+// strictLimits is the schemaLimits hook of OpenAI Chat and Responses: a
+// schema rendered strict is held to the Structured Outputs limits.
+func strictLimits(c *conv, rendered *schema.Schema) []*Error {
+	if c.d != &openAIStrictDialect {
+		return nil
+	}
+	return c.openAIBudget(rendered)
 }
 
 // openAIBudget checks one strict schema against OpenAI's Structured Outputs
@@ -110,3 +92,31 @@ func (c *conv) openAIBudget(root *schema.Schema) []*Error {
 	}
 	return errs
 }
+
+// openAIDialect is the dialect of OpenAI Chat and Responses: Structured
+// Outputs' subset when strict, JSON Schema as is otherwise.
+func openAIDialect(cfg config) *dialect {
+	if cfg.strict {
+		return &openAIStrictDialect
+	}
+	return &plainDialect
+}
+
+// openAIStrictDialect is OpenAI's Structured Outputs subset.
+var openAIStrictDialect = dialect{
+	name: "OpenAI strict mode", hint: strictHint, strict: true, typed: true, title: true,
+	numbers: numbersKept, minItems: -1, maxItems: true,
+	typedItems: true, closeObjects: closeAll, allRequired: true,
+	format: func(s *schema.Schema) bool {
+		switch s.Format {
+		case "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid":
+			return true
+		}
+		return false
+	},
+	pattern: func(p string) bool { return !hasLookaround(p) },
+}
+
+// strictHint is the way out of a schema OpenAI's strict subset cannot
+// express.
+const strictHint = " (consider StrictWherePossible(), which sends this tool non-strict, or a concrete Go type)"

@@ -1,0 +1,16 @@
+package adapters
+
+// SameShape reports whether the providers named a and b declare one reply
+// shape (spec.shape), so that each parser reads the other's replies.
+func SameShape(a, b string) bool {
+	var sa, sb string
+	for _, h := range homes {
+		switch h.name {
+		case a:
+			sa = h.shape
+		case b:
+			sb = h.shape
+		}
+	}
+	return sa != "" && sa == sb
+}

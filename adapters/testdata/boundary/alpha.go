@@ -1,0 +1,5 @@
+package boundary
+
+var alphaSpec = &spec{name: "alpha"}
+
+func alphaHelper() int { return coreHelper() }

@@ -1,0 +1,3 @@
+package boundary
+
+const betaLimit = 3
