@@ -1,32 +1,52 @@
 # Every module of the repo, nested ones included: the library at the root,
 # plus the separate modules (conformance, bench, integrations/*) that keep
-# their heavier dependencies out of go.mod.
-MODULES := $(patsubst %/go.mod,%,$(shell find . -name go.mod -not -path './.git/*' -not -path '*/testdata/*' | LC_ALL=C sort))
+# their heavier dependencies out of go.mod. They are listed in the order
+# `make test` runs them: the library first, the integration modules next,
+# and last the two heavy ones, whose tests download peer libraries and
+# official SDKs (bench, conformance).
+HEAVY := ./bench ./conformance
+FOUND := $(patsubst %/go.mod,%,$(shell find . -name go.mod -not -path './.git/*' -not -path '*/testdata/*' | LC_ALL=C sort))
+MODULES := $(filter .,$(FOUND)) $(filter-out . $(HEAVY),$(FOUND)) $(filter $(HEAVY),$(FOUND))
 
 GO ?= go
 BENCH ?= .
 BENCH_FLAGS ?= -count 5 -benchmem
 
-.PHONY: test lint golden bench bench-peers demo tidy-check
+.PHONY: test lint fmt golden bench bench-peers demo tidy-check staticcheck
 
-## test: lint and tidy-check, then every module's tests with the race detector.
-test: lint tidy-check
+## test: gofmt, then module after module (the library first): go vet,
+## staticcheck, go mod tidy -diff and go test -race; it stops at the first
+## failure.
+test: fmt staticcheck
 	@set -e; for m in $(MODULES); do \
-		echo "== go test -race ./... ($$m)"; \
-		(cd $$m && $(GO) test -race ./...); \
+		echo "== $$m: go vet, staticcheck, go mod tidy -diff, go test -race"; \
+		(cd $$m && $(GO) vet ./... && $(STATICCHECK) ./... && $(GO) mod tidy -diff && $(GO) test -race ./...); \
 	done
 
 ## lint: gofmt, go vet and staticcheck must report nothing, in every module.
-## staticcheck is pinned here and fetched by the go command on first use (no
-## install step): `make lint STATICCHECK=staticcheck` uses one on PATH instead.
-STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
-lint:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
-	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+lint: fmt staticcheck
 	@set -e; for m in $(MODULES); do \
 		echo "== go vet, staticcheck ($$m)"; \
 		(cd $$m && $(GO) vet ./... && $(STATICCHECK) ./...); \
 	done
+
+## fmt: gofmt must have nothing to change in any tracked .go file.
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+## staticcheck: the pinned staticcheck, built once into $(TOOLS) (one
+## binary per version and Go release, shared by every module and every
+## later run; nothing to install by hand). `make test STATICCHECK=staticcheck`
+## uses one on your PATH instead, and builds nothing.
+STATICCHECK_VERSION := v0.8.2
+TOOLS ?= $(CURDIR)/.tools
+STATICCHECK_BIN := $(TOOLS)/staticcheck-$(STATICCHECK_VERSION)-$(shell $(GO) env GOVERSION)/staticcheck
+STATICCHECK ?= $(STATICCHECK_BIN)
+staticcheck: $(filter $(STATICCHECK_BIN),$(STATICCHECK))
+$(STATICCHECK_BIN):
+	@echo "== building staticcheck $(STATICCHECK_VERSION) into $(@D)"
+	GOBIN=$(@D) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 ## golden: rewrite every golden file from the current code; review the diff.
 golden:
