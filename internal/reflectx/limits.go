@@ -10,8 +10,10 @@ import (
 type Limits struct {
 	// MaxBytes bounds the size of the arguments: the length of JSON text,
 	// or for map input the length the arguments would have as compact
-	// JSON (counted while decoding, so that a map sharing one subtree
-	// many times counts it each time). Default [DefaultMaxBytes]. Beyond
+	// JSON text, exactly (strings escaped only where JSON requires it,
+	// numbers as encoding/json writes them; Go structs inside values kept
+	// as given are counted about), counted while decoding, so that a map
+	// sharing one subtree many times counts it each time. Default [DefaultMaxBytes]. Beyond
 	// it the decode stops with [ErrTooLarge].
 	MaxBytes int
 	// MaxPatternBytes bounds the length of a string checked against a
