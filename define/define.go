@@ -221,13 +221,12 @@ func exec[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context
 	if err := callContextError(ctx); err != nil {
 		return cancelResult(err)
 	}
-	p, err := h.info.Plan()
+	vp, in, err := decode(h, args)
 	if err != nil {
 		return argResult(err)
 	}
-	in, err := decode(h, p, args)
-	if err != nil {
-		return argResult(err)
+	if vp != nil {
+		in = h.release(vp)
 	}
 	h.finish(ctx, in, &res)
 	return res
@@ -236,8 +235,8 @@ func exec[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context
 // prepare is exec in two parts ([Tool.DecodeJSON]): what runs before
 // the handler, here, with the same results for a panic, a done context,
 // the plan's error and bad arguments, written to *res (and a nil call);
-// and the rest, the call it returns. A decode that may call a user's
-// method runs here too, into a new frame, as decode does.
+// and the rest, the call it returns: the pooled memory decode chose,
+// released by its Finish, or the value decoded into a new frame.
 func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Context, args A, res *Result) (call Decoded) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -249,28 +248,16 @@ func prepare[In, Out any, A callArgs](h *typedHandler[In, Out], ctx context.Cont
 		*res = cancelResult(err)
 		return nil
 	}
-	p, err := h.info.Plan()
+	vp, in, err := decode(h, args)
 	if err != nil {
 		*res = argResult(err)
 		return nil
 	}
-	userMethods := p.UserMethods()
-	if h.pool != nil && !userMethods { // as decode does; the pooled memory is the call
-		vp := h.pool.Get().(*pooledInput[In, Out])
-		if err := args.into(p, &vp.s, unsafe.Pointer(&vp.in), h.limits); err != nil {
-			h.release(vp)
-			*res = argResult(err)
-			return nil
-		}
+	if vp != nil {
 		vp.res = res
 		return vp
 	}
-	v, err := args.fresh(p, h.limits)
-	if err != nil {
-		*res = argResult(err)
-		return nil
-	}
-	return &preparedCall[In, Out]{h: h, in: h.value(v), res: res}
+	return &preparedCall[In, Out]{h: h, in: in, res: res}
 }
 
 // preparedCall is the rest of a call that prepare split: the decoded
@@ -334,22 +321,32 @@ func (vp *pooledInput[In, Out]) Finish(ctx context.Context) {
 // Input returns the decoded arguments (Decoded.Input), before Finish.
 func (vp *pooledInput[In, Out]) Input() any { return vp.in }
 
-// decode returns the arguments decoded into pooled memory, then copied
-// out, when the tool has a pool and p calls no user method, else into a
-// new frame (one allocation for the value and, where they fit, its
-// strings, string slices and scalar pointees).
-func decode[In, Out any, A callArgs](h *typedHandler[In, Out], p *reflectx.Plan, args A) (In, error) {
+// decode is the one place a call's arguments are decoded, and the one
+// choice of where to: into pooled memory, returned as vp (the caller
+// copies the value out with release, or keeps vp as the prepared call),
+// when the tool has a pool and the plan calls no user method; else into
+// a new frame (one allocation for the value and, where they fit, its
+// strings, string slices and scalar pointees), returned as in. On an
+// error (the plan's, or the arguments'), vp is nil: pooled memory is
+// already back in the pool.
+func decode[In, Out any, A callArgs](h *typedHandler[In, Out], args A) (vp *pooledInput[In, Out], in In, err error) {
+	p, err := h.info.Plan()
+	if err != nil {
+		return nil, in, err
+	}
 	if h.pool != nil && !p.UserMethods() {
-		vp := h.pool.Get().(*pooledInput[In, Out])
-		err := args.into(p, &vp.s, unsafe.Pointer(&vp.in), h.limits)
-		return h.release(vp), err
+		vp = h.pool.Get().(*pooledInput[In, Out])
+		if err := args.into(p, &vp.s, unsafe.Pointer(&vp.in), h.limits); err != nil {
+			h.release(vp)
+			return nil, in, err
+		}
+		return vp, in, nil
 	}
 	v, err := args.fresh(p, h.limits)
 	if err != nil {
-		var zero In
-		return zero, err
+		return nil, in, err
 	}
-	return h.value(v), nil
+	return nil, h.value(v), nil
 }
 
 // release copies the value out of pooled memory, zeroes it and returns it

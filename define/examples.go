@@ -76,11 +76,10 @@ func marshalExample(v any) ([]byte, error) { return jsonwire.MarshalNoEscape(v) 
 // plan, as a call's arguments meet it.
 func checkTyped[In, Out any](h *typedHandler[In, Out]) func([]byte) error {
 	return func(args []byte) error {
-		p, err := h.info.Plan()
-		if err != nil {
-			return err
+		vp, _, err := decode(h, jsonArgs(args))
+		if vp != nil {
+			h.release(vp)
 		}
-		_, err = decode(h, p, jsonArgs(args))
 		return err
 	}
 }

@@ -75,8 +75,10 @@ const (
 
 // WithMaxArgBytes bounds the size of one call's arguments: the length of
 // the JSON text given to [Tool.ExecuteJSON], or for [Tool.Execute] the
-// length the map would have as compact JSON (counted while decoding, each
-// appearance of a shared value counting again). Larger arguments are an
+// length the map would have as compact JSON text (strings escaped only
+// where JSON requires it, numbers as encoding/json writes them; counted
+// while decoding, each appearance of a shared value counting again), so
+// that a map of exactly n bytes as text is accepted as that text is. Larger arguments are an
 // error result wrapping [ErrTooLarge], found without decoding them. n = 0
 // means [DefaultMaxArgBytes]; n < 0 means no bound.
 func WithMaxArgBytes(n int) Option {

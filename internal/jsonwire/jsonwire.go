@@ -11,9 +11,12 @@ package jsonwire
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects the readers accept
@@ -125,6 +128,40 @@ func StringLen(s string) int {
 		n += int(escapeExtra[s[i]])
 	}
 	return n
+}
+
+// StringLenUTF8 is [StringLen] and [utf8.ValidString] in one pass: the
+// length of s as a JSON string, and whether s is valid UTF-8 (when it is
+// not, n is not its length). Eight plain bytes (no '"', '\\', control or
+// non-ASCII byte) are taken at a time.
+func StringLenUTF8(s string) (n int, valid bool) {
+	n = len(s) + 2
+	p := unsafe.Pointer(unsafe.StringData(s))
+	for i := 0; i < len(s); {
+		for i+8 <= len(s) {
+			w := binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(p, i))[:])
+			q := w ^ (SWAROnes * '"')
+			b := w ^ (SWAROnes * '\\')
+			if ((q-SWAROnes)&^q|(b-SWAROnes)&^b|(w-SWAROnes*0x20)&^w|w)&SWARHigh != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
+		if c := s[i]; c < utf8.RuneSelf {
+			n += int(escapeExtra[c])
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			return n, false
+		}
+		i += size
+	}
+	return n, true
 }
 
 // MarshalNoEscape is json.Marshal without HTML escaping: the text shown to

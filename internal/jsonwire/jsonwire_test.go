@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestTokens(t *testing.T) {
@@ -32,6 +33,28 @@ func TestStringLen(t *testing.T) {
 		w := len(want) - 5*strings.Count(s, "<") - 5*strings.Count(s, ">") - 5*strings.Count(s, "&") - 3*strings.Count(s, "\u2028")
 		if got := StringLen(s); got != w {
 			t.Errorf("StringLen(%q) = %d, want %d", s, got, w)
+		}
+	}
+}
+
+// TestStringLenUTF8: StringLenUTF8 is StringLen and utf8.ValidString in
+// one, on every position of a special byte within and around the
+// eight-byte words it takes at once.
+func TestStringLenUTF8(t *testing.T) {
+	specials := []string{`"`, `\`, "\n", "\x00", "\x1f", "\x7f", "é", "€", "😀", "\xff", "\xed\xa0\x80", "\xe2\x82", "<"}
+	r := rand.New(rand.NewPCG(3, 4))
+	for n := range 40 {
+		for _, sp := range specials {
+			for at := 0; at <= n; at++ {
+				s := strings.Repeat("a", at) + sp + strings.Repeat("b", n-at)
+				if r.IntN(2) == 0 {
+					s += specials[r.IntN(len(specials))]
+				}
+				got, valid := StringLenUTF8(s)
+				if valid != utf8.ValidString(s) || valid && got != StringLen(s) {
+					t.Fatalf("StringLenUTF8(%q) = %d, %v; want %d, %v", s, got, valid, StringLen(s), utf8.ValidString(s))
+				}
+			}
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strconv"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -252,10 +253,13 @@ func (d *decoder) strSlow(start, i int) ([]byte, bool) {
 				buf = append(buf, '\t')
 				i += 2
 			case 'u':
-				r, n, ok := jsonwire.UnescapeU(data, i) // a lone surrogate is U+FFFD, as encoding/json reads it
+				r, n, ok := jsonwire.UnescapeU(data, i)
 				if !ok {
 					d.i = i
 					d.syntax("4 hex digits after \\u")
+					return nil, false
+				}
+				if r == utf8.RuneError && d.loneSurrogate(i) { // else an escaped U+FFFD
 					return nil, false
 				}
 				i += n
@@ -286,6 +290,34 @@ func (d *decoder) strSlow(start, i int) ([]byte, bool) {
 	d.i = len(data)
 	d.syntax("closing '\"'")
 	return nil, false
+}
+
+// loneSurrogate reports whether the \\u escape at data[i:], which reads as
+// U+FFFD, is half of a UTF-16 surrogate pair without its other half, and
+// then ends the decode with ErrSyntax at the value's path. Such a string
+// has no UTF-8 spelling: it is refused, as the reply reader refuses it
+// (jsonwire), rather than read as U+FFFD, as encoding/json reads it. Map
+// input cannot hold it (a Go string carrying its bytes is not UTF-8, and
+// is refused as such).
+func (d *decoder) loneSurrogate(i int) bool {
+	if r, _ := jsonwire.Hex4(d.data, i+2); !utf16.IsSurrogate(r) {
+		return false
+	}
+	d.i = i
+	d.abort(ErrSyntax, "a valid UTF-16 surrogate pair", "lone surrogate "+string(d.data[i:i+6])+" at offset "+strconv.Itoa(i))
+	d.errs.Errs[0].Path = d.pathString()
+	return true
+}
+
+// fatalAt gives the error that ended the decode in item i of the array
+// being read, read without a path step, that step, when the error names
+// a path (a lone surrogate's does; other syntax errors name none).
+func (d *decoder) fatalAt(i int) {
+	if e := d.errs.Errs; len(e) == 1 && e[0].Path != "" {
+		d.pushIndex(i)
+		e[0].Path = d.pathString()
+		d.pop()
+	}
 }
 
 // number scans a number literal at d.i and returns it.
@@ -1283,9 +1315,10 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		default:
 			ep = unsafe.Add(chunks.cur, uintptr(length-chunks.fullLen)*size)
 		}
-		if strs && n.elem.c == nil && d.i < len(d.data) && d.data[d.i] == '"' {
-			// A plain string records no problem (a syntax error ends
-			// the decode, pathless): no path step.
+		plain := strs && n.elem.c == nil && d.i < len(d.data) && d.data[d.i] == '"'
+		if plain {
+			// A plain string records no problem but a syntax error,
+			// which ends the decode: no path step, unless one is needed.
 			d.jstring(n.elem, ep)
 		} else {
 			d.pushIndex(length)
@@ -1294,6 +1327,9 @@ func (d *decoder) jslice(n *node, p unsafe.Pointer) {
 		}
 		length++
 		if d.fatal {
+			if plain {
+				d.fatalAt(length - 1)
+			}
 			return
 		}
 		if d.i < len(d.data) && d.data[d.i] == ',' {

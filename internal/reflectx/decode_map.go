@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"time"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/echo"
@@ -50,161 +49,215 @@ func (d *decoder) decodeMap(p *Plan, dst unsafe.Pointer, args map[string]any) {
 	}
 }
 
-// mvalue decodes the Go value v into the node n at p.
+// mvalue decodes the Go value v into the node n at p: it takes null,
+// and hands the rest to the decoder of n's kind. Each charges the value
+// what it would be as compact JSON text (Limits.MaxBytes); its container
+// charged the key and the separators around it.
 func (d *decoder) mvalue(n *node, p unsafe.Pointer, v any) {
-	if d.budget -= 8; d.budget < 0 {
-		d.spend(0)
-		return
-	}
 	if v == nil {
-		d.null(n, p)
+		if d.spend(4) {
+			d.null(n, p)
+		}
 		return
 	}
 	switch n.kind {
-	case kNum:
-		switch x := v.(type) {
-		case json.Number:
-			if !validNumber(x) {
-				d.fail(ErrType, n.want, gotValue(v))
-				return
-			}
-			if d.spend(len(x)) {
-				*(*json.Number)(p) = x
-			}
-		case float64:
-			if d.finite(x, v) {
-				*(*json.Number)(p) = json.Number(strconv.FormatFloat(x, 'g', -1, 64))
-			}
-		default:
-			d.fail(ErrType, n.want, gotValue(v))
-		}
 	case kString:
-		s, ok := v.(string)
-		if !ok {
-			if s, ok = otherString(v); !ok {
-				d.fail(ErrType, n.want, gotValue(v))
-				return
-			}
-		}
-		if !d.mstring(s) {
-			return
-		}
-		if d.checkStr(n, s) {
-			*(*string)(p) = s
-		}
-	case kBool:
-		b, ok := v.(bool)
-		if !ok {
-			rv := reflect.ValueOf(v)
-			if rv.Kind() != reflect.Bool {
-				d.fail(ErrType, n.want, gotValue(v))
-				return
-			}
-			b = rv.Bool()
-		}
-		d.putBool(n, p, b)
+		d.mstr(n, p, v)
 	case kInt, kUint:
 		d.mint(n, p, v)
 	case kFloat:
 		d.mfloat(n, p, v)
-	case kBytes:
-		switch x := v.(type) {
-		case string:
-			if !d.spend(jsonwire.StringLen(x)) {
-				return
-			}
-			out, err := decodeBase64([]byte(x))
-			if err != nil {
-				d.failCause(ErrType, n.want, gotValue(v), err)
-				return
-			}
-			*(*[]byte)(p) = out
-		case []byte:
-			*(*[]byte)(p) = x
-		default:
-			d.fail(ErrType, n.want, gotValue(v))
-		}
-	case kTime:
-		switch x := v.(type) {
-		case string:
-			if !d.mstring(x) || !d.checkStr(n, x) {
-				return
-			}
-			t, err := formats.ParseDateTime(x)
-			if err != nil {
-				d.failCause(ErrType, n.want, gotValue(v), err)
-				return
-			}
-			*(*time.Time)(p) = t
-		case time.Time:
-			*(*time.Time)(p) = x
-		default:
-			d.fail(ErrType, n.want, gotValue(v))
-		}
-	case kText:
-		s, ok := v.(string)
-		if !ok {
-			if s, ok = otherString(v); !ok {
-				d.fail(ErrType, n.want, gotValue(v))
-				return
-			}
-		}
-		if !d.mstring(s) || !d.checkStr(n, s) {
-			return
-		}
-		u := reflect.NewAt(n.t, p).Interface().(encoding.TextUnmarshaler)
-		if err := u.UnmarshalText([]byte(s)); err != nil {
-			d.failCause(ErrType, "valid "+n.t.String(), gotValue(v), err)
-		}
-	case kJSONU, kRaw:
-		if !d.checkValue(v) {
-			return
-		}
-		b, err := json.Marshal(v)
-		if err != nil {
-			d.failCause(ErrType, n.want, gotValue(v), err)
-			return
-		}
-		if n.kind == kRaw {
-			*(*json.RawMessage)(p) = b
-			return
-		}
-		u := reflect.NewAt(n.t, p).Interface().(json.Unmarshaler)
-		if err := u.UnmarshalJSON(b); err != nil {
-			d.failCause(ErrType, n.want, gotValue(v), err)
-		}
-	case kAny:
-		if d.checkValue(v) {
-			*(*any)(p) = v
-		}
-	case kStruct:
-		if m, ok := v.(map[string]any); ok {
-			d.mstruct(n.st, p, m)
-			return
-		}
-		d.composite(n, p, v, reflect.Map, reflect.Struct)
-	case kMap:
-		if m, ok := v.(map[string]any); ok {
-			d.mmap(n, p, m)
-			return
-		}
-		d.composite(n, p, v, reflect.Map, reflect.Struct)
-	case kSlice:
-		if a, ok := v.([]any); ok {
-			d.mslice(n, p, a)
-			return
-		}
-		d.composite(n, p, v, reflect.Slice, reflect.Array)
-	case kArray:
-		if a, ok := v.([]any); ok {
-			d.marray(n, p, a)
-			return
-		}
-		d.composite(n, p, v, reflect.Slice, reflect.Array)
+	case kBool:
+		d.mbool(n, p, v)
+	case kNum:
+		d.mnumber(n, p, v)
+	case kStruct, kMap:
+		d.mobject(n, p, v)
+	case kSlice, kArray:
+		d.marrayOf(n, p, v)
 	case kPtr:
 		ptr := d.newPointee(n.elem)
 		d.mvalue(n.elem, ptr, v)
 		*(*unsafe.Pointer)(p) = ptr
+	case kBytes:
+		d.mbytes(n, p, v)
+	case kTime:
+		d.mtime(n, p, v)
+	case kText:
+		d.mtext(n, p, v)
+	case kAny:
+		if d.checkValue(v) {
+			*(*any)(p) = v
+		}
+	case kJSONU, kRaw:
+		d.mmarshalled(n, p, v)
+	}
+}
+
+// mstr decodes a Go string (or a value of a named string type) into a
+// string node.
+func (d *decoder) mstr(n *node, p unsafe.Pointer, v any) {
+	s, ok := v.(string)
+	if !ok {
+		if s, ok = otherString(v); !ok {
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+	}
+	if d.mstring(s) && d.checkStr(n, s) {
+		*(*string)(p) = s
+	}
+}
+
+// mbool decodes a Go bool (or a value of a named bool type) into a bool
+// node.
+func (d *decoder) mbool(n *node, p unsafe.Pointer, v any) {
+	b, ok := v.(bool)
+	if !ok {
+		rv := reflect.ValueOf(v)
+		if rv.Kind() != reflect.Bool {
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+		b = rv.Bool()
+	}
+	if d.spend(boolLen(b)) {
+		d.putBool(n, p, b)
+	}
+}
+
+// mnumber decodes a json.Number or a float64 into a json.Number node.
+func (d *decoder) mnumber(n *node, p unsafe.Pointer, v any) {
+	switch x := v.(type) {
+	case json.Number:
+		if !validNumber(x) {
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+		if d.spend(len(x)) {
+			*(*json.Number)(p) = x
+		}
+	case float64:
+		if d.finite(x, v) {
+			*(*json.Number)(p) = json.Number(strconv.FormatFloat(x, 'g', -1, 64))
+		}
+	default:
+		d.fail(ErrType, n.want, gotValue(v))
+	}
+}
+
+// mobject decodes a map[string]any into a struct or map node, and any
+// other Go map or struct through its JSON.
+func (d *decoder) mobject(n *node, p unsafe.Pointer, v any) {
+	m, ok := v.(map[string]any)
+	switch {
+	case !ok:
+		d.composite(n, p, v, reflect.Map, reflect.Struct)
+	case n.kind == kStruct:
+		d.mstruct(n.st, p, m)
+	default:
+		d.mmap(n, p, m)
+	}
+}
+
+// marrayOf decodes a []any into a slice or array node, and any other Go
+// slice or array through its JSON.
+func (d *decoder) marrayOf(n *node, p unsafe.Pointer, v any) {
+	a, ok := v.([]any)
+	switch {
+	case !ok:
+		d.composite(n, p, v, reflect.Slice, reflect.Array)
+	case n.kind == kSlice:
+		d.mslice(n, p, a)
+	default:
+		d.marray(n, p, a)
+	}
+}
+
+// mbytes decodes a base64 string, or a []byte as it is, into a []byte
+// node.
+func (d *decoder) mbytes(n *node, p unsafe.Pointer, v any) {
+	switch x := v.(type) {
+	case string:
+		if !d.spend(jsonwire.StringLen(x)) {
+			return
+		}
+		out, err := decodeBase64([]byte(x))
+		if err != nil {
+			d.failCause(ErrType, n.want, gotValue(v), err)
+			return
+		}
+		*(*[]byte)(p) = out
+	case []byte:
+		if d.spend(base64Len(len(x))) {
+			*(*[]byte)(p) = x
+		}
+	default:
+		d.fail(ErrType, n.want, gotValue(v))
+	}
+}
+
+// mtime decodes an RFC 3339 string, or a time.Time as it is, into a
+// time.Time node.
+func (d *decoder) mtime(n *node, p unsafe.Pointer, v any) {
+	switch x := v.(type) {
+	case string:
+		if !d.mstring(x) || !d.checkStr(n, x) {
+			return
+		}
+		t, err := formats.ParseDateTime(x)
+		if err != nil {
+			d.failCause(ErrType, n.want, gotValue(v), err)
+			return
+		}
+		*(*time.Time)(p) = t
+	case time.Time:
+		if d.spend(timeLen(x)) {
+			*(*time.Time)(p) = x
+		}
+	default:
+		d.fail(ErrType, n.want, gotValue(v))
+	}
+}
+
+// mtext decodes a string into a node whose type decodes itself from
+// text (encoding.TextUnmarshaler).
+func (d *decoder) mtext(n *node, p unsafe.Pointer, v any) {
+	s, ok := v.(string)
+	if !ok {
+		if s, ok = otherString(v); !ok {
+			d.fail(ErrType, n.want, gotValue(v))
+			return
+		}
+	}
+	if !d.mstring(s) || !d.checkStr(n, s) {
+		return
+	}
+	u := reflect.NewAt(n.t, p).Interface().(encoding.TextUnmarshaler)
+	if err := u.UnmarshalText([]byte(s)); err != nil {
+		d.failCause(ErrType, "valid "+n.t.String(), gotValue(v), err)
+	}
+}
+
+// mmarshalled decodes any value into a json.RawMessage node, or a node
+// whose type decodes itself from JSON (json.Unmarshaler), through the
+// value's JSON, once the value is checked as JSON text would be.
+func (d *decoder) mmarshalled(n *node, p unsafe.Pointer, v any) {
+	if !d.checkValue(v) {
+		return
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		d.failCause(ErrType, n.want, gotValue(v), err)
+		return
+	}
+	if n.kind == kRaw {
+		*(*json.RawMessage)(p) = b
+		return
+	}
+	u := reflect.NewAt(n.t, p).Interface().(json.Unmarshaler)
+	if err := u.UnmarshalJSON(b); err != nil {
+		d.failCause(ErrType, n.want, gotValue(v), err)
 	}
 }
 
@@ -245,13 +298,15 @@ func (d *decoder) composite(n *node, p unsafe.Pointer, v any, k1, k2 reflect.Kin
 // mint decodes a Go number into an integer node.
 func (d *decoder) mint(n *node, p unsafe.Pointer, v any) {
 	var (
-		neg bool
-		mag uint64
-		st  numStatus
+		neg  bool
+		mag  uint64
+		st   numStatus
+		size int // as JSON text
 	)
 	switch x := v.(type) {
 	case float64:
 		neg, mag, st = floatToInt(x)
+		size = floatLen(x, 64)
 	case int:
 		neg, mag = x < 0, absInt(int64(x))
 	case int64:
@@ -260,6 +315,7 @@ func (d *decoder) mint(n *node, p unsafe.Pointer, v any) {
 		neg, mag = x < 0, absInt(int64(x))
 	case float32:
 		neg, mag, st = floatToInt(float64(x))
+		size = floatLen(float64(x), 32)
 	case uint64:
 		mag = x
 	case json.Number:
@@ -268,6 +324,7 @@ func (d *decoder) mint(n *node, p unsafe.Pointer, v any) {
 			return
 		}
 		neg, mag, st = parseIntLit(x)
+		size = len(x)
 	default:
 		rv := reflect.ValueOf(v)
 		switch rv.Kind() {
@@ -277,12 +334,18 @@ func (d *decoder) mint(n *node, p unsafe.Pointer, v any) {
 			mag = rv.Uint()
 		case reflect.Float32, reflect.Float64:
 			neg, mag, st = floatToInt(rv.Float())
+			size = floatLen(rv.Float(), rv.Type().Bits())
 		default:
 			d.fail(ErrType, n.want, gotValue(v))
 			return
 		}
 	}
-	d.putInt(n, p, neg, mag, st, src{v: v, isMap: true})
+	if size == 0 { // a Go integer
+		size = intLen(neg, mag)
+	}
+	if d.spend(size) {
+		d.putInt(n, p, neg, mag, st, src{v: v, isMap: true})
+	}
 }
 
 func absInt(x int64) uint64 {
@@ -294,16 +357,19 @@ func absInt(x int64) uint64 {
 
 // mfloat decodes a Go number into a float node.
 func (d *decoder) mfloat(n *node, p unsafe.Pointer, v any) {
-	var f float64
+	var (
+		f    float64
+		size int // as JSON text
+	)
 	switch x := v.(type) {
 	case float64:
-		f = x
+		f, size = x, floatLen(x, 64)
 	case float32:
-		f = float64(x)
+		f, size = float64(x), floatLen(float64(x), 32)
 	case int:
-		f = float64(x)
+		f, size = float64(x), signedLen(int64(x))
 	case int64:
-		f = float64(x)
+		f, size = float64(x), signedLen(x)
 	case json.Number:
 		if !validNumber(x) {
 			d.fail(ErrType, n.want, gotValue(v))
@@ -313,21 +379,30 @@ func (d *decoder) mfloat(n *node, p unsafe.Pointer, v any) {
 		if f, err = strconv.ParseFloat(string(x), n.bits); err != nil {
 			f = math.Inf(1) // out of range; reported by putFloat
 		}
+		size = len(x)
 	default:
 		rv := reflect.ValueOf(v)
 		switch rv.Kind() {
 		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-			f = float64(rv.Int())
+			f, size = float64(rv.Int()), signedLen(rv.Int())
 		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-			f = float64(rv.Uint())
+			f, size = float64(rv.Uint()), intLen(false, rv.Uint())
 		case reflect.Float32, reflect.Float64:
 			f = rv.Float()
+			if !math.IsNaN(f) && !math.IsInf(f, 0) {
+				size = floatLen(f, rv.Type().Bits())
+			}
 		default:
 			d.fail(ErrType, n.want, gotValue(v))
 			return
 		}
 	}
-	d.putFloat(n, p, f, src{v: v, isMap: true})
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		size = 0 // not JSON: refused by putFloat
+	}
+	if d.spend(size) {
+		d.putFloat(n, p, f, src{v: v, isMap: true})
+	}
 }
 
 // mstruct decodes a map into the struct at base. Problems come in the
@@ -335,6 +410,9 @@ func (d *decoder) mfloat(n *node, p unsafe.Pointer, v any) {
 // then unknown keys (sorted), then missing required fields.
 func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any) {
 	if !d.enter() {
+		return
+	}
+	if !d.spend(openLen(len(m))) {
 		return
 	}
 	var seen bitset
@@ -348,7 +426,7 @@ func (d *decoder) mstruct(sp *structPlan, base unsafe.Pointer, m map[string]any)
 		}
 		seen.set(i)
 		found++
-		if !d.spend(jsonwire.StringLen(f.name) + 2) {
+		if !d.spend(int(f.keyLen) + 1) {
 			return
 		}
 		d.pushField(f)
@@ -414,12 +492,12 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 		d.fail(ErrConstraint, n.c.maxPropsWant, countOf(len(m), "property", "properties"))
 		return
 	}
+	if !d.spend(openLen(len(m))) {
+		return
+	}
 	if n.t == mapStringAnyType {
 		out := make(map[string]any, len(m))
 		for k, v := range m {
-			if !d.spend(jsonwire.StringLen(k) + 2) {
-				return
-			}
 			d.pushKey(k)
 			ok := d.mkey(k) && d.checkValue(v)
 			d.pop()
@@ -443,9 +521,6 @@ func (d *decoder) mmap(n *node, p unsafe.Pointer, m map[string]any) {
 		for _, k := range keys {
 			if d.pastCap() {
 				d.leave()
-				return
-			}
-			if !d.spend(jsonwire.StringLen(k) + 2) {
 				return
 			}
 			d.pushKey(k)
@@ -487,7 +562,7 @@ func (d *decoder) mslice(n *node, p unsafe.Pointer, a []any) {
 		d.fail(ErrConstraint, n.c.maxItemsWant, countOf(len(a), "item", "items"))
 		return
 	}
-	if !d.spend(len(a)) {
+	if !d.spend(openLen(len(a)) + len(a)) {
 		return
 	}
 	if len(a) == 0 {
@@ -524,7 +599,7 @@ func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
 	if !d.enter() {
 		return
 	}
-	if !d.spend(len(a)) {
+	if !d.spend(openLen(len(a)) + len(a)) {
 		return
 	}
 	size := n.elem.t.Size()
@@ -551,23 +626,35 @@ func (d *decoder) marray(n *node, p unsafe.Pointer, a []any) {
 // (quotes and escapes included, so that a map and its text get the same
 // verdict), and checks that it is UTF-8, as JSON text must be.
 func (d *decoder) mstring(s string) bool {
-	if !d.spend(jsonwire.StringLen(s)) {
-		return false
-	}
-	if !utf8.ValidString(s) {
+	n, ok := jsonwire.StringLenUTF8(s)
+	if !ok {
 		d.fail(ErrSyntax, "valid UTF-8", gotString(s))
 		return false
 	}
-	return true
+	return d.spend(n)
 }
 
-// mkey checks that a key of map input is UTF-8.
+// openLen is what a container of n items or members is charged besides
+// them: its opening bracket, and its closing one when it is empty. An
+// item is charged the separator after it (a comma, or the closing
+// bracket), a member its key, its ':' and that separator.
+func openLen(n int) int {
+	if n == 0 {
+		return 2
+	}
+	return 1
+}
+
+// mkey charges a key of map input, as mstring charges a string, with
+// its ':' and the separator after its member, and checks that it is
+// UTF-8.
 func (d *decoder) mkey(k string) bool {
-	if !utf8.ValidString(k) {
+	n, ok := jsonwire.StringLenUTF8(k)
+	if !ok {
 		d.fail(ErrSyntax, "valid UTF-8 key", gotString(k))
 		return false
 	}
-	return true
+	return d.spend(n + 2)
 }
 
 // decodeBase64 decodes standard base64 with padding as RFC 4648 section
@@ -604,7 +691,7 @@ func (d *decoder) walk(v any) bool {
 	case string:
 		return d.mstring(x)
 	case bool:
-		return d.spend(5)
+		return d.spend(boolLen(x))
 	case json.Number:
 		if !validNumber(x) {
 			d.fail(ErrType, "a JSON number", gotValue(v))
@@ -617,9 +704,9 @@ func (d *decoder) walk(v any) bool {
 		if !d.enter() {
 			return false
 		}
-		ok := d.spend(2)
+		ok := d.spend(openLen(len(x)))
 		for k, e := range x {
-			if ok = ok && d.mkey(k) && d.spend(jsonwire.StringLen(k)+2) && d.walk(e); !ok {
+			if ok = ok && d.mkey(k) && d.walk(e); !ok {
 				break
 			}
 		}
@@ -629,7 +716,7 @@ func (d *decoder) walk(v any) bool {
 		if !d.enter() {
 			return false
 		}
-		ok := d.spend(2 + len(x))
+		ok := d.spend(openLen(len(x)) + len(x))
 		for _, e := range x {
 			if ok = ok && d.walk(e); !ok {
 				break
@@ -646,7 +733,7 @@ func (d *decoder) finite(f float64, v any) bool {
 		d.fail(ErrType, "a finite number", gotValue(v))
 		return false
 	}
-	return d.spend(8)
+	return d.spend(floatLen(f, 64))
 }
 
 // walkReflect is walk for Go values of other types; pointers and
@@ -656,17 +743,18 @@ func (d *decoder) walkReflect(rv reflect.Value) bool {
 	case reflect.Invalid:
 		return d.spend(4)
 	case reflect.Bool:
-		return d.spend(5)
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return d.spend(8)
+		return d.spend(boolLen(rv.Bool()))
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return d.spend(signedLen(rv.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return d.spend(intLen(false, rv.Uint()))
 	case reflect.Float32, reflect.Float64:
 		f := rv.Float()
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			d.fail(ErrType, "a finite number", strconv.FormatFloat(f, 'g', -1, 64))
 			return false
 		}
-		return d.spend(8)
+		return d.spend(floatLen(f, rv.Type().Bits()))
 	case reflect.String:
 		return d.mstring(rv.String())
 	case reflect.Pointer, reflect.Interface:
@@ -686,14 +774,19 @@ func (d *decoder) walkReflect(rv reflect.Value) bool {
 		if !d.enter() {
 			return false
 		}
-		ok := d.spend(2)
+		ok := d.spend(openLen(rv.Len()))
 		for it := rv.MapRange(); ok && it.Next(); {
-			k := it.Key()
-			size := 8
-			if k.Kind() == reflect.String {
-				size = jsonwire.StringLen(k.String()) + 2
+			switch k := it.Key(); k.Kind() {
+			case reflect.String:
+				ok = d.mkey(k.String())
+			case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+				ok = d.spend(signedLen(k.Int()) + 4) // "-12":,
+			case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+				ok = d.spend(intLen(false, k.Uint()) + 4)
+			default: // a key of its own text (encoding.TextMarshaler): about
+				ok = d.spend(8)
 			}
-			ok = (k.Kind() != reflect.String || d.mkey(k.String())) && d.spend(size) && d.walkReflect(it.Value())
+			ok = ok && d.walkReflect(it.Value())
 		}
 		d.leave()
 		return ok
@@ -701,26 +794,28 @@ func (d *decoder) walkReflect(rv reflect.Value) bool {
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return d.spend(4)
 		}
-		if rv.Type().Elem().Kind() == reflect.Uint8 {
-			return d.spend(rv.Len()*4/3 + 4) // base64
+		if rv.Kind() == reflect.Slice && rv.Type().Elem().Kind() == reflect.Uint8 {
+			return d.spend(base64Len(rv.Len()))
 		}
 		if !d.enter() {
 			return false
 		}
-		ok := d.spend(2 + rv.Len())
+		ok := d.spend(openLen(rv.Len()) + rv.Len())
 		for i := 0; ok && i < rv.Len(); i++ {
 			ok = d.walkReflect(rv.Index(i))
 		}
 		d.leave()
 		return ok
 	case reflect.Struct:
-		if rv.Type() == timeType {
-			return d.spend(40)
+		if rv.Type() == timeType && rv.CanInterface() {
+			return d.spend(timeLen(rv.Interface().(time.Time)))
 		}
 		if !d.enter() {
 			return false
 		}
-		ok := d.spend(2)
+		// About: the Go names of the exported fields, not their JSON
+		// names, and every field, omitempty or not.
+		ok := d.spend(openLen(0))
 		t := rv.Type()
 		for i := 0; ok && i < t.NumField(); i++ {
 			if t.Field(i).IsExported() {

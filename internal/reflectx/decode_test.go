@@ -384,11 +384,22 @@ func decodeCases() []decodeCase {
 		{name: "invalid UTF-8", json: "{\"s\":\"a\xffb\"}", modes: modeJSON, want: errs("", ErrSyntax),
 			reason: "JSON text must be UTF-8; encoding/json would replace the byte instead"},
 		{name: "invalid UTF-8 in a key", json: "{\"\xfe\":1}", modes: modeJSON, want: errs("", ErrSyntax)},
-		{name: "lone surrogate becomes U+FFFD", json: `{"s":"\ud800x"}`, check: zooCheck(func(t *testing.T, z *zoo, _ mode) {
+		{name: "lone surrogate", json: `{"s":"\ud800x"}`, modes: modeJSON, want: errs("/s", ErrSyntax),
+			reason: "one rule with the reply reader: refused, not read as U+FFFD as encoding/json reads it"},
+		{name: "lone low surrogate", json: `{"s":"ab\uDC00"}`, modes: modeJSON, want: errs("/s", ErrSyntax)},
+		{name: "surrogates in the wrong order", json: `{"s":"\udc00\ud800"}`, modes: modeJSON, want: errs("/s", ErrSyntax)},
+		{name: "high surrogate before another escape", json: `{"s":"\ud800\u0041"}`, modes: modeJSON, want: errs("/s", ErrSyntax)},
+		{name: "lone surrogate in a slice", json: `{"strs":["a","\ud83d"]}`, modes: modeJSON, want: errs("/strs/1", ErrSyntax)},
+		{name: "lone surrogate in an any value", json: `{"any":{"k":[1,"\ud800"]}}`, modes: modeJSON, want: errs("/any/k/1", ErrSyntax)},
+		{name: "lone surrogate in a key", json: `{"ma":{"\ud800":1}}`, modes: modeJSON, want: errs("/ma", ErrSyntax)},
+		{name: "lone surrogate in an unknown key's value", json: `{"nope":{"k":"\udfff"}}`, modes: modeJSON, want: errs("", ErrSyntax)},
+		{name: "escaped U+FFFD", json: `{"s":"\ufffdx"}`, check: zooCheck(func(t *testing.T, z *zoo, _ mode) {
 			if z.S != "\uFFFDx" {
 				t.Errorf("s = %q", z.S)
 			}
 		})},
+		{name: "surrogate bytes in map input", m: map[string]any{"s": "\xed\xa0\x80x"}, modes: modeGoMap, want: errs("/s", ErrSyntax),
+			reason: "a Go string cannot spell a lone surrogate but as bytes that are not UTF-8: refused too"},
 		{name: "surrogate pair and escapes", json: `{"s":"\ud83d\ude00\n\u00e9"}`, check: zooCheck(func(t *testing.T, z *zoo, _ mode) {
 			if z.S != "😀\né" {
 				t.Errorf("s = %q", z.S)

@@ -51,8 +51,12 @@
 // all. Whatever is handed out keeps its frame alive and is never reused.
 //
 // JSON text must be valid UTF-8: invalid bytes are an [ErrSyntax] error,
-// while escaped lone surrogates (\ud800) become U+FFFD as in encoding/json.
-// Strings and keys from map input must be valid UTF-8 too.
+// and so is an escaped lone surrogate (\ud800 without the \udc00-\udfff
+// escape that would make it a pair), which encoding/json would read as
+// U+FFFD, and which the reply reader (internal/jsonwire) refuses too; its
+// error names the value's path and the escape's offset. Strings and keys
+// from map input must be valid UTF-8 too (a Go string can carry a lone
+// surrogate only as bytes that are not).
 //
 // # Hostile input
 //

@@ -132,12 +132,20 @@ func FuzzKeyIsolation(f *testing.F) {
 	})
 }
 
+// loneSurrogate reports whether data, JSON text that encoding/json
+// accepts, holds a \u escape of half a UTF-16 surrogate pair without the
+// other half, which the strict reader of replies (jsonwire) refuses.
+func loneSurrogate(data []byte) bool {
+	err := jsonwire.Check(data, 1<<20)
+	return err != nil && strings.Contains(err.Problem, "surrogate")
+}
+
 // FuzzDecodeMapVsJSON checks that JSON text and its map form (parsed by
 // encoding/json with UseNumber) get the same verdict, the same problems and
 // the same value. Inputs where the two cannot agree are skipped: invalid
-// UTF-8 (encoding/json replaces it), duplicate keys (a map cannot hold
-// them), and nesting beyond MaxDepth inside `any` (map values in any fields
-// are kept as given).
+// UTF-8 and lone surrogates (encoding/json replaces them; the text is
+// refused), duplicate keys (a map cannot hold them), and nesting beyond
+// MaxDepth inside `any` (map values in any fields are kept as given).
 func FuzzDecodeMapVsJSON(f *testing.F) {
 	addSeeds(f)
 	f.Fuzz(runMapVsJSON)
@@ -161,6 +169,14 @@ func runMapVsJSON(t *testing.T, data []byte) {
 		return
 	}
 	if errors.Is(errJSON, ErrTooDeep) || errors.Is(errJSON, ErrDuplicateKey) || hasDuplicateKeys(data) {
+		return
+	}
+	if loneSurrogate(data) {
+		// encoding/json reads it as U+FFFD; the decoder refuses it, as
+		// the reply reader does, and a map cannot hold it.
+		if !errors.Is(errJSON, ErrSyntax) {
+			t.Fatalf("DecodeJSON(%q) = %v, want ErrSyntax for a lone surrogate", data, errJSON)
+		}
 		return
 	}
 	if errors.Is(errJSON, ErrSyntax) {

@@ -10,8 +10,10 @@ import (
 type Limits struct {
 	// MaxBytes bounds the size of the arguments: the length of JSON text,
 	// or for map input the length the arguments would have as compact
-	// JSON (counted while decoding, so that a map sharing one subtree
-	// many times counts it each time). Default [DefaultMaxBytes]. Beyond
+	// JSON text, exactly (strings escaped only where JSON requires it,
+	// numbers as encoding/json writes them; Go structs inside values kept
+	// as given are counted about), counted while decoding, so that a map
+	// sharing one subtree many times counts it each time. Default [DefaultMaxBytes]. Beyond
 	// it the decode stops with [ErrTooLarge].
 	MaxBytes int
 	// MaxPatternBytes bounds the length of a string checked against a
@@ -120,12 +122,16 @@ func (p *Plan) decodeMapLimits(d *decoder, r *reserve, dst unsafe.Pointer, args 
 // spend charges n bytes of map input against MaxBytes, aborting with
 // ErrTooLarge when they run out.
 func (d *decoder) spend(n int) bool {
-	d.budget -= n
-	if d.budget < 0 {
-		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes as JSON", "more")
+	if d.budget -= n; d.budget < 0 {
+		d.tooLarge()
 		return false
 	}
 	return true
+}
+
+// tooLarge is spend's abort, out of line so that spend is inlined.
+func (d *decoder) tooLarge() {
+	d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes as JSON", "more")
 }
 
 // CheckMap checks arguments that arrived as a map, for a consumer that

@@ -270,6 +270,9 @@ type field struct {
 	node     *node
 	required bool
 	verbatim bool // name is printable ASCII without '"' or '\\': JSON text spells it as is
+	// keyLen is the length of the key and its ':' as compact JSON text
+	// ("name":), what a member of map input is charged before its value.
+	keyLen int32
 	// The key and its ':' as JSON text spells them without whitespace,
 	// "name":, for names whose whole key fits in 16 bytes (klen > 0): the
 	// bytes as two little-endian words (kw) and the masks of their used
@@ -527,6 +530,7 @@ func (b *builder) structPlan(t reflect.Type, path string) (*structPlan, error) {
 			node:     fn,
 			required: c.Required,
 			verbatim: verbatimName(c.Name),
+			keyLen:   int32(jsonwire.StringLen(c.Name) + 1),
 		}
 		if r := c.Rules; r.HasDefault {
 			// Checked once the whole plan exists: decoding the default may
