@@ -234,7 +234,25 @@ func (a Answer[T]) Decode(text []byte) (T, error) {
 		var zero T
 		return zero, ErrZeroAnswer
 	}
-	return a.d.decode(text)
+	return a.d.decode(text, false)
+}
+
+// DecodeStrictNulls is [Answer.Decode] for the text of a model that was
+// given a strict rendering of the answer's schema in which every optional
+// property is required and nullable (OpenAI's Structured Outputs, the
+// strict mode of OpenAI Chat Completions and Responses): there, null is
+// how the model leaves an optional property out, so null for an optional
+// field whose Go type takes no null (an omitempty string, a field with a
+// default) means the field is absent: its default applies, or its zero
+// value stays. Every other rule is Decode's: null for a required field is
+// still a type error. adapters.DecodeAnswer calls it where the answer's
+// format may have been strict.
+func (a Answer[T]) DecodeStrictNulls(text []byte) (T, error) {
+	if a.d == nil {
+		var zero T
+		return zero, ErrZeroAnswer
+	}
+	return a.d.decode(text, true)
 }
 
 // answerDecoder is the typed decode of an answer.
@@ -252,8 +270,10 @@ type pooledAnswer[T any] struct {
 	s reflectx.Scratch
 }
 
-func (d *answerDecoder[T]) decode(text []byte) (T, error) {
+func (d *answerDecoder[T]) decode(text []byte, strictNulls bool) (T, error) {
 	var zero T
+	lim := d.c.limits
+	lim.NullOptional = strictNulls
 	if err := answerGiven(text); err != nil {
 		return zero, err
 	}
@@ -263,7 +283,7 @@ func (d *answerDecoder[T]) decode(text []byte) (T, error) {
 	}
 	if d.pool != nil && !p.UserMethods() {
 		vp := d.pool.Get().(*pooledAnswer[T])
-		err := p.DecodeJSONWith(&vp.s, unsafe.Pointer(&vp.v), text, d.c.limits)
+		err := p.DecodeJSONWith(&vp.s, unsafe.Pointer(&vp.v), text, lim)
 		v := vp.v
 		vp.v = zero
 		d.pool.Put(vp)
@@ -272,7 +292,7 @@ func (d *answerDecoder[T]) decode(text []byte) (T, error) {
 		}
 		return v, nil
 	}
-	v, err := p.DecodeJSONNew(text, d.c.limits)
+	v, err := p.DecodeJSONNew(text, lim)
 	if err != nil {
 		return zero, err
 	}
@@ -310,7 +330,7 @@ func answerTool[T any](c *answerCore, d *answerDecoder[T]) Tool {
 		if jsonwire.SkipSpace(args, 0) == len(args) {
 			args = []byte("{}") // arguments: empty means {}
 		}
-		if _, err := d.decode(args); err != nil {
+		if _, err := d.decode(args, false); err != nil {
 			return argResult(err), false
 		}
 		return Result{Output: "answer received"}, true

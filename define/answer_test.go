@@ -442,3 +442,61 @@ func BenchmarkAnswerDecode(b *testing.B) {
 		}
 	})
 }
+
+// Profile has optional fields of every kind, as OpenAI's strict rendering
+// makes them required and nullable.
+type Profile struct {
+	Name  string            `json:"name"`
+	Unit  string            `json:"unit,omitempty" enum:"C,F" default:"C"`
+	Age   int               `json:"age,omitempty" minimum:"1"`
+	Tags  []string          `json:"tags,omitempty"`
+	Note  *string           `json:"note"`
+	Inner *Line             `json:"inner,omitempty"`
+	Sub   Sub               `json:"sub"`
+	Meta  map[string]string `json:"meta,omitempty"`
+}
+
+type Sub struct {
+	Level int  `json:"level,omitempty" default:"3"`
+	On    bool `json:"on,omitempty"`
+}
+
+func TestAnswerDecodeStrictNulls(t *testing.T) {
+	a := define.MustDefineAnswer[Profile]()
+	text := []byte(`{"name":"x","unit":null,"age":null,"tags":null,"note":null,"inner":null,"sub":{"level":null,"on":null},"meta":null}`)
+	got, err := a.DecodeStrictNulls(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Profile{Name: "x", Unit: "C", Sub: Sub{Level: 3}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("DecodeStrictNulls (-want +got):\n%s", diff)
+	}
+	// Decode keeps a tool's verdict: null is no string, no int.
+	_, err = a.Decode(text)
+	var ae *define.ArgErrors
+	if !errors.As(err, &ae) || len(ae.Errs) != 4 {
+		t.Fatalf("Decode = %v, want four type errors", err)
+	}
+	for i, path := range []string{"/unit", "/age", "/sub/level", "/sub/on"} {
+		if ae.Errs[i].Path != path || ae.Errs[i].Got != "null" || !errors.Is(ae.Errs[i], define.ErrType) {
+			t.Errorf("Decode error %d = %v, want a null at %s", i, ae.Errs[i], path)
+		}
+	}
+	// A required field still takes no null, a value still meets its
+	// constraints, and a key twice is still refused.
+	for _, c := range []struct{ text, want string }{
+		{`{"name":null,"note":null,"sub":{}}`, "/name: expected string, got null"},
+		{`{"name":"x","age":0,"note":null,"sub":{}}`, "/age: expected integer >= 1, got 0"},
+		{`{"name":"x","unit":null,"unit":"F","note":null,"sub":{}}`, `/unit: expected each key once, got a second "unit"`},
+		{`{"name":"x","note":null,"sub":{},"unit":nul}`, "expected literal null, got 'n' at offset 40"},
+	} {
+		if _, err := a.DecodeStrictNulls([]byte(c.text)); err == nil || err.Error() != c.want {
+			t.Errorf("DecodeStrictNulls(%s) = %v, want %s", c.text, err, c.want)
+		}
+	}
+	var zero define.Answer[Profile]
+	if _, err := zero.DecodeStrictNulls(text); !errors.Is(err, define.ErrZeroAnswer) {
+		t.Errorf("zero DecodeStrictNulls = %v", err)
+	}
+}
