@@ -19,7 +19,7 @@ import (
 
 var mistralSpec = &spec{
 	name: NameMistral, funcName: "ToMistral", display: "Mistral",
-	options: optMaxInlineDepth, optionText: "MaxInlineDepth",
+	options: optMaxInlineDepth | optAnswer, optionText: "MaxInlineDepth, AnswerTool",
 	toolName:   openAIToolName, // Mistral documents OpenAI's rule
 	dialect:    func(config) *dialect { return &mistralDialect },
 	inline:     func(config) bool { return true },
@@ -31,9 +31,10 @@ var mistralSpec = &spec{
 	results: func(c []Call, r []define.Result) ([]any, error) {
 		return asEntries(MistralResults(c, r))
 	},
-	shape:  chatShape, // OpenAI's home names the shape to the other parsers
-	prompt: userText,
-	choice: mistralChoice,
+	shape:   chatShape, // OpenAI's home names the shape to the other parsers
+	prompt:  userText,
+	choice:  mistralChoice,
+	answers: &answerSpec{strict: strictNone, format: mistralFormat, stop: chatAnswerStop},
 	// ToMistral returns []OpenAITool: the OpenAI home appends it.
 }
 
@@ -70,6 +71,21 @@ func buildMistral(p *spec, cfg config, d toolData) (OpenAITool, error) {
 		return OpenAITool{}, err
 	}
 	return OpenAITool{Type: "function", Function: OpenAIFunction{Name: d.name, Description: d.description, Parameters: params}}, nil
+}
+
+// mistralFormat renders an answer's response_format, OpenAI's shape with
+// "strict": true, as Mistral's custom structured outputs take it:
+// {"type":"json_schema","json_schema":{"name","description","schema","strict":true}}.
+func mistralFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	if err := p.checkToolName(d.name); err != nil {
+		return "", nil, err
+	}
+	schema, err := renderJS(p, cfg, d.name, d.in, "answer")
+	if err != nil {
+		return "", nil, err
+	}
+	b, err := appendSchemaFormat([]byte(`{"type":"json_schema","json_schema":{`), d, schema, true, true)
+	return "response_format", append(b, "}}"...), err
 }
 
 // ForMistral returns the [Provider] for Mistral's chat API. Tools is
