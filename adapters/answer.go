@@ -9,7 +9,6 @@ import (
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/echo"
-	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
 
 // Typed answers, a core file: the request piece that asks a provider's
@@ -406,7 +405,7 @@ func (rt roundTrip) answerText(f define.AnswerFormat, turn Turn) ([]byte, error)
 		return nil, fail(ErrToolCalls, "")
 	case byTool:
 		return nil, fail(ErrNoAnswer, turn.Text)
-	case jsonwire.SkipSpace([]byte(turn.Text), 0) == len(turn.Text):
+	case strings.TrimLeft(turn.Text, " \t\r\n") == "":
 		return nil, fail(ErrNoAnswer, "")
 	}
 	return []byte(turn.Text), nil

@@ -886,3 +886,68 @@ func BenchmarkDecodeAnswer(b *testing.B) {
 		}
 	})
 }
+
+// TestAnswerConcurrent: one answer rendered and read from many goroutines
+// at once (run with -race): the cache and the decoder are shared.
+func TestAnswerConcurrent(t *testing.T) {
+	a := define.MustDefineAnswer[Trip](define.WithName("trip_concurrent"))
+	data, err := os.ReadFile(answersDir("replies", "openai", "answer.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	for g := range 8 {
+		go func() {
+			p := formatVariants()[g%len(formatVariants())].p
+			var err error
+			for range 50 {
+				if _, err = adapters.ResponseFormat(p, a); err != nil {
+					break
+				}
+				var turn adapters.Turn
+				if turn, err = adapters.ForOpenAI().Parse(data); err != nil {
+					break
+				}
+				var v Trip
+				if v, err = adapters.DecodeAnswer(adapters.ForOpenAI(), a, turn); err == nil && v.Budget != 9007199254740993 {
+					err = errors.New("the budget changed")
+				}
+				if err != nil {
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestRefusalShapes: what the parsers keep as Turn.Refusal, and what
+// they leave alone (a refusal that is not a string stays in the replay).
+func TestRefusalShapes(t *testing.T) {
+	for _, c := range []struct {
+		name, reply, want string
+		p                 adapters.Provider
+	}{
+		{"chat string", `{"choices":[{"message":{"role":"assistant","content":null,"refusal":"no"},"finish_reason":"stop"}]}`, "no", adapters.ForOpenAI()},
+		{"chat escaped", `{"choices":[{"message":{"role":"assistant","content":null,"refusal":"n\u00e9"},"finish_reason":"stop"}]}`, "né", adapters.ForOpenAI()},
+		{"chat object", `{"choices":[{"message":{"role":"assistant","content":"x","refusal":{"why":1}},"finish_reason":"stop"}]}`, "", adapters.ForOpenAI()},
+		{"chat placeholder", `{"choices":[{"message":{"role":"assistant","content":"x","refusal":""},"finish_reason":""}]}`, "", adapters.ForOpenAI(adapters.Server(adapters.Snowflake))},
+		{"responses two parts", `{"status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"refusal","refusal":"no, "},{"type":"output_text","text":"x"}]},
+			{"type":"message","role":"assistant","content":[{"type":"refusal","refusal":"never"}]}]}`, "no, never", adapters.ForOpenAIResponses()},
+	} {
+		turn, err := c.p.Parse([]byte(c.reply))
+		if err != nil || turn.Refusal != c.want {
+			t.Errorf("%s: Refusal = %q, %v; want %q", c.name, turn.Refusal, err, c.want)
+		}
+	}
+	// A refusal part whose refusal is not a string is malformed.
+	_, err := adapters.ForOpenAIResponses().Parse([]byte(`{"status":"completed","output":[{"type":"message","role":"assistant","content":[{"type":"refusal","refusal":3}]}]}`))
+	if !errors.Is(err, adapters.ErrReplyShape) {
+		t.Errorf("refusal 3: %v", err)
+	}
+}

@@ -231,8 +231,10 @@ func (l ReplyLimits) parseChat(srv *chatServer, reply []byte) (Turn, error) {
 		}
 	}
 	replay.Extra = p.ix.ExtraIn(p.blocks, msg, openAIMessageKeys, p.chatDropped(srv, msg), openAIDroppedNull)
-	if turn.Refusal, err = p.text(path.key("/refusal"), p.ix.Field(msg, "refusal")); err != nil {
-		return Turn{}, err
+	if v := p.ix.Field(msg, "refusal"); v != nil && v[0] == '"' { // else in Extra, as before
+		if turn.Refusal, err = p.text(path.key("/refusal"), v); err != nil {
+			return Turn{}, err
+		}
 	}
 	if m[2] != nil && m[2][0] == '[' {
 		if err := p.chatToolCalls(srv, path.key("/tool_calls"), m[2], &turn, &replay); err != nil {

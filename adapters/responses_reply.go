@@ -191,10 +191,6 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 	return nil
 }
 
-// refusalPartKeys are the members of a refusal content part:
-// {"type":"refusal","refusal":"..."}.
-var refusalPartKeys = []string{"type", "refusal"}
-
 // responsesRefusal adds the text of the refusal parts of a message's
 // content (an array, already checked) to into.
 func responsesRefusal(p replyParser, path loc, content []byte, into *textJoin) error {
@@ -206,14 +202,10 @@ func responsesRefusal(p replyParser, path loc, content []byte, into *textJoin) e
 		if part[0] != '{' {
 			return nil
 		}
-		var v [2][]byte
-		if err := p.fields(path.index(i), part, refusalPartKeys, v[:]); err != nil {
-			return err
-		}
-		if t, _ := jsonwire.Text(v[0]); t != "refusal" {
+		if t, _ := jsonwire.Text(p.ix.Field(part, "type")); t != "refusal" {
 			return nil
 		}
-		s, err := p.text(path.index(i).key("/refusal"), v[1])
+		s, err := p.text(path.index(i).key("/refusal"), p.ix.Field(part, "refusal"))
 		into.WriteString(s)
 		return err
 	})
