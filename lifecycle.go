@@ -6,12 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/echo"
 )
 
 // The call lifecycle. A call of a toolkit with middleware, approvals or
@@ -386,8 +384,7 @@ func (tk *Toolkit) call(ctx context.Context, index int, c *adapters.Call, approv
 	// and the approval predicate, the user's code around it.
 	defer func() {
 		if v := recover(); v != nil {
-			err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
-			res = define.Result{Output: "tool " + c.Name + " failed with an internal error: " + echo.Value(v, define.MaxEchoedPanic), IsError: true, Err: err}
+			res = panicResult(c.Name, v)
 		}
 	}()
 	call := &Call{ID: c.ID, Name: c.Name, Tool: t}

@@ -293,6 +293,37 @@ func TestMiddlewarePanicIsAResult(t *testing.T) {
 	}
 }
 
+// TestPanicOutputIsOneLine: a panic in a middleware, under Run and
+// RunStream as under Execute, gives the same one-line output as a panic
+// in a handler (define's): the model's view of a failure never spans
+// lines, whichever part of the call panicked.
+func TestPanicOutputIsOneLine(t *testing.T) {
+	var runs atomic.Int32
+	boom := func(next toolnexus.Handler) toolnexus.Handler {
+		return func(ctx context.Context, c *toolnexus.Call) define.Result { panic("middleware\nbug\r\nhere") }
+	}
+	tk := lcToolkit(t, &runs, toolnexus.WithToolMiddleware("echo", boom))
+	_, streamed, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(streamOf("echo", `{}`)), adapters.StreamHooks{})
+	if err != nil || len(streamed) != 1 {
+		t.Fatalf("RunStream = %+v, %v", streamed, err)
+	}
+	handler := runTestToolkit(t, runTestTool(t, "echo", func(context.Context, json.RawMessage) (any, error) { panic("middleware\nbug\r\nhere") }))
+	want := handler.ExecuteJSON(context.Background(), "echo", []byte(`{}`)).Output
+	if want != "tool echo failed with an internal error: middleware bug here" {
+		t.Fatalf("a handler's panic: %q", want)
+	}
+	for _, r := range []define.Result{
+		tk.ExecuteJSON(context.Background(), "echo", []byte(`{}`)),
+		tk.Run(context.Background(), []adapters.Call{{ID: "c1", Name: "echo", Args: json.RawMessage(`{}`)}})[0],
+		streamed[0],
+	} {
+		var pe *define.PanicError
+		if !r.IsError || !errors.As(r.Err, &pe) || r.Output != want {
+			t.Errorf("result = %+v, want output %q", r, want)
+		}
+	}
+}
+
 func TestNewToolkitLifecycleErrors(t *testing.T) {
 	var runs atomic.Int32
 	nilHandler := func(next toolnexus.Handler) toolnexus.Handler { return nil }

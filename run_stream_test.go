@@ -231,3 +231,115 @@ func TestRunStreamNotStreamed(t *testing.T) {
 		t.Fatal("RunStream with MCP succeeded")
 	}
 }
+
+// TestRunStreamBrokenWaiting: when a stream breaks, a call that was
+// waiting for a slot (held by a tool that ignores its context) is not
+// started, as Run's calls are not when its context ends: its error wraps
+// context.Canceled, never ErrSlotsHeld. (Two schedulers used to race here: the abandoned call could
+// fill the slots before the stream's end gave the results.)
+func TestRunStreamBrokenWaiting(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	tk := runTestToolkit(t,
+		runTestTool(t, "block", func(context.Context, json.RawMessage) (any, error) {
+			<-release // ignores its context
+			return "late", nil
+		}),
+		runTestTool(t, "look", func(context.Context, json.RawMessage) (any, error) { return "ok", nil }),
+	)
+	body := sseCall(0, "call_a", "block", `{}`) + sseCall(1, "call_b", "look", `{}`) + sseCall(2, "call_c", "look", `{"q":`) +
+		"event: error\ndata: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n"
+	for range 1000 {
+		_, results, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(body), adapters.StreamHooks{}, toolnexus.WithParallelism(1))
+		if !errors.Is(err, adapters.ErrProviderError) {
+			t.Fatalf("err = %v, want ErrProviderError", err)
+		}
+		if len(results) != 2 {
+			t.Fatalf("%d results, want 2", len(results))
+		}
+		// Abandoned, or stopped by define's own check of the context if
+		// the worker came to it after the stream broke.
+		if r := results[0]; !errors.Is(r.Err, context.Canceled) || toolnexus.OutcomeOf(r) != toolnexus.OutcomeCancelled {
+			t.Fatalf("result 0 = %+v, want abandoned or not run, cancelled", r)
+		}
+		if r := results[1]; !errors.Is(r.Err, context.Canceled) || errors.Is(r.Err, toolnexus.ErrSlotsHeld) || toolnexus.OutcomeOf(r) != toolnexus.OutcomeCancelled {
+			t.Fatalf("result 1 = %+v, want not started, cancelled", r)
+		}
+	}
+}
+
+// streamOfCalls is streamOf for calls, with their own ids.
+func streamOfCalls(calls []adapters.Call) string {
+	var b strings.Builder
+	for i, c := range calls {
+		b.WriteString(sseCall(i, c.ID, c.Name, string(c.Args)))
+	}
+	b.WriteString(sseChunk(`{}`, "tool_calls") + "data: [DONE]\n\n")
+	return b.String()
+}
+
+// TestRunAndRunStreamAgree: the same calls give the same results through
+// Run and through RunStream, the two feeds of one scheduler: a tool's
+// result, an unknown tool, a panic, a runtime.Goexit, and, with one slot
+// held by a tool that outlives its call timeout, an abandoned call and
+// the calls then not run.
+func TestRunAndRunStreamAgree(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	tk := runTestToolkit(t,
+		runTestTool(t, "ok", func(ctx context.Context, args json.RawMessage) (any, error) { return "ok " + string(args), nil }),
+		runTestTool(t, "boom", func(ctx context.Context, _ json.RawMessage) (any, error) { panic("kaboom") }),
+		runTestTool(t, "exits", func(ctx context.Context, _ json.RawMessage) (any, error) {
+			runtime.Goexit()
+			return nil, nil
+		}),
+		runTestTool(t, "block", func(context.Context, json.RawMessage) (any, error) {
+			<-release // ignores its context
+			return "late", nil
+		}),
+	)
+	mixed := []adapters.Call{
+		{ID: "c0", Name: "ok", Args: json.RawMessage(`{"n":0}`)},
+		{ID: "c1", Name: "nope", Args: json.RawMessage(`{}`)},
+		{ID: "c2", Name: "boom", Args: json.RawMessage(`{}`)},
+		{ID: "c3", Name: "exits", Args: json.RawMessage(`{}`)},
+		{ID: "c4", Name: "ok", Args: json.RawMessage(`{"n":4}`)},
+	}
+	held := []adapters.Call{
+		{ID: "c0", Name: "block", Args: json.RawMessage(`{}`)},
+		{ID: "c1", Name: "ok", Args: json.RawMessage(`{"n":1}`)},
+		{ID: "c2", Name: "ok", Args: json.RawMessage(`{"n":2}`)},
+	}
+	for _, tc := range []struct {
+		name  string
+		calls []adapters.Call
+		opts  []toolnexus.RunOption
+	}{
+		{"mixed", mixed, nil},
+		{"mixed, one slot", mixed, []toolnexus.RunOption{toolnexus.WithParallelism(1)}},
+		{"slot held", held, []toolnexus.RunOption{toolnexus.WithParallelism(1), toolnexus.WithCallTimeout(30 * time.Millisecond)}},
+	} {
+		batch := tk.Run(context.Background(), tc.calls, tc.opts...)
+		_, streamed, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(streamOfCalls(tc.calls)), adapters.StreamHooks{}, tc.opts...)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(streamed) != len(batch) {
+			t.Fatalf("%s: %d results streamed, %d from Run", tc.name, len(streamed), len(batch))
+		}
+		for i := range batch {
+			b, s := batch[i], streamed[i]
+			if b.Output != s.Output || b.IsError != s.IsError || errText(b.Err) != errText(s.Err) || toolnexus.OutcomeOf(b) != toolnexus.OutcomeOf(s) {
+				t.Errorf("%s: call %d: Run gives %+v, RunStream %+v", tc.name, i, b, s)
+			}
+		}
+		if tc.name == "slot held" {
+			want := []toolnexus.Outcome{toolnexus.OutcomeTimeout, toolnexus.OutcomeNotRun, toolnexus.OutcomeNotRun}
+			for i, w := range want {
+				if got := toolnexus.OutcomeOf(streamed[i]); got != w {
+					t.Errorf("slot held: call %d: outcome %s, want %s", i, got, w)
+				}
+			}
+		}
+	}
+}
