@@ -31,7 +31,7 @@ var ErrToolExited = errors.New("tool exited without returning")
 
 // RunOption configures [Toolkit.Run], [Toolkit.RunStream] and
 // [Toolkit.Resume]. The set is sealed: make options with
-// [WithParallelism] and [WithCallTimeout].
+// [WithParallelism], [WithCallTimeout] and [WithEarlyStart].
 type RunOption interface {
 	applyRun(*runConfig)
 }
@@ -40,6 +40,7 @@ type RunOption interface {
 type runConfig struct {
 	parallelism int
 	callTimeout time.Duration
+	early       EarlyStart
 }
 
 // read applies opts to c, then the defaults: the one place where the
@@ -55,6 +56,9 @@ func (c *runConfig) read(opts []RunOption) {
 	}
 	if c.callTimeout < 0 {
 		c.callTimeout = 0
+	}
+	if c.early > EarlyStartNone {
+		c.early = EarlyStartNone
 	}
 }
 

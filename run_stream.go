@@ -8,12 +8,41 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
+// EarlyStart says which calls [Toolkit.RunStream] starts while the stream
+// is still arriving ([WithEarlyStart]). A call started early has run, with
+// its side effects, even if the stream then breaks and the turn never
+// happens; a call held back costs the time from its end in the stream to
+// the stream's end.
+type EarlyStart uint8
+
+const (
+	// EarlyStartAll starts every call as soon as the stream completes
+	// it: the default, the soonest results.
+	EarlyStartAll EarlyStart = iota
+	// EarlyStartReadOnly starts early only the calls of tools marked
+	// read-only (define.Annotations ReadOnly set to define.HintTrue), and
+	// the others once the stream has ended whole.
+	EarlyStartReadOnly
+	// EarlyStartNone starts no call before the stream has ended whole:
+	// a broken stream runs no tool.
+	EarlyStartNone
+)
+
+// WithEarlyStart sets which calls [Toolkit.RunStream] starts before the
+// stream has ended (see [EarlyStart]; a value that is none of the
+// constants is EarlyStartNone). [Toolkit.Run] and [Toolkit.Resume], whose
+// calls are all known at once, ignore it.
+func WithEarlyStart(e EarlyStart) RunOption {
+	return runOption(func(c *runConfig) { c.early = e })
+}
+
 // RunStream reads a streamed reply of p's provider from body (the HTTP
 // response body as the provider sends it) and runs each tool call as soon
 // as the stream completes it, while the rest of the reply is still
-// arriving. It returns the reply's Turn, as p.ParseStream would, and one
-// result per call of the Turn, in call order, as [Toolkit.Run] returns
-// them: ready for p.Results(turn.Calls, results).
+// arriving ([WithEarlyStart] holds calls back until the stream's end). It
+// returns the reply's Turn, as p.ParseStream would, and one result per
+// call of the Turn, in call order, as [Toolkit.Run] returns them: ready
+// for p.Results(turn.Calls, results).
 //
 // hooks are the caller's own (a UI's text, a log of calls): each is
 // called as the stream delivers its part, Call before the call starts.
@@ -35,9 +64,9 @@ import (
 // A stream that is broken or ends early returns its [*adapters.ReplyError]
 // with a zero Turn, and the results of the calls it had completed before:
 // those that started (abandoned if still running), and those not started
-// (waiting for a slot), whose errors wrap [context.Canceled]; so that
-// what ran can be logged. Nothing should be sent back to the model for
-// them.
+// (held back, or waiting for a slot), whose errors wrap
+// [context.Canceled]; so that what ran can be logged. Nothing should be
+// sent back to the model for them.
 func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.Reader, hooks adapters.StreamHooks, opts ...RunOption) (adapters.Turn, []define.Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
@@ -56,15 +85,15 @@ func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.R
 	}
 	s, err := adapters.NewStream(p, hooks)
 	if err != nil {
-		b.close()
+		b.close(false)
 		b.await()
 		return adapters.Turn{}, nil, err
 	}
 	turn, err := readStream(s, body)
 	if err != nil {
-		stop() // the calls still running are abandoned
+		stop() // the calls still running are abandoned, those held back not started
 	}
-	b.close()
+	b.close(err == nil)
 	calls, results, times := b.await()
 	if times != nil {
 		tk.observeAll(ctx, calls, results, times)
@@ -84,7 +113,7 @@ func readStream(s *adapters.Stream, body io.Reader) (adapters.Turn, error) {
 }
 
 // add feeds c, the next call of a stream: it starts as soon as a slot is
-// free.
+// free, unless it is held back until the stream's end (b.cfg.early).
 func (b *runner) add(c adapters.Call) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -102,16 +131,37 @@ func (b *runner) add(c adapters.Call) {
 		b.results[i] = r
 		b.state[i] = finished
 		b.settled()
-	default:
+	case b.startsEarly(&c):
 		b.queue(i)
+	default:
+		b.later = append(b.later, i)
 	}
 }
 
-// close ends the feed of a stream.
-func (b *runner) close() {
+// startsEarly reports whether c may start before the stream has ended.
+func (b *runner) startsEarly(c *adapters.Call) bool {
+	switch b.cfg.early {
+	case EarlyStartAll:
+		return true
+	case EarlyStartReadOnly:
+		t, ok := b.tk.Get(c.Name)
+		return ok && t.Annotations().ReadOnly == define.HintTrue
+	}
+	return false
+}
+
+// close ends the feed of a stream: whole says the stream ended whole, so
+// that the calls held back may start.
+func (b *runner) close(whole bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.open = false
+	if whole && b.ctx.Err() == nil {
+		for _, i := range b.later {
+			b.queue(i)
+		}
+		b.later = nil
+	}
 	if b.left == 0 && !b.closed {
 		b.signal()
 	}

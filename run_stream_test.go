@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -338,6 +340,138 @@ func TestRunAndRunStreamAgree(t *testing.T) {
 			for i, w := range want {
 				if got := toolnexus.OutcomeOf(streamed[i]); got != w {
 					t.Errorf("slot held: call %d: outcome %s, want %s", i, got, w)
+				}
+			}
+		}
+	}
+}
+
+// TestRunStreamEarlyStart: under each EarlyStart policy, which calls start
+// before the stream has ended, with the stream whole and with it cut (an
+// error event) after two calls completed: look is read-only, ticket is
+// not. The writer of the stream waits, before its end, for the calls the
+// policy starts early, so those must have started; the others must not
+// start before the end (the writer leaves them 30 ms), and not at all
+// when the stream is cut.
+func TestRunStreamEarlyStart(t *testing.T) {
+	var (
+		mu      sync.Mutex
+		ran     []string        // the calls whose tool ran, by id
+		early   map[string]bool // whether each started before the stream's end
+		ended   atomic.Bool     // the writer is about to end the stream
+		started chan string
+	)
+	handler := func(_ context.Context, args json.RawMessage) (any, error) {
+		var in struct {
+			ID string `json:"id"`
+		}
+		_ = json.Unmarshal(args, &in)
+		mu.Lock()
+		ran = append(ran, in.ID)
+		early[in.ID] = !ended.Load()
+		mu.Unlock()
+		started <- in.ID
+		return "done " + in.ID, nil
+	}
+	look, err := define.NewTool("look", json.RawMessage(runTestSchema), handler, define.WithAnnotations(define.Annotations{ReadOnly: define.HintTrue}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk := runTestToolkit(t, look, runTestTool(t, "ticket", handler))
+	wait := func(ids ...string) error {
+		seen := map[string]bool{}
+		for len(seen) < len(ids) {
+			select {
+			case id := <-started:
+				seen[id] = true
+			case <-time.After(20 * time.Second):
+				return fmt.Errorf("%v did not start before the stream ended", ids)
+			}
+		}
+		for _, id := range ids {
+			if !seen[id] {
+				return fmt.Errorf("%s did not start, %v did", id, seen)
+			}
+		}
+		return nil
+	}
+	for _, tc := range []struct {
+		name   string
+		policy toolnexus.EarlyStart
+		early  []string // the calls started before the end
+	}{
+		{"all", toolnexus.EarlyStartAll, []string{"a", "b"}},
+		{"read-only", toolnexus.EarlyStartReadOnly, []string{"a"}},
+		{"none", toolnexus.EarlyStartNone, nil},
+		{"no such policy", toolnexus.EarlyStart(9), nil}, // as none
+	} {
+		for _, cut := range []bool{false, true} {
+			name := fmt.Sprintf("%s, cut %t", tc.name, cut)
+			ran, early, started = nil, map[string]bool{}, make(chan string, 8)
+			ended.Store(false)
+			pr, pw := io.Pipe()
+			go func() {
+				_, _ = io.WriteString(pw, sseChunk(`{"role":"assistant","content":null}`, ""))
+				_, _ = io.WriteString(pw, sseCall(0, "call_a", "look", `{"id":"a"}`))
+				_, _ = io.WriteString(pw, sseCall(1, "call_b", "ticket", `{"id":"b"}`))
+				_, _ = io.WriteString(pw, sseCall(2, "call_c", "look", `{"id":`)) // a and b are complete
+				if err := wait(tc.early...); err != nil {
+					pw.CloseWithError(err)
+					return
+				}
+				time.Sleep(30 * time.Millisecond) // time for a wrong early start
+				ended.Store(true)
+				if cut {
+					_, _ = io.WriteString(pw, "event: error\ndata: {\"error\":{\"message\":\"overloaded\",\"type\":\"server_error\"}}\n\n")
+				} else {
+					_, _ = io.WriteString(pw, sseCall(2, "", "", `"c"}`))
+					_, _ = io.WriteString(pw, sseChunk(`{}`, "tool_calls")+"data: [DONE]\n\n")
+				}
+				pw.Close()
+			}()
+			turn, results, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), pr, adapters.StreamHooks{}, toolnexus.WithEarlyStart(tc.policy))
+			mu.Lock()
+			gotRan, gotEarly := append([]string(nil), ran...), early
+			mu.Unlock()
+			var startedEarly []string
+			for _, id := range gotRan {
+				if gotEarly[id] {
+					startedEarly = append(startedEarly, id)
+				}
+			}
+			slices.Sort(gotRan)
+			slices.Sort(startedEarly)
+			if strings.Join(startedEarly, ",") != strings.Join(tc.early, ",") {
+				t.Errorf("%s: started before the end: %v, want %v", name, startedEarly, tc.early)
+			}
+			if !cut {
+				if err != nil || len(turn.Calls) != 3 || len(results) != 3 {
+					t.Fatalf("%s: %d calls, %d results, %v", name, len(turn.Calls), len(results), err)
+				}
+				for i, id := range []string{"a", "b", "c"} {
+					if r := results[i]; r.IsError || r.Output != "done "+id {
+						t.Errorf("%s: result %d = %+v", name, i, r)
+					}
+				}
+				if len(gotRan) != 3 {
+					t.Errorf("%s: ran %v, want every call", name, gotRan)
+				}
+				continue
+			}
+			if !errors.Is(err, adapters.ErrProviderError) || len(results) != 2 {
+				t.Fatalf("%s: %d results, %v; want 2 and the provider's error", name, len(results), err)
+			}
+			if strings.Join(gotRan, ",") != strings.Join(tc.early, ",") {
+				t.Errorf("%s: ran %v, want only %v", name, gotRan, tc.early)
+			}
+			for i, id := range []string{"a", "b"} {
+				r := results[i]
+				if slices.Contains(tc.early, id) {
+					if !(r.Output == "done "+id && !r.IsError) && !errors.Is(r.Err, toolnexus.ErrAbandoned) {
+						t.Errorf("%s: result %d = %+v, want its tool's or abandoned", name, i, r)
+					}
+				} else if !errors.Is(r.Err, context.Canceled) || toolnexus.OutcomeOf(r) != toolnexus.OutcomeCancelled || !strings.HasPrefix(r.Output, "cancelled before the tool ran") {
+					t.Errorf("%s: result %d = %+v, want not started", name, i, r)
 				}
 			}
 		}

@@ -42,6 +42,7 @@ type runner struct {
 	state   []callState
 	small   [8]callState // state of a few calls, without an allocation
 	order   []int        // fed calls in the order they may start (else call order)
+	later   []int        // fed calls held back until the stream has ended whole (EarlyStart)
 	next    int          // the next call to start: its position in order, or in calls
 	left    int          // calls fed without a result yet
 	held    int          // workers running an abandoned call's tool
