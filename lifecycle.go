@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -49,6 +50,7 @@ type Call struct {
 	hasValue bool
 	bad      bool // SetArgs was given bad arguments: res is their result
 	res      define.Result
+	over     uint32 // 1 once the middleware chain has returned: next no longer runs the handler (atomic)
 }
 
 // Args returns the call's validated arguments as one compact JSON object
@@ -143,7 +145,10 @@ type Handler func(ctx context.Context, c *Call) define.Result
 // ([WithToolMiddleware]); within each, the first given is the outermost.
 // Middleware runs where the handler runs: never on the goroutine that
 // called [Toolkit.Run]. A panic in it is the call's error result, as a
-// handler's is.
+// handler's is. next serves the call only until the chain returns: called
+// after that (kept for later, or on a goroutine the middleware did not
+// wait for), it returns an error result wrapping [ErrCallEnded] and the
+// handler does not run.
 type Middleware func(next Handler) Handler
 
 // ErrDenied is wrapped by the Err of the result of a call that a
@@ -337,10 +342,19 @@ func newHooks(tk *Toolkit) (*hooks, error) {
 	return h, nil
 }
 
+// ErrCallEnded is wrapped by the Err of what next returns when a
+// [Middleware] calls it after the chain of that call has returned (it
+// kept next, and called it later, perhaps after returning [Denied]): the
+// call has its result already, and its handler does not run.
+var ErrCallEnded = errors.New("the call has ended")
+
 // terminal is the end of every chain: the tool's handler, on the
 // arguments as validated (again, when a middleware replaced them).
 func terminal(ctx context.Context, c *Call) define.Result {
 	switch {
+	case atomic.LoadUint32(&c.over) != 0:
+		err := fmt.Errorf("tool %s: %w: next was called after its middleware returned", c.Name, ErrCallEnded)
+		return define.Result{Output: "not run: the call had ended before next was called", IsError: true, Err: err}
 	case c.bad:
 		return c.res
 	case c.prepared != nil:
@@ -404,6 +418,9 @@ func (tk *Toolkit) call(ctx context.Context, index int, c *adapters.Call, approv
 	if chain == nil {
 		return terminal(ctx, call)
 	}
+	// Once the chain has returned (or panicked), the call has its
+	// result: a next kept and called later must not run the handler.
+	defer atomic.StoreUint32(&call.over, 1)
 	return chain(ctx, call)
 }
 
