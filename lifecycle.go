@@ -413,7 +413,7 @@ func (tk *Toolkit) call(ctx context.Context, index int, c *adapters.Call, approv
 		return call.res // bad arguments, a done context
 	}
 	if gate.set && gate.needs(ctx, call) {
-		return pendingResult(tk.cfg.approvalKey, index, call)
+		return tk.pendingResult(index, call)
 	}
 	if chain == nil {
 		return terminal(ctx, call)
