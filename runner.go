@@ -328,7 +328,8 @@ func (b *runner) claim(first bool) (i int, c *adapters.Call, more, ok bool) {
 	if first {
 		b.fresh--
 	}
-	if b.closed || b.next == b.ready() || b.ctx.Err() != nil {
+	n := b.ready()
+	if b.closed || b.next == n || b.ctx.Err() != nil {
 		b.started--
 		return 0, nil, false, false
 	}
@@ -338,7 +339,7 @@ func (b *runner) claim(first bool) (i int, c *adapters.Call, more, ok bool) {
 	if b.times != nil {
 		b.times[i].start = time.Now()
 	}
-	if b.next < b.ready() && b.started < b.slots && b.fresh == 0 {
+	if b.next < n && b.started < b.slots && b.fresh == 0 {
 		b.started++
 		b.fresh++
 		more = true
