@@ -13,7 +13,7 @@ import (
 // runner is the one scheduler under Run, RunStream and Resume. Its calls
 // come from one of two feeds: a known list (Run and Resume: runBatch and
 // start) or one call at a time as a stream completes it (RunStream: add,
-// then end). Workers, at most one per slot, take the calls in the order
+// then close). Workers, at most one per slot, take the calls in the order
 // they may start and run each on their own goroutine, so that a call
 // costs no goroutine or channel of its own; a worker ends when no call is
 // left for it, and a call fed while a slot is free starts one. A worker
