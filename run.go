@@ -51,6 +51,11 @@ func (c *runConfig) read(opts []RunOption) {
 			o.applyRun(c)
 		}
 	}
+	c.defaults()
+}
+
+// defaults gives what opts left unset or out of range its default.
+func (c *runConfig) defaults() {
 	if c.parallelism < 1 {
 		c.parallelism = DefaultParallelism
 	}
@@ -151,12 +156,13 @@ func (tk *Toolkit) runBatch(ctx context.Context, calls []adapters.Call, approved
 	if len(calls) == 0 {
 		return []define.Result{}, nil
 	}
-	b := tk.newRunner(ctx, approved, opts)
-	b.calls, b.left = calls, len(calls)
-	b.results = make([]define.Result, len(calls))
+	var times []callTime
 	if tk.observed() {
-		b.times = make([]callTime, len(calls))
+		times = make([]callTime, len(calls))
 	}
+	results := make([]define.Result, len(calls))
+	b := tk.newRunner(ctx, approved, opts)
+	b.calls, b.results, b.times, b.left = calls, results, times, len(calls)
 	if len(calls) <= len(b.small) {
 		b.state = b.small[:len(calls)]
 	} else {
@@ -166,7 +172,8 @@ func (tk *Toolkit) runBatch(ctx context.Context, calls []adapters.Call, approved
 	if ctx.Err() == nil {
 		b.start()
 	}
-	_, results, times := b.await()
+	b.await()
+	b.release()
 	return results, times
 }
 

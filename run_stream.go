@@ -87,6 +87,7 @@ func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.R
 	if err != nil {
 		b.close(false)
 		b.await()
+		b.release()
 		return adapters.Turn{}, nil, err
 	}
 	turn, err := readStream(s, body)
@@ -94,7 +95,11 @@ func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.R
 		stop() // the calls still running are abandoned, those held back not started
 	}
 	b.close(err == nil)
-	calls, results, times := b.await()
+	b.await()
+	b.mu.Lock() // the feed grew calls, results and times under it
+	calls, results, times := b.calls, b.results, b.times
+	b.mu.Unlock()
+	b.release()
 	if times != nil {
 		tk.observeAll(ctx, calls, results, times)
 	}

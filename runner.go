@@ -102,9 +102,9 @@ func (tk *Toolkit) newRunner(ctx context.Context, approved bool, opts []RunOptio
 func (tk *Toolkit) observed() bool { return tk.hooks != nil && len(tk.hooks.observers) > 0 }
 
 // await waits until every call has its result, or until ctx is done: then
-// the calls without one get theirs (cancel). It returns the calls, their
-// results and times, and gives up the caller's reference.
-func (b *runner) await() ([]adapters.Call, []define.Result, []callTime) {
+// the calls without one get theirs (cancel). The results are then the
+// caller's; it gives up its reference to b (release) once it has them.
+func (b *runner) await() {
 	if !b.cancellable {
 		b.wait.Wait()
 	} else {
@@ -114,11 +114,6 @@ func (b *runner) await() ([]adapters.Call, []define.Result, []callTime) {
 			b.cancel()
 		}
 	}
-	b.mu.Lock()
-	calls, results, times := b.calls, b.results, b.times
-	b.mu.Unlock()
-	b.release()
-	return calls, results, times
 }
 
 // release gives up one reference to b: its caller's, or a worker's when
