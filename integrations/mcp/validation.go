@@ -1,0 +1,16 @@
+package tnmcp
+
+import "github.com/toolnexus/toolnexus/define"
+
+// WithoutValidation makes the server's tools send a call's arguments as
+// the model wrote them, checking only that they are one JSON object,
+// instead of validating them against the tool's input schema first
+// (define.WithoutValidation). By default [Remote] validates every call
+// before the network, with the errors, limits and checks of a local tool,
+// and a tool whose schema has a keyword the validator cannot enforce
+// ("not", "if"/"then", "patternProperties", ...) is an error of
+// [NewRemote] and [Remote.Refresh] naming it; this option is for such a
+// server, which then checks the arguments itself.
+func WithoutValidation() RemoteOption {
+	return remoteOption(func(c *remoteConfig) { c.toolOpts = append(c.toolOpts, define.WithoutValidation()) })
+}
