@@ -61,6 +61,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 			return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 		}
 	}
+	name, original := cfg.toolName(name)
 	if err := ValidateName(name); err != nil {
 		return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 	}
@@ -73,7 +74,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	if err := cfg.checkMeta(); err != nil {
 		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta,
+	s := &state{name: name, original: original, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta,
 		inputInfo: in, inputJSON: &schemaJSON{info: in}}
 	outType := reflect.TypeFor[Out]()
 	if objectOutput(outType) {
@@ -402,6 +403,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	if cfg.nameSet {
 		name = cfg.name
 	}
+	name, original := cfg.toolName(name)
 	if err := ValidateName(name); err != nil {
 		return Tool{}, fmt.Errorf("define: NewTool: %w", err)
 	}
@@ -425,7 +427,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 			return Tool{}, fmt.Errorf("%s: input schema: %w (consider define.WithoutValidation)", label, err)
 		}
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta, input: in}
+	s := &state{name: name, original: original, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta, input: in}
 	limits, maxOutput := cfg.limits, cfg.outputLimit()
 	data, err := in.MarshalJSON()
 	if err != nil {

@@ -30,6 +30,7 @@ type config struct {
 	// noValidation: NewTool checks only that arguments are one object
 	// (WithoutValidation).
 	noValidation bool
+	sanitizeName bool // WithSanitizedName (names.go)
 }
 
 // strictPin is a tool's strictness as pinned by [WithStrict].
