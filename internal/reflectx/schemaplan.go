@@ -107,17 +107,16 @@ type vprop struct {
 }
 
 // vnum are the bounds and multipleOf of a number schema. An integer that
-// fits int64 is checked by checkInt (exact), any other integer exactly
-// from its text, and a number with a fraction by checkFloat as a float64
-// (decisions.md: "A float is decoded to the nearest float64 before its
-// constraints are checked").
+// fits int64 is checked by checkInt, any other number from its text (the
+// exact path): both exact, never through float64, since a schema tool
+// hands the text on as it came.
 type vnum struct {
 	intC  *constraints // integers within int64; nil: nothing applies to them
-	fltC  *constraints // numbers with a fraction; nil: likewise
 	exact bool         // every integer takes the exact path (a bound beyond int64)
 	lo    *decBound
 	hi    *decBound
-	mult  *big.Int // the numerator of multipleOf in lowest terms; nil: none
+	mult  *big.Int // multipleOf in lowest terms, mult/multQ; nil: none
+	multQ *big.Int
 	multW string
 }
 
@@ -653,12 +652,8 @@ func (c *compiler) numbers(s *schema.Schema, n *vnode, path string) error {
 		num.intC = newConstraints()
 		compileBounds(num.intC, intNode, r)
 	}
-	fltNode := &node{kind: kFloat, t: reflect.TypeFor[float64](), bits: 64, want: word}
-	num.fltC = newConstraints()
-	compileBounds(num.fltC, fltNode, r)
-	// The exact path: canonical decimals of the bounds, and the
-	// numerator of multipleOf (an integer v is a multiple of p/q in
-	// lowest terms iff p divides v).
+	// The exact path: canonical decimals of the bounds, and multipleOf
+	// as a fraction in lowest terms.
 	ops := map[string]string{"minimum": ">=", "exclusiveMinimum": ">", "maximum": "<=", "exclusiveMaximum": "<"}
 	dec := func(b *fields.Bound) *decBound {
 		if b == nil {
@@ -670,7 +665,8 @@ func (c *compiler) numbers(s *schema.Schema, n *vnode, path string) error {
 	}
 	num.lo, num.hi = dec(lo), dec(hi)
 	if mult != nil {
-		num.mult, num.multW = new(big.Int).Set(mult.Rat.Num()), "multiple of "+mult.Text
+		num.mult, num.multQ = new(big.Int).Set(mult.Rat.Num()), new(big.Int).Set(mult.Rat.Denom())
+		num.multW = "multiple of " + mult.Text
 	}
 	return nil
 }

@@ -359,25 +359,10 @@ func (v *validator) number(n *vnode) {
 		return
 	}
 	var want string
-	switch {
-	case st == numOK && !num.exact:
-		if i, ok := fitInt(neg, mag, 64); ok {
-			want = checkInt(num.intC, i)
-			break
-		}
+	if i, ok := fitInt(neg, mag, 64); ok && st == numOK && !num.exact {
+		want = checkInt(num.intC, i)
+	} else {
 		want = v.exact(num, lit)
-	case st != numNotInteger:
-		want = v.exact(num, lit)
-	default:
-		f, ok := fastFloat(lit)
-		if !ok {
-			var err error
-			if f, err = strconv.ParseFloat(string(lit), 64); err != nil {
-				v.failText(ErrType, "number within float64 range", start, d.i)
-				return
-			}
-		}
-		want = checkFloat(num.fltC, f)
 	}
 	if want != "" {
 		v.failText(ErrConstraint, want, start, d.i)
@@ -395,9 +380,10 @@ func plainDigits(lit []byte) bool {
 	return true
 }
 
-// exact checks an integer that checkInt cannot (beyond int64, or a bound
-// beyond it) from its literal: the bounds by comparing canonical
-// decimals, multipleOf by the remainder. It returns what was wanted, or
+// exact checks a number that checkInt does not (a fraction, an integer
+// beyond int64 or a bound beyond it) from its literal: the bounds by
+// comparing canonical decimals, multipleOf by a remainder, both exact and
+// in time linear in the literal's length. It returns what was wanted, or
 // "".
 func (v *validator) exact(num *vnum, lit []byte) string {
 	v.keys.reset()
@@ -413,7 +399,7 @@ func (v *validator) exact(num *vnum, lit []byte) string {
 			return b.want
 		}
 	}
-	if num.mult != nil && !divides(num.mult, key) {
+	if num.mult != nil && !divides(num.mult, num.multQ, key) {
 		return num.multW
 	}
 	return ""
@@ -495,14 +481,36 @@ func cmpIntText(a, b []byte) int {
 	return bytes.Compare(a, b)
 }
 
-// divides reports whether p divides the integer whose canonical decimal
-// key is key: the digits' remainder, then 10^e's by its decimal exponent
-// digits, in time linear in the key's length (p has at most
-// maxMultipleDigits digits).
-func divides(p *big.Int, key []byte) bool {
+// maxFractionDigits bounds the fraction digits of a number that can be a
+// multiple of a multipleOf of at most maxMultipleDigits digits: the value
+// D/10^k (D without trailing zeros) is a multiple of p/q only if 10^k
+// divides D·q, and D has no factor 10, so k is at most the number of 2s
+// or 5s of q.
+const maxFractionDigits = 4 * maxMultipleDigits
+
+// divides reports whether the number whose canonical decimal key is key
+// is a multiple of p/q (in lowest terms): the number is D × 10^e (D its
+// digits), a multiple iff p divides D × 10^e for e >= 0, and iff p × 10^-e
+// divides D × q for e < 0. The remainder of D is taken 18 digits at a
+// time and that of 10^e by e's decimal digits, in time linear in the
+// key's length (p and q have at most maxMultipleDigits digits).
+func divides(p, q *big.Int, key []byte) bool {
 	d := splitDecimal(key)
 	if d.zero {
 		return true
+	}
+	e := appendExponent(nil, d.exp, -int64(len(d.digits)))
+	m := p
+	fraction := e[0] == '-'
+	if fraction {
+		if len(e) > 5 {
+			return false
+		}
+		k, _ := strconv.Atoi(string(e[1:]))
+		if k > maxFractionDigits {
+			return false
+		}
+		m = new(big.Int).Mul(p, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
 	}
 	var r, chunk, ten18 big.Int
 	ten18.SetUint64(1e18)
@@ -519,17 +527,16 @@ func divides(p *big.Int, key []byte) bool {
 		}
 		r.Mul(&r, scale)
 		r.Add(&r, chunk.SetUint64(c))
-		r.Mod(&r, p)
+		r.Mod(&r, m)
 		digits = digits[n:]
 	}
-	// The integer is digits × 10^(exp - len(digits)), the exponent >= 0.
-	e := appendExponent(nil, d.exp, -int64(len(d.digits)))
+	if fraction {
+		r.Mul(&r, q)
+		return r.Mod(&r, m).Sign() == 0
+	}
 	pow := big.NewInt(1)
 	ten := big.NewInt(10)
 	for _, x := range e {
-		if x == '-' {
-			return false // a fraction: not reached for integers
-		}
 		pow.Exp(pow, ten, p)
 		pow.Mul(pow, new(big.Int).Exp(ten, big.NewInt(int64(x-'0')), p))
 		pow.Mod(pow, p)

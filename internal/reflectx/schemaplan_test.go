@@ -142,7 +142,19 @@ func TestSchemaNumbers(t *testing.T) {
 		{"huge negative exponent", `{"minimum":-1e300}`, `-1e99999999999999999999`, "expected number >= -1e300, got -1e99999999999999999999", ErrConstraint},
 		{"tiny exponent", `{"type":"integer","minimum":0}`, `1e-99999999999999999999`, "expected integer, got 1e-99999999999999999999", ErrType},
 		{"no bounds, no range", `{"type":"number"}`, `1` + strings.Repeat("0", 400) + `.5`, "", nil},
-		{"fraction beyond float64", `{"type":"number","minimum":0}`, `1` + strings.Repeat("0", 400) + `.5`, "expected number within float64 range, got 1000000000000000000000000000000000000000… (403 bytes)", ErrType},
+		{"fraction beyond float64", `{"type":"number","minimum":0}`, `1` + strings.Repeat("0", 400) + `.5`, "", nil},
+		// Fractions are compared exactly too, never as float64.
+		{"fraction past float64 precision", `{"exclusiveMinimum":-1e20}`, `-99999999999999999999.5`, "", nil},
+		{"fraction above uint64 max", `{"maximum":18446744073709551615}`, `18446744073709551615.001`, "expected number <= 18446744073709551615, got 18446744073709551615.001", ErrConstraint},
+		{"tiny positive", `{"exclusiveMinimum":0}`, `1e-400`, "", nil},
+		{"tiny negative", `{"minimum":0}`, `-1e-400`, "expected number >= 0, got -1e-400", ErrConstraint},
+		{"multipleOf exact", `{"multipleOf":0.1}`, `0.3`, "", nil},
+		{"multipleOf exact no", `{"multipleOf":0.1}`, `0.30000000001`, "expected multiple of 0.1, got 0.30000000001", ErrConstraint},
+		{"multipleOf tiny value", `{"multipleOf":0.1}`, `1e-400`, "expected multiple of 0.1, got 1e-400", ErrConstraint},
+		{"multipleOf small fraction", `{"multipleOf":1e-8}`, `0.00000012`, "", nil},
+		{"multipleOf small fraction no", `{"multipleOf":1e-8}`, `0.000000012`, "expected multiple of 1e-8, got 0.000000012", ErrConstraint},
+		{"multipleOf thirds", `{"multipleOf":0.75}`, `2.25`, "", nil},
+		{"multipleOf fraction of huge", `{"multipleOf":0.5}`, `1e400`, "", nil},
 	})
 }
 
