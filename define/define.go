@@ -469,7 +469,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		if err := reflectx.CheckMap(args, limits); err != nil {
 			return nil, err
 		}
-		data, err := json.Marshal(args)
+		data, err := marshalArgs(args)
 		if err != nil {
 			return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: echo.Cut(oneLine(err.Error()), MaxEchoedCause), Err: ErrType}}}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"math/big"
 	"strconv"
+	"sync"
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/echo"
@@ -69,7 +70,8 @@ func (p *SchemaPlan) validate(data []byte, lim Limits, args bool) error {
 			d.data, d.i = emptyArgs, 0
 		}
 	}
-	v := validator{d: d, steps: stepsPerByte*len(d.data) + minSteps}
+	v := validatorPool.Get().(*validator)
+	v.d, v.steps = d, stepsPerByte*len(d.data)+minSteps
 	v.value(p.root)
 	if !d.fatal {
 		d.ws()
@@ -77,8 +79,17 @@ func (p *SchemaPlan) validate(data []byte, lim Limits, args bool) error {
 			d.syntax("end of input")
 		}
 	}
+	v.d, v.probe, v.failed = nil, 0, false
+	v.keys.reset()
+	if cap(v.keys.buf) > 4<<10 {
+		v.keys = keyer{}
+	}
+	validatorPool.Put(v)
 	return d.finish()
 }
+
+// validatorPool keeps validators, for their keyer's buffers.
+var validatorPool = sync.Pool{New: func() any { return new(validator) }}
 
 // validator is the state of one validation beside the decoder's.
 type validator struct {
