@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/binary"
 	"math/big"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -27,7 +29,7 @@ var emptyArgs = []byte("{}")
 // step, and each 16 bytes of a string one more; a validation may take
 // stepsPerByte steps per byte of the arguments, and minSteps.
 const (
-	stepsPerByte = 8
+	stepsPerByte = 4
 	minSteps     = 1 << 12
 )
 
@@ -287,11 +289,7 @@ func (v *validator) membersText(n *vnode, start, end int) {
 	}
 	text := v.d.data[start:end]
 	v.keys.reset()
-	if c := text[0]; c == '-' || c >= '0' && c <= '9' {
-		v.keys.number(text)
-	} else {
-		v.keys.jsonText(text)
-	}
+	v.keys.text(text)
 	for _, set := range [2]*vset{n.enum, n.cnst} {
 		if set == nil {
 			continue
@@ -613,7 +611,7 @@ func (v *validator) array(n *vnode) {
 			v.failCount(w, count, "item", "items")
 		} else if unique && count > 1 && !(v.probe > 0 && v.failed) {
 			data := d.data
-			if j, i, dup := firstRepeat(count, func(k *keyer, j int) { k.jsonText(data[spans[2*j]:spans[2*j+1]]) }); dup {
+			if j, i, dup := firstRepeat(count, func(k *keyer, j int) { k.text(data[spans[2*j]:spans[2*j+1]]) }); dup {
 				if v.probe > 0 {
 					v.failed = true
 				} else {
@@ -698,12 +696,12 @@ func (v *validator) object(n *vnode) {
 			}
 			count++
 			keyStart := d.i
-			keyEnd, idx := 0, guess
+			idx := guess
+			name := "" // the key, when "properties" does not declare it
 			if guess < len(n.props) && d.atWords(&n.props[guess]) && !seen.has(guess) {
 				// The common case, inline: the property expected next,
 				// spelled as is, with its ':', and not seen before.
 				p := &n.props[guess]
-				keyEnd = d.i + int(p.klen) - 1
 				d.i += int(p.klen)
 				d.ws()
 				seen.set(guess)
@@ -724,15 +722,16 @@ func (v *validator) object(n *vnode) {
 				if !ok {
 					return
 				}
-				idx = n.lookup(key)
-				keyEnd = d.i
+				if idx = n.lookup(key); idx < 0 {
+					name = d.keyString(key)
+				}
 				if !d.expectColon() {
 					return
 				}
 				if idx >= 0 {
 					guess = idx + 1
 				}
-				v.member(n, idx, key, &seen, &others)
+				v.member(n, idx, name, &seen, &others)
 			}
 			if d.fatal {
 				return
@@ -741,7 +740,11 @@ func (v *validator) object(n *vnode) {
 				// propertyNames: the key, a JSON string, read again.
 				end := d.i
 				d.i = keyStart
-				v.pushKeyText(n, idx, keyStart, keyEnd)
+				if idx >= 0 {
+					v.pushName(n.props[idx].esc)
+				} else {
+					v.pushName(jsonwire.EscapeToken(name))
+				}
 				v.value(n.names)
 				v.popName()
 				d.i = end
@@ -807,9 +810,9 @@ func (v *validator) forbidden(n *vnode) {
 }
 
 // member checks the value at d.i of the member whose key is property idx
-// of n (-1: none; key then holds the key as read), the general case of
-// object's loop.
-func (v *validator) member(n *vnode, idx int, key []byte, seen *bitset, others *keySet) {
+// of n (-1: none; name is then the key), the general case of object's
+// loop.
+func (v *validator) member(n *vnode, idx int, name string, seen *bitset, others *keySet) {
 	d := v.d
 	if idx >= 0 && !n.props[idx].undeclared {
 		p := &n.props[idx]
@@ -829,21 +832,19 @@ func (v *validator) member(n *vnode, idx int, key []byte, seen *bitset, others *
 		v.popName()
 		return
 	}
-	v.other(n, idx, key, seen, others)
+	v.other(n, idx, name, seen, others)
 }
 
 // other checks the value at d.i of a member whose key "properties" does
 // not declare: additionalProperties decides.
-func (v *validator) other(n *vnode, idx int, key []byte, seen *bitset, others *keySet) {
+func (v *validator) other(n *vnode, idx int, name string, seen *bitset, others *keySet) {
 	d := v.d
-	var name string
 	repeat := false
 	if idx >= 0 {
 		name = n.props[idx].name
 		repeat = seen.has(idx)
 		seen.set(idx)
 	} else {
-		name = d.keyString(key)
 		repeat = others.add(name)
 	}
 	v.pushName(jsonwire.EscapeToken(name))
@@ -911,16 +912,6 @@ func (s *keySet) add(k string) bool {
 	}
 	s.many[k] = struct{}{}
 	return false
-}
-
-// pushKeyText pushes the key of the member at data[start:end] (a JSON
-// string), for the checks of propertyNames.
-func (v *validator) pushKeyText(n *vnode, idx, start, end int) {
-	if idx >= 0 {
-		v.pushName(n.props[idx].esc)
-		return
-	}
-	v.pushName(jsonwire.EscapeToken(string(jsonwire.AppendUnquoted(nil, v.d.data[start:end]))))
 }
 
 // apply checks the value at data[start:end] against n's applicators,
@@ -1014,4 +1005,75 @@ func (v *validator) branches(n *vnode, list []*vnode, keyword string, start, end
 		v.failText(ErrConstraint, "a value valid against one of the "+keyword+" schemas", start, end)
 	}
 	return !d.fatal
+}
+
+// textMember is one member of an object keyed from its text: its key and
+// its value's text.
+type textMember struct {
+	key string
+	val []byte
+}
+
+// text appends the key of the JSON value b, text the validator has read
+// (so valid), as dynamic appends the key of the value decoded, without
+// decoding it: the members of an object are sorted by key on k.members,
+// a stack shared by the objects of the value.
+func (k *keyer) text(b []byte) {
+	if !k.enter() {
+		return
+	}
+	defer k.leave()
+	i := jsonwire.SkipSpace(b, 0)
+	switch c := b[i]; c {
+	case 'n':
+		k.buf = append(k.buf, 'n')
+	case 't':
+		k.buf = append(k.buf, 't')
+	case 'f':
+		k.buf = append(k.buf, 'f')
+	case '"':
+		// keyer.str of the unquoted string, written in place.
+		at := len(k.buf)
+		k.buf = append(k.buf, 's', 0, 0, 0, 0, 0, 0, 0, 0)
+		k.buf = jsonwire.AppendUnquoted(k.buf, b[i:jsonwire.End(b, i)])
+		binary.LittleEndian.PutUint64(k.buf[at+1:], uint64(len(k.buf)-at-9))
+	case '[':
+		k.buf = append(k.buf, 'a')
+		for i = jsonwire.SkipSpace(b, i+1); b[i] != ']'; {
+			end := jsonwire.End(b, i)
+			k.text(b[i:end])
+			if i = jsonwire.SkipSpace(b, end); b[i] == ',' {
+				i = jsonwire.SkipSpace(b, i+1)
+			}
+		}
+		k.buf = append(k.buf, 'e')
+	case '{':
+		start := len(k.members)
+		for i = jsonwire.SkipSpace(b, i+1); b[i] != '}'; {
+			end := jsonwire.End(b, i)
+			tok := b[i:end]
+			key := unsafe.String(unsafe.SliceData(tok[1:]), len(tok)-2)
+			if bytes.IndexByte(tok, '\\') >= 0 {
+				key = string(jsonwire.AppendUnquoted(nil, tok))
+			}
+			i = jsonwire.SkipSpace(b, jsonwire.SkipSpace(b, end)+1) // past ':'
+			end = jsonwire.End(b, i)
+			k.members = append(k.members, textMember{key, b[i:end]})
+			if i = jsonwire.SkipSpace(b, end); b[i] == ',' {
+				i = jsonwire.SkipSpace(b, i+1)
+			}
+		}
+		slices.SortFunc(k.members[start:], func(x, y textMember) int { return strings.Compare(x.key, y.key) })
+		k.buf = append(k.buf, 'o')
+		for m := start; m < len(k.members); m++ {
+			mb := k.members[m] // k.members may move while the value is keyed
+			k.str(mb.key)
+			k.text(mb.val)
+		}
+		clear(k.members[start:])
+		k.members = k.members[:start]
+		k.buf = append(k.buf, 'e')
+	default:
+		k.number(b[i:jsonwire.End(b, i)])
+	}
 }

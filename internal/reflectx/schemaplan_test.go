@@ -1,6 +1,7 @@
 package reflectx
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -502,6 +503,30 @@ func FuzzSchemaValidate(f *testing.F) {
 		want := plan.DecodeJSON(unsafe.Pointer(new(fuzzArgs)), data)
 		if (got == nil) != (want == nil) {
 			t.Fatalf("arguments %q\nschema:  %v\ndecoder: %v", data, got, want)
+		}
+	})
+}
+
+// FuzzKeyerText: the canonical key of JSON text built from the text
+// (keyer.text, for uniqueItems, enum and const of a schema tool) is the
+// one built from the value decoded (keyer.jsonText, the typed decoder's).
+func FuzzKeyerText(f *testing.F) {
+	for _, s := range []string{`{"b":[1,1.0,1e0,-0],"a":{"y":"\u0041","x":null}}`, `[true,false,"",{}]`, `"a\"b\\c\u00e9"`,
+		`{"\u0061":1,"b":2}`, `1.5e-300`, ` [ 1 , { "k" : [ ] } ] `} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if CheckJSON(data, Limits{}) != nil {
+			return
+		}
+		var fromText, decoded keyer
+		decoded.jsonText(data)
+		if decoded.opaque {
+			return // a repeated key: no canonical key (the validator refuses the text anyway)
+		}
+		fromText.text(data)
+		if !bytes.Equal(fromText.buf, decoded.buf) {
+			t.Fatalf("%q: text key %q, decoded key %q", data, fromText.buf, decoded.buf)
 		}
 	})
 }

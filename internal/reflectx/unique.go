@@ -98,15 +98,18 @@ var itemHash = maphash.Bytes
 // value, sorted by key. Struct fields go in plan order, an absent embedded
 // field as '-'.
 type keyer struct {
-	buf    []byte
-	keys   []string // stack of the sorted keys of the objects being keyed
-	depth  int
-	opaque bool // the value has no canonical key
+	buf     []byte
+	keys    []string     // stack of the sorted keys of the objects being keyed
+	members []textMember // stack of the members of the objects being keyed from text (keyer.text)
+	depth   int
+	opaque  bool // the value has no canonical key
 }
 
 // reset readies k for the next key, keeping its buffers.
 func (k *keyer) reset() {
 	k.buf, k.keys = k.buf[:0], k.keys[:0]
+	clear(k.members) // not to retain the input
+	k.members = k.members[:0]
 	k.depth, k.opaque = 0, false
 }
 
