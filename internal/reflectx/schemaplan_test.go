@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -529,4 +530,38 @@ func FuzzKeyerText(f *testing.F) {
 			t.Fatalf("%q: text key %q, decoded key %q", data, fromText.buf, decoded.buf)
 		}
 	})
+}
+
+// TestSchemaConcurrent: one plan validates from many goroutines at once
+// (a tool's calls run in parallel), each getting its own verdict.
+func TestSchemaConcurrent(t *testing.T) {
+	p := mustSchemaPlan(t, `{"type":"object","properties":{"n":{"type":"integer","maximum":5},"u":{"uniqueItems":true},
+		"e":{"enum":[1,[2],{"a":3}]},"s":{"anyOf":[{"type":"string","pattern":"^[a-z]+$"},{"type":"null"}]}},"additionalProperties":{"type":"boolean"}}`)
+	good := []byte(`{"n":5,"u":[1,"1",[1]],"e":{"a":3.0},"s":"abc","x":true}`)
+	bad := []byte(`{"n":6,"u":[1,1.0],"e":[3],"s":"ABC","x":1}`)
+	const want = 5
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				if err := p.ValidateJSON(good, Limits{}); err != nil {
+					errs <- "good: " + err.Error()
+					return
+				}
+				var ae *ArgErrors
+				if err := p.ValidateJSON(bad, Limits{}); !errors.As(err, &ae) || len(ae.Errs) != want {
+					errs <- fmt.Sprintf("bad: %v", err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
 }
