@@ -820,7 +820,6 @@ func (c *compiler) applicators(s *schema.Schema, n *vnode, path string) error {
 			return err
 		}
 		n.ref = t
-		n.refOnly = onlyRef(s)
 	}
 	var err error
 	list := func(name string, subs []*schema.Schema) []*vnode {
@@ -845,6 +844,7 @@ func (c *compiler) applicators(s *schema.Schema, n *vnode, path string) error {
 		}
 	}
 	n.applies = n.ref != nil || n.allOf != nil || n.anyOf != nil || n.oneOf != nil
+	n.refOnly = n.ref != nil && n.allOf == nil && n.anyOf == nil && n.oneOf == nil && !n.checksOwn()
 	if branches := append(append([]*vnode(nil), n.anyOf...), n.oneOf...); len(branches) > 0 {
 		var bits uint8
 		for _, b := range branches {
@@ -863,19 +863,11 @@ func (c *compiler) applicators(s *schema.Schema, n *vnode, path string) error {
 	return nil
 }
 
-// onlyRef reports whether s has "$ref" and nothing that checks a value
-// besides: it is then its target.
-func onlyRef(s *schema.Schema) bool {
-	t := *s
-	t.Ref, t.Title, t.Description, t.Examples, t.Default, t.HasDefault = "", "", "", nil, nil, false
-	t.Deprecated, t.ReadOnly, t.WriteOnly, t.Extra, t.Defs = false, false, false, nil, nil
-	t.Format = "" // annotation unless known: checked by the node itself
-	if s.Format != "" {
-		if _, _, ok := formats.Lookup(s.Format); ok {
-			return false
-		}
-	}
-	return reflect.ValueOf(t).IsZero()
+// checksOwn reports whether n has a keyword of its own that checks a
+// value (not an applicator): a node with "$ref" and none is its target.
+func (n *vnode) checksOwn() bool {
+	return n.never || n.types != 0 || n.str != nil || n.b64 || n.num != nil || n.enum != nil || n.cnst != nil ||
+		n.arr != nil || n.items != nil || n.obj != nil || n.props != nil || n.addl != nil || n.closed || n.names != nil
 }
 
 // target follows n's chain of "$ref"-only nodes to the node that decides.

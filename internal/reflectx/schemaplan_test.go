@@ -565,3 +565,14 @@ func TestSchemaConcurrent(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestSchemaRefSiblings: keywords beside a "$ref" apply, a count written
+// as a decimal included.
+func TestSchemaRefSiblings(t *testing.T) {
+	runSchemaCases(t, []schemaCase{
+		{"decimal count beside a ref", `{"$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s","maxLength":2.0}`, `"abc"`, `expected at most 2 characters, got "abc"`, ErrConstraint},
+		{"base64 beside a ref", `{"$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s","contentEncoding":"base64"}`, `"@@"`, `expected base64 string, got "@@"`, ErrType},
+		{"format beside a ref", `{"$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s","format":"uuid"}`, `"x"`, `expected UUID (8-4-4-4-12 hex digits), got "x"`, ErrConstraint},
+		{"annotations beside a ref", `{"$defs":{"s":{"type":"string"}},"$ref":"#/$defs/s","title":"t","format":"int32"}`, `1`, "expected string, got 1", ErrType},
+	})
+}
