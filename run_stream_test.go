@@ -110,7 +110,7 @@ func TestRunStreamResults(t *testing.T) {
 	var seen []string
 	turn, results, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(body),
 		adapters.StreamHooks{Text: func(d string) { text.WriteString(d) }, Call: func(c adapters.Call) { seen = append(seen, c.Name) }},
-		toolnexus.WithParallelism(3), toolnexus.WithCallTimeout(50*time.Millisecond))
+		toolnexus.WithParallelism(3), toolnexus.WithCallTimeout(400*time.Millisecond))
 	if err != nil {
 		t.Fatal(err)
 	}
