@@ -36,7 +36,8 @@ var invoiceReplies = []string{
 // README: answer
 func extractInvoice(text string, callModel func(format adapters.AnswerRequest, history []any) ([]byte, error)) (Invoice, error) {
 	invoice := define.MustDefineAnswer[Invoice](define.WithDescription("The invoice's fields"))
-	p := adapters.ForOpenAI()                          // or ForOpenAIResponses, ForAnthropic, ForGemini, ForBedrock, ForOllama, ForMistral
+	// or ForOpenAIResponses, ForAnthropic, ForGemini, ForBedrock, ForOllama, ForMistral
+	p := adapters.ForOpenAI()
 	format, err := adapters.ResponseFormat(p, invoice) // format.Field is "response_format", format.Value its JSON
 	if err != nil {
 		return Invoice{}, err

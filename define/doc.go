@@ -56,6 +56,16 @@
 // {"value": ...}. adapters.ResponseFormat asks a provider for it, and
 // adapters.DecodeAnswer reads it back from a reply (docs/answers.md).
 //
+// # Tools from a JSON Schema
+//
+// [NewTool] makes a tool from a hand-written schema and an untyped handler
+// (a proxy's, a remote MCP server's). Its calls are validated against the
+// schema with the same errors, limits and checks as a typed tool's, every
+// keyword enforced, before the handler gets the arguments as JSON text; a
+// keyword the validator cannot enforce is an error from NewTool, unless
+// [WithoutValidation]. [WithSanitizedName] makes a name no provider accepts
+// valid instead of refusing it.
+//
 // The rules for schemas and decoding are listed in docs/decisions.md of the
 // repository.
 package define
