@@ -252,14 +252,19 @@ func answerOf(fn string, p Provider, a define.AnyAnswer) (roundTrip, define.Answ
 	if p == nil {
 		return roundTrip{}, define.AnswerFormat{}, fmt.Errorf("adapters: %s: no provider (nil)", fn)
 	}
-	rt := p.impl()
+	var f define.AnswerFormat
+	if a != nil {
+		f = a.Format()
+	}
+	return formatOf(fn, p.impl(), f)
+}
+
+// formatOf is answerOf for an answer's format (DecodeAnswer gives its
+// Answer[T]'s, which is not boxed as an AnyAnswer: no allocation).
+func formatOf(fn string, rt roundTrip, f define.AnswerFormat) (roundTrip, define.AnswerFormat, error) {
 	if rt.spec.answers == nil {
 		return roundTrip{}, define.AnswerFormat{}, fmt.Errorf("adapters: %s: %s has no model answer to ask for or read (it serves tools to a client)", fn, rt.spec.display)
 	}
-	if a == nil {
-		return roundTrip{}, define.AnswerFormat{}, fmt.Errorf("adapters: %s: %w", fn, define.ErrZeroAnswer)
-	}
-	f := a.Format()
 	if f.IsZero() {
 		return roundTrip{}, define.AnswerFormat{}, fmt.Errorf("adapters: %s: %w", fn, define.ErrZeroAnswer)
 	}
@@ -423,7 +428,10 @@ func (rt roundTrip) answerText(f define.AnswerFormat, turn Turn) ([]byte, error)
 // into the message that asks the model again.
 func DecodeAnswer[T any](p Provider, a define.Answer[T], turn Turn) (T, error) {
 	var zero T
-	rt, f, err := answerOf("DecodeAnswer", p, a)
+	if p == nil {
+		return zero, errors.New("adapters: DecodeAnswer: no provider (nil)")
+	}
+	rt, f, err := formatOf("DecodeAnswer", p.impl(), a.Format())
 	if err != nil {
 		return zero, err
 	}

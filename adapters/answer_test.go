@@ -731,6 +731,18 @@ func TestAnswerTextErrors(t *testing.T) {
 			_, err := adapters.DecodeAnswer(adapters.ForOpenAI(), define.Answer[Trip]{}, turn)
 			return err
 		}(), "zero Answer"},
+		{"decode nil provider", func() error {
+			_, err := adapters.DecodeAnswer(nil, tripAnswer, turn)
+			return err
+		}(), "adapters: DecodeAnswer: no provider"},
+		{"decode mcp", func() error {
+			_, err := adapters.DecodeAnswer(adapters.ForMCP(), tripAnswer, turn)
+			return err
+		}(), "adapters: DecodeAnswer: MCP has no model answer"},
+		{"decode no tool choice", func() error {
+			_, err := adapters.DecodeAnswer(adapters.ForOllama(adapters.AnswerTool()), tripAnswer, turn)
+			return err
+		}(), "no tool choice"},
 		{"hooks mcp", func() error {
 			_, err := adapters.AnswerHooks(adapters.ForMCP(), tripAnswer, nil, adapters.StreamHooks{})
 			return err
