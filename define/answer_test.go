@@ -500,3 +500,56 @@ func TestAnswerDecodeStrictNulls(t *testing.T) {
 		t.Errorf("zero DecodeStrictNulls = %v", err)
 	}
 }
+
+// FuzzAnswerDecode: on any text, an answer's verdict is the one a tool of
+// the same input type gives the same text as arguments (the same value,
+// the same errors word for word), empty text and null apart; and what
+// Decode accepts, DecodeStrictNulls accepts as the same value.
+func FuzzAnswerDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"number":"INV-1","total":3,"lines":[{"item":"a","quantity":1}]}`,
+		`{"number":"INV-1","total":3.5,"lines":[]}`,
+		`{"number":"INV-1","total":99999999999999999999,"lines":[{"item":"a","quantity":1}]}`,
+		`{"number":1,"total":"3","lines":null,"due":"yesterday"}`,
+		`{"number":"INV-1","total":1,"lines":[{"item":"a","quantity":1}],"due":null}`,
+		`{"number":"INV-2","total":1,"lines":[{"item":"a","quantity":1}],"due":"2026-01-02T03:04:05Z"}`,
+		`{"number":"\ud800","total":1,"lines":[{"item":"a","quantity":1}]}`,
+		`{}`, `[]`, `"x"`, ``, ` null `, `{"lines":[[[[]]]]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	ctx := context.Background()
+	inv := define.MustDefineAnswer[Invoice]()
+	tool := define.MustDefineTool(func(_ context.Context, in Invoice) (Invoice, error) { return in, nil }, define.WithName("t"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		got, err := inv.Decode(text)
+		if trimmed := strings.Trim(string(text), " \t\r\n"); trimmed == "" || trimmed == "null" {
+			if !errors.Is(err, define.ErrType) {
+				t.Fatalf("Decode(%q) = %v, want ErrType (no answer)", text, err)
+			}
+			return
+		}
+		res := tool.ExecuteJSON(ctx, text)
+		if (err != nil) != res.IsError {
+			t.Fatalf("%q: Decode error %v, ExecuteJSON %q", text, err, res.Output)
+		}
+		if err != nil {
+			var ae *define.ArgErrors
+			if !errors.As(err, &ae) {
+				t.Fatalf("%q: Decode error %T, want *define.ArgErrors", text, err)
+			}
+			if want := strings.TrimPrefix(res.Output, "invalid arguments: "); err.Error() != want {
+				t.Fatalf("%q: Decode = %q, ExecuteJSON = %q", text, err, want)
+			}
+			return
+		}
+		data, _ := json.Marshal(got)
+		if string(data) != res.Output {
+			t.Fatalf("%q: Decode = %s, ExecuteJSON = %s", text, data, res.Output)
+		}
+		strict, err := inv.DecodeStrictNulls(text)
+		if err != nil || !cmp.Equal(strict, got) {
+			t.Fatalf("%q: DecodeStrictNulls = %+v, %v; Decode = %+v", text, strict, err, got)
+		}
+	})
+}
