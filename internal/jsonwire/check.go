@@ -471,6 +471,15 @@ func (c *Checker) close(o opened, start int) {
 		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
 		if o.cuts == c.cuts { // else its entries were cut: the readers scan it
 			t := c.ix.tape
+			if len(t) == 0 && o.pend == 0 && len(c.pend) > cap(t) {
+				// The first container taped holds every pending entry
+				// (one large object or array): its entries become the
+				// tape where they are, and the tape's room the pending
+				// entries'.
+				sp.first, sp.n = 1, uint32(len(c.pend))
+				c.ix.tape, c.pend = c.pend, t[:0]
+				return
+			}
 			if t == nil {
 				t = make([]entry, 0, len(c.data)/tapeGuess+16)
 			}
@@ -491,6 +500,11 @@ func (c *Checker) keep(e entry) {
 		c.pend = c.pend[:0]
 		c.cuts++
 		return
+	}
+	if len(c.pend) == cap(c.pend) {
+		// Double, within the budget: append's slower growth of large
+		// slices allocates about five times the final size.
+		c.pend = append(make([]entry, 0, min(2*cap(c.pend)+16, c.tapeMax)), c.pend...)
 	}
 	c.pend = append(c.pend, e)
 }
