@@ -209,10 +209,15 @@ type ReplyLimits struct {
 	// is the largest event, 0 or less meaning [DefaultMaxEventBytes] (and
 	// never more than MaxBytes).
 	MaxEvents, MaxEventBytes int
+
+	// reuse, set by a Stream for the parse of the reply it assembled, is
+	// the room its events' checks grew, which that parse reuses instead
+	// of growing its own (the reply is about as large as the events).
+	reuse *scratch
 }
 
 func (l ReplyLimits) parser(provider string) replyParser {
-	p := replyParser{provider: provider, maxBytes: l.MaxBytes, maxDepth: l.MaxDepth}
+	p := replyParser{provider: provider, maxBytes: l.MaxBytes, maxDepth: l.MaxDepth, reuse: l.reuse}
 	if p.maxBytes <= 0 {
 		p.maxBytes = DefaultMaxReplyBytes
 	}
@@ -246,6 +251,10 @@ type replyParser struct {
 	// scratch, set by whole, is where p.ix and p.checker live; release
 	// gives it back for the next reply.
 	scratch *scratch
+	// reuse is ReplyLimits.reuse: the scratch whole takes, which release
+	// does not give back (its Stream owns it); nil to take one from the
+	// pool.
+	reuse *scratch
 }
 
 // indexHook, when set (by tests), sees the index of every reply parsed.
@@ -275,7 +284,7 @@ func (p *replyParser) release() {
 		return
 	}
 	p.scratch, p.ix, p.checker = nil, nil, nil
-	if keepIx, keepC := s.ix.Release(), s.checker.Release(); keepIx && keepC {
+	if keepIx, keepC := s.ix.Release(), s.checker.Release(); keepIx && keepC && s != p.reuse {
 		scratchPool.Put(s)
 	}
 }
@@ -361,7 +370,10 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jsonwire.I
 // whole checks a whole reply, indexing it in p.ix for the reads that
 // follow; the caller releases p when done reading.
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
-	s, st := scratchPool.Get().(*scratch), new(stores)
+	s, st := p.reuse, new(stores)
+	if s == nil {
+		s = scratchPool.Get().(*scratch)
+	}
 	p.scratch, p.ix, p.checker = s, &s.ix, &s.checker
 	p.texts, p.blocks = &st.texts, &st.blocks
 	p.texts.Size(len(reply))

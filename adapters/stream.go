@@ -206,7 +206,9 @@ func (s *Stream) Close() (Turn, error) {
 	if err != nil {
 		return Turn{}, s.setErr(err)
 	}
-	turn, err := s.p.parse(s.limits, reply)
+	l := s.limits
+	l.reuse = &s.st
+	turn, err := s.p.parse(l, reply)
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) {
