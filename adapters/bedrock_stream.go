@@ -62,7 +62,7 @@ type bedrockStream struct {
 	open       *bedrockBlock // the block not ended yet, if any
 	byIndex    map[int64]int // contentBlockIndex -> blocks
 	ids        map[string]bool
-	top        wireMembers // the response's members from messageStop and metadata
+	top        wireMembers // the response's members from messageStop and metadata that its parser reads
 	scratch    []byte
 }
 
@@ -543,18 +543,20 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	return nil
 }
 
-// members keeps the members of a messageStop or metadata event, but its
-// padding, as members of the response.
+// members keeps the members of a messageStop or metadata event that the
+// response's parser reads (stopReason, and any whose key differs from one
+// it reads only in case, which it refuses) as members of the response.
+// The others (usage, metrics, trace, additionalModelResponseFields, the
+// padding) are not kept: the replay is the message.
 func (a *bedrockStream) members(s *Stream, obj []byte) error {
 	p := &s.rp
 	return p.ix.Members(obj, func(m jsonwire.Member) error {
-		switch string(m.Key) {
-		case `"p"`:
-			return nil
-		case `"output"`:
+		switch {
+		case string(m.Key) == `"output"`:
 			return p.fail(pointer("/output"), ErrReplyShape, "an output member outside the message")
+		case keyFolds(m.Key, bedrockKeys):
+			a.top.set(p.ix, m.Key, m.Val)
 		}
-		a.top.set(p.ix, m.Key, m.Val)
 		return nil
 	})
 }

@@ -174,6 +174,9 @@ func (a *chatStream) delta(s *Stream, at loc, delta []byte) error {
 			}
 			return nil
 		})
+		if err := a.extras.overflow(p, at, "the assistant message"); err != nil {
+			return err
+		}
 	}
 	if d[2] == nil || d[2][0] == 'n' {
 		return nil

@@ -34,6 +34,16 @@ const (
 	DefaultMaxEventBytes = 16 << 20
 )
 
+// MaxStreamMembers is the most members a stream parser gathers from a
+// stream's pieces into one object of the reply it assembles: 1,024 (an
+// OpenAI Chat or Ollama message's own members, which its replay keeps;
+// an Anthropic content block's). Providers send a dozen; a stream whose
+// pieces bring more is an error wrapping [ErrReplyLimit], since each
+// member kept costs memory far beyond the bytes of its piece. Members the
+// reply's parser does not read and its replay does not keep (a chunk's
+// envelope, usage and metrics) are not kept, and count nothing.
+const MaxStreamMembers = 1024
+
 // StreamHooks receive a streamed reply's parts as they arrive. They are
 // called on the goroutine that writes to the [Stream], before its Write
 // returns; a nil hook is not called.
@@ -217,17 +227,20 @@ func (s *Stream) Close() (Turn, error) {
 		}
 		return Turn{}, s.setErr(err)
 	}
-	for i, c := range turn.Calls {
-		if i < len(s.handed) {
-			if h := s.handed[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) {
-				return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, msgQuote(h.Name)))
-			}
-			continue
-		}
-		s.giveCall(c)
-	}
 	if len(s.handed) > len(turn.Calls) {
 		return Turn{}, s.setErr(s.failStream(ErrReplyShape, "%d tool calls were complete during the stream, %d in the assembled reply", len(s.handed), len(turn.Calls)))
+	}
+	for i, h := range s.handed {
+		if c := turn.Calls[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) {
+			return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, msgQuote(h.Name)))
+		}
+	}
+	// The turn's calls are the ones handed out so far and the rest, which
+	// the hook gets now: s.handed becomes the turn's, appended in place.
+	given := len(s.handed)
+	s.handed = turn.Calls[:given]
+	for _, c := range turn.Calls[given:] {
+		s.giveCall(c)
 	}
 	s.turn = turn
 	return turn, nil
@@ -312,6 +325,11 @@ func (s *Stream) textRaw(raw []byte) {
 
 // giveCall records c as complete and passes it to the Call hook.
 func (s *Stream) giveCall(c Call) {
+	if len(s.handed) == cap(s.handed) {
+		// Double: append's slower growth of long slices allocates about
+		// five times the final size.
+		s.handed = append(make([]Call, 0, 2*cap(s.handed)+4), s.handed...)
+	}
 	s.handed = append(s.handed, c)
 	if s.hooks.Call != nil {
 		s.hooks.Call(c)
@@ -377,7 +395,6 @@ const (
 	wireArray   = 'a' // val is an array's elements, compact, without brackets
 	wireValue   = 'v' // val is a compact value
 	wireContent = 'c' // the message's content, written from the blocks
-	wireUsage   = 'u' // the message's usage, written from its members
 )
 
 // wireMembers are an object's members, in the order they first came,
@@ -386,6 +403,10 @@ type wireMembers struct {
 	m      []wireMember
 	last   int            // the member found last: deltas repeat one key
 	byName map[string]int // the members by name, once there are many
+	// over: a member was refused, MaxStreamMembers being there; the
+	// assembler reports it (overflow) after the piece.
+	over  bool
+	spill wireMember // where a refused member is written, to be dropped
 }
 
 type wireMember struct {
@@ -399,7 +420,33 @@ func (w *wireMembers) reset() {
 	for i := range w.m {
 		w.m[i] = wireMember{key: w.m[i].key[:0], val: w.m[i].val[:0], name: w.m[i].name[:0]}
 	}
-	w.m, w.last, w.byName = w.m[:0], 0, nil
+	w.m, w.last, w.byName, w.over = w.m[:0], 0, nil, false
+}
+
+// overflow is the error of a piece that brought the object what (of the
+// reply, "the message") more than MaxStreamMembers members; nil when it
+// did not.
+func (w *wireMembers) overflow(p *replyParser, at loc, what string) error {
+	if !w.over {
+		return nil
+	}
+	return p.fail(at, ErrReplyLimit, "more than %d members in %s (a stream's pieces may bring at most %d to one object)", MaxStreamMembers, what, MaxStreamMembers)
+}
+
+// keyFolds reports whether the member key (quoted, as sent) is one of
+// names, or equals one in another case: a member the reply's parser reads
+// (or refuses), which an assembled reply keeps for it.
+func keyFolds(key []byte, names []string) bool {
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		inner = jsonwire.AppendUnquoted(nil, key)
+	}
+	for _, n := range names {
+		if bytes.EqualFold(inner, []byte(n)) {
+			return true
+		}
+	}
+	return false
 }
 
 // find returns the position of the member with the key key (quoted, as
@@ -437,9 +484,15 @@ func keyText(key []byte) string {
 	return string(jsonwire.AppendUnquoted(nil, key))
 }
 
-// add appends a new member and returns it.
+// add appends a new member and returns it; past MaxStreamMembers, it
+// sets w.over and returns a member that is dropped.
 func (w *wireMembers) add(key []byte) *wireMember {
 	n := len(w.m)
+	if n >= MaxStreamMembers {
+		w.over = true
+		w.spill.key, w.spill.val, w.spill.name = w.spill.key[:0], w.spill.val[:0], nil
+		return &w.spill
+	}
 	if n < cap(w.m) {
 		w.m = w.m[:n+1]
 	} else {
@@ -548,9 +601,18 @@ func (w *wireMembers) appendElem(x *jsonwire.Index, key string, val []byte) byte
 	return 0
 }
 
-// appendObject appends the members as one JSON object; content and usage
-// write the message's.
-func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte, usage *wireMembers) []byte {
+// size is about the bytes appendObject and appendMembers write.
+func (w *wireMembers) size() int {
+	n := 2
+	for i := range w.m {
+		n += len(w.m[i].key) + len(w.m[i].val) + 4
+	}
+	return n
+}
+
+// appendObject appends the members as one JSON object; content writes the
+// message's content.
+func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte) []byte {
 	dst = append(dst, '{')
 	for i := range w.m {
 		m := &w.m[i]
@@ -565,8 +627,6 @@ func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte, usag
 			dst = append(append(append(dst, '['), m.val...), ']')
 		case wireContent:
 			dst = content(dst)
-		case wireUsage:
-			dst = usage.appendObject(dst, nil, nil)
 		default:
 			dst = append(dst, m.val...)
 		}
