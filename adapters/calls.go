@@ -381,6 +381,9 @@ func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	// it as it goes, copying a run between spaces at a time, unless the
 	// parser said it replays none (lazyCompact).
 	p.ix.Eager = !p.lazyCompact
+	// A reply a Stream assembled is its own: when it is compact (the
+	// assemblers write it so), it is its compacted text.
+	p.ix.Owned = p.reuse != nil
 	if indexHook != nil {
 		indexHook(p.ix)
 	}

@@ -90,12 +90,16 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table, pend: c.pend[:0],
 		tapeMax: len(data)/tapeRatio + 16}
 	if ix != nil {
-		*ix = Index{text: data, spans: ix.spans[:0], tape: ix.tape[:0], Eager: ix.Eager}
+		*ix = Index{text: data, spans: ix.spans[:0], tape: ix.tape[:0], Eager: ix.Eager, Owned: ix.Owned}
 		if ix.Eager {
 			// Always a copy, even of a text without space: the readers
 			// hand out slices of it (CompactIn), which must not be the
-			// caller's bytes.
-			c.eager, c.out = true, make([]byte, 0, len(data))
+			// caller's bytes. An owned text is copied from its first
+			// space on (spaceRun), if it has one.
+			c.eager = true
+			if !ix.Owned {
+				c.out = make([]byte, 0, len(data))
+			}
 		}
 	}
 	c.space()
@@ -111,7 +115,10 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 	}
 	if ix != nil {
 		ix.space = c.spaces
-		if c.eager {
+		switch {
+		case c.eager && c.out == nil: // an owned text without space
+			ix.compacted = data
+		case c.eager:
 			ix.compacted = append(c.out, data[c.last:]...)
 		}
 	}
@@ -134,6 +141,9 @@ func (c *Checker) spaceRun() {
 		c.spaces += n
 		if c.eager {
 			// The text without space, copied a run between spaces at a time.
+			if c.out == nil {
+				c.out = make([]byte, 0, len(c.data))
+			}
 			c.out = append(c.out, c.data[c.last:start]...)
 			c.last = c.pos
 		}
@@ -471,13 +481,14 @@ func (c *Checker) close(o opened, start int) {
 		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
 		if o.cuts == c.cuts { // else its entries were cut: the readers scan it
 			t := c.ix.tape
-			if len(t) == 0 && o.pend == 0 && len(c.pend) > cap(t) {
-				// The first container taped holds every pending entry
+			if n := len(c.pend) - o.pend; len(t) == 0 && n > cap(t) && n > 8*o.pend {
+				// The first container taped holds most pending entries
 				// (one large object or array): its entries become the
-				// tape where they are, and the tape's room the pending
-				// entries'.
-				sp.first, sp.n = 1, uint32(len(c.pend))
-				c.ix.tape, c.pend = c.pend, t[:0]
+				// tape where they are (the few before them, left in
+				// place, are read by no container), and the pending
+				// entries before them move to the tape's room.
+				sp.first, sp.n = uint32(o.pend)+1, uint32(n)
+				c.ix.tape, c.pend = c.pend, append(t[:0], c.pend[:o.pend]...)
 				return
 			}
 			if t == nil {

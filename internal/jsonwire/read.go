@@ -31,8 +31,13 @@ type Index struct {
 	space     int     // the bytes of insignificant space in text
 	compacted []byte  // text without insignificant space: by the check when eager, else when first needed
 	Eager     bool    // whether the check makes compacted as it goes (set before it)
-	scanned   int     // the bytes the readers scanned to skip values, for tests
-	cur       int     // the last value lookup found, where the next search starts
+	// Owned: the text is the index's to hand out (no caller changes it
+	// after the check), so that when it holds no insignificant space,
+	// compacted is the text itself rather than a copy (set before the
+	// check).
+	Owned   bool
+	scanned int // the bytes the readers scanned to skip values, for tests
+	cur     int // the last value lookup found, where the next search starts
 }
 
 // span is a recorded value, text[start:end], holding spaces bytes of
