@@ -277,6 +277,11 @@ func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
 	if typ == "" {
 		return p.fail(pointer("/content_block/type"), ErrReplyShape, "missing type")
 	}
+	if typ == "tool_use" {
+		if err := s.startCall(pointer("/content_block")); err != nil {
+			return err
+		}
+	}
 	if a.open != nil {
 		if err := a.end(s, " (no content_block_stop came before the next block started)"); err != nil {
 			return err

@@ -318,7 +318,11 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 			return err
 		}
 		switch typ {
-		case "", "tool_use", "server_tool_use":
+		case "", "tool_use":
+			if err := s.startCall(at); err != nil {
+				return err
+			}
+		case "server_tool_use":
 		default:
 			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", msgQuote(typ))
 		}

@@ -240,6 +240,9 @@ func (a *chatStream) callPiece(s *Stream, at loc, raw []byte) error {
 	c := a.find(hasIndex, index, id)
 	if c == nil {
 		// A new call: the calls before it may be complete now.
+		if err := s.startCall(at); err != nil {
+			return err
+		}
 		if err := a.giveComplete(s); err != nil {
 			return err
 		}

@@ -314,6 +314,9 @@ func (a *geminiStream) part(s *Stream, at loc, raw []byte) error {
 	}
 
 	// A call with a name: the streamed call before it, if any, has ended.
+	if err := s.startCall(fcAt); err != nil {
+		return err
+	}
 	a.ended = false
 	if err := a.closeOpen(s, p, fcAt.key("/name")); err != nil {
 		return err

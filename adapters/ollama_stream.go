@@ -140,6 +140,9 @@ func (a *ollamaStream) message(s *Stream, msg []byte) error {
 	list := pointer(at.key("/tool_calls").String())
 	return p.ix.Elems(m[3], func(i int, raw []byte) error {
 		c := list.index(i)
+		if err := s.startCall(c); err != nil {
+			return err
+		}
 		var tc [2][]byte
 		if err := p.fields(c, raw, ollamaToolCallKeys, tc[:]); err != nil {
 			return err

@@ -319,6 +319,11 @@ func (a *responsesStream) newItem(s *Stream, n int64, typ, id string) (*response
 	if j, ok := a.byID[id]; ok && id != "" {
 		return nil, p.fail(pointer("/item/id"), ErrReplyShape, "an item with id %s was added already, in event %d", msgQuote(id), a.items[j].event)
 	}
+	if typ == "function_call" {
+		if err := s.startCall(pointer("/item")); err != nil {
+			return nil, err
+		}
+	}
 	it := &responsesItem{index: n, id: id, typ: typ, event: s.events}
 	a.byIndex[n] = len(a.items)
 	if id != "" {
@@ -900,7 +905,12 @@ func (a *responsesStream) agree(s *Stream, out []byte) error {
 	p := &s.rp
 	if len(a.items) == 0 {
 		// No event built an item (a server that sends the response
-		// whole at its end): its text reaches the Text hook now.
+		// whole at its end): its calls count now, and its text reaches
+		// the Text hook.
+		if n := p.ix.Count(out, "type", "function_call"); n > MaxStreamCalls {
+			s.calls = n - 1
+			return s.startCall(pointer("/response/output"))
+		}
 		return p.ix.Elems(out, func(i int, raw []byte) error {
 			if raw[0] != '{' || string(p.ix.Field(raw, "type")) != `"message"` {
 				return nil // the reply's parser reports what is wrong

@@ -44,6 +44,13 @@ const (
 // envelope, usage and metrics) are not kept, and count nothing.
 const MaxStreamMembers = 1024
 
+// MaxStreamCalls is the most tool calls a stream parser reads in one
+// streamed reply: 4,096. Models send a few at once; a stream that begins
+// more is an error wrapping [ErrReplyLimit] when its piece arrives, since
+// each call costs the stream its own state and the Call handed out on top
+// of the reply's parse, several hundred bytes for a piece of thirty.
+const MaxStreamCalls = 4096
+
 // StreamHooks receive a streamed reply's parts as they arrive. They are
 // called on the goroutine that writes to the [Stream], before its Write
 // returns; a nil hook is not called.
@@ -86,6 +93,7 @@ type Stream struct {
 	maxEvents, maxEventBytes int
 
 	handed []Call // the calls given to hooks.Call, in order
+	calls  int    // the calls begun so far (startCall)
 	err    error  // the first error; every later call returns it
 	closed bool
 	turn   Turn
@@ -334,6 +342,15 @@ func (s *Stream) giveCall(c Call) {
 	if s.hooks.Call != nil {
 		s.hooks.Call(c)
 	}
+}
+
+// startCall counts a call that the piece at at begins: past
+// MaxStreamCalls, it is an error.
+func (s *Stream) startCall(at loc) error {
+	if s.calls++; s.calls > MaxStreamCalls {
+		return s.rp.fail(at, ErrReplyLimit, "more than %d tool calls (a streamed reply may hold at most %d)", MaxStreamCalls, MaxStreamCalls)
+	}
+	return nil
 }
 
 // handedOut is how many calls are complete so far.
