@@ -90,7 +90,13 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table, pend: c.pend[:0],
 		tapeMax: len(data)/tapeRatio + 16}
 	if ix != nil {
-		*ix = Index{text: data, spans: ix.spans[:0], tape: ix.tape[:0], Eager: ix.Eager, Owned: ix.Owned}
+		tape := ix.tape[:0]
+		if cap(tape) > cap(c.pend) {
+			// The larger room to the pending entries, which grow first:
+			// close may make them the tape where they are.
+			tape, c.pend = c.pend, tape
+		}
+		*ix = Index{text: data, spans: ix.spans[:0], tape: tape, Eager: ix.Eager, Owned: ix.Owned}
 		if ix.Eager {
 			// Always a copy, even of a text without space: the readers
 			// hand out slices of it (CompactIn), which must not be the
