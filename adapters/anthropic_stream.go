@@ -439,7 +439,7 @@ func (a *anthropicStream) end(s *Stream, why string) error {
 		b.input = append(b.input, '"')
 		text := jsonwire.AppendUnquoted(a.scratch[:0], b.input)
 		a.scratch = text
-		if text = bytes.TrimSpace(text); len(text) > 0 {
+		if text = trimJSONSpace(text); len(text) > 0 {
 			if err := a.readInput(s, b, text, why); err != nil {
 				return err
 			}

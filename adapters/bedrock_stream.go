@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"bytes"
 	"io"
 	"strconv"
 
@@ -524,7 +523,7 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	}
 	text := jsonwire.AppendUnquoted(a.scratch[:0], append(b.input, '"'))
 	a.scratch = text
-	if len(bytes.TrimSpace(text)) == 0 {
+	if len(trimJSONSpace(text)) == 0 {
 		b.args = []byte("{}")
 	} else {
 		v, err := s.rp.check(pointer(""), text, ErrArguments, nil)

@@ -536,7 +536,7 @@ func (p replyParser) argsAndText(path loc, raw []byte) (json.RawMessage, string,
 // (which mean {}), else the text trimmed when it is one JSON object, with
 // the bytes of insignificant space it holds (-1: not counted).
 func (p replyParser) argsInText(path loc, text []byte) (json.RawMessage, int, error) {
-	inner := bytes.TrimSpace(text)
+	inner := trimJSONSpace(text)
 	if len(inner) == 0 || string(inner) == "null" {
 		return nil, 0, nil
 	}
@@ -555,6 +555,22 @@ func (p replyParser) argsInText(path loc, text []byte) (json.RawMessage, int, er
 		return inner, -1, nil
 	}
 	return inner, p.checker.Spaces(), nil // the check counted the space
+}
+
+// trimJSONSpace returns b without the JSON space around it (space, tab,
+// LF, CR): the only space a JSON text may hold around its value, where
+// bytes.TrimSpace takes away other characters too (a vertical tab, a
+// no-break space), which would make a text that is not JSON read as
+// blank.
+func trimJSONSpace(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && isSpace(b[i]) {
+		i++
+	}
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
 }
 
 // notShape is the error for a reply that lacks what every reply of the

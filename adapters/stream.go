@@ -367,6 +367,11 @@ type objectEnd struct {
 	started bool // a byte other than space came
 	closed  bool // the first value closed, or was not an object
 	after   bool // a byte other than space came after it closed
+	// null is how many bytes of "null" the text began with (when it did
+	// not begin with an object), notNull whether a byte other than space
+	// followed them (or broke them off).
+	null    int8
+	notNull bool
 }
 
 func (t *objectEnd) feed(b []byte) {
@@ -374,13 +379,21 @@ func (t *objectEnd) feed(b []byte) {
 		switch {
 		case t.closed:
 			t.after = t.after || !isSpace(c)
+			switch {
+			case t.notNull:
+			case t.null < 4 && c == "null"[t.null]:
+				t.null++
+			case t.null < 4 || !isSpace(c):
+				t.notNull = true
+			}
 		case !t.started:
 			if isSpace(c) {
 				continue
 			}
-			t.started = true
+			t.started, t.notNull = true, true
 			if c != '{' {
 				t.closed, t.after = true, true // not an object: never whole
+				t.null, t.notNull = 1, c != 'n'
 			}
 			t.depth = 1
 		case t.inStr:
@@ -403,8 +416,58 @@ func (t *objectEnd) feed(b []byte) {
 	}
 }
 
+// feedEscaped feeds the text that inside, the inside of a checked JSON
+// string (a piece of an arguments text as sent), stands for, without
+// unquoting it into a copy.
+func (t *objectEnd) feedEscaped(inside []byte) {
+	for i := 0; i < len(inside); {
+		j := i
+		for j < len(inside) && inside[j] != '\\' {
+			j++
+		}
+		t.feed(inside[i:j])
+		if j == len(inside) {
+			return
+		}
+		// One escape: the byte it stands for, or for a character beyond
+		// ASCII (which matters only as a byte that is not space), 'x'.
+		e := inside[j+1]
+		i = j + 2
+		switch c, ok := jsonwire.ShortEscape(e); {
+		case ok:
+			t.feed1(c)
+		case e == 'u':
+			r, n, _ := jsonwire.UnescapeU(inside, j)
+			i = j + n
+			if r >= 0x80 {
+				r = 'x'
+			}
+			t.feed1(byte(r))
+		default: // " \ /
+			t.feed1(e)
+		}
+	}
+}
+
+func (t *objectEnd) feed1(c byte) {
+	b := [1]byte{c}
+	t.feed(b[:])
+}
+
+// escapedBlank reports whether the text that inside (the inside of a
+// checked JSON string) stands for is JSON space only.
+func escapedBlank(inside []byte) bool {
+	var t objectEnd
+	t.feedEscaped(inside)
+	return !t.started
+}
+
 // whole reports whether the text so far is one object, brackets balanced.
 func (t *objectEnd) whole() bool { return t.closed && !t.after }
+
+// none reports whether the text so far is JSON space, or null between
+// JSON space: arguments that a reply's parser reads as none ({}).
+func (t *objectEnd) none() bool { return !t.started || t.null == 4 && !t.notNull }
 
 // member kinds of a wireMember.
 const (
