@@ -714,6 +714,16 @@ func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte) []by
 	return append(dst, '}')
 }
 
+// roomFor returns b with room for n more bytes: its room doubles when it
+// grows, where append's slower growth of large slices allocates about
+// five times the final size of one appended to piece by piece.
+func roomFor(b []byte, n int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	return append(make([]byte, 0, max(len(b)+n, 2*cap(b))), b...)
+}
+
 // kindName names a member kind in an error.
 func kindName(k byte) string {
 	switch k {

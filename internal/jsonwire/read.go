@@ -58,12 +58,14 @@ type entry struct{ k, v, e uint32 }
 const keyEscaped = 1 << 31
 
 // tapeRatio bounds the tape: at most one entry for every tapeRatio bytes
-// of text (twelve bytes of tape for eight of text, however the text is
-// made). A text that would need more (a long array of single digits) has
-// its later containers read by scanning, as without a tape. tapeGuess is
-// the room the tape starts with: one entry for that many bytes.
+// of text (twelve bytes of tape for sixteen of text, however the text is
+// made, and as much again for the pending entries as they grow). A text
+// that would need more (a long array of single digits, an object of many
+// short members) has its later containers read by scanning, as without a
+// tape. tapeGuess is the room the tape starts with: one entry for that
+// many bytes.
 const (
-	tapeRatio = 8
+	tapeRatio = 16
 	tapeGuess = 32
 )
 
