@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -713,6 +714,71 @@ func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte) []by
 	}
 	return append(dst, '}')
 }
+
+// posIndex finds the things a stream keeps in order (output items) by a
+// key of theirs: open addressing over their positions, at a load of at
+// most three quarters, about eleven bytes a key allocated as it grows,
+// where a map allocates several times that.
+type posIndex struct {
+	slots []int32 // a position plus one; 0: empty
+	n     int
+}
+
+// lookup returns the position whose key has the hash h and is the one
+// same tells, -1 when there is none.
+func (x *posIndex) lookup(h uint64, same func(pos int) bool) int {
+	if len(x.slots) == 0 {
+		return -1
+	}
+	for i := x.start(h); ; {
+		p := x.slots[i]
+		if p == 0 {
+			return -1
+		}
+		if same(int(p - 1)) {
+			return int(p - 1)
+		}
+		if i++; i == len(x.slots) {
+			i = 0
+		}
+	}
+}
+
+// add adds the position pos, whose key (not in x) has the hash h; hash
+// returns the hash of any position's key, to grow.
+func (x *posIndex) add(h uint64, pos int, hash func(pos int) uint64) {
+	if 4*(x.n+1) > 3*len(x.slots) {
+		old := x.slots
+		x.slots = make([]int32, 2*len(old)+16)
+		for _, p := range old {
+			if p != 0 {
+				x.place(hash(int(p-1)), p)
+			}
+		}
+	}
+	x.place(h, int32(pos+1))
+	x.n++
+}
+
+func (x *posIndex) place(h uint64, p int32) {
+	i := x.start(h)
+	for x.slots[i] != 0 {
+		if i++; i == len(x.slots) {
+			i = 0
+		}
+	}
+	x.slots[i] = p
+}
+
+// start is the slot where the search for hash h starts.
+func (x *posIndex) start(h uint64) int {
+	return int(h >> 32 * uint64(len(x.slots)) >> 32)
+}
+
+var posSeed = maphash.MakeSeed()
+
+// hashString is a key's hash for a posIndex.
+func hashString(s string) uint64 { return maphash.String(posSeed, s) }
 
 // roomFor returns b with room for n more bytes: its room doubles when it
 // grows, where append's slower growth of large slices allocates about
