@@ -477,7 +477,8 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 		}
 		return s.failStream(a.inputSentinel(b), "the input of block %d (%s) is not valid JSON: %s: %s", b.index, a.blockName(b), errProblem(err), msgQuote(string(text)))
 	}
-	if b.typ == "tool_use" && args[0] != '{' {
+	if b.typ == "tool_use" && args[0] != '{' && args[0] != 'n' {
+		// null is no input ({}), as in a whole message.
 		return s.failStream(ErrArguments, "the input of block %d (%s) is %s, not a JSON object", b.index, a.blockName(b), jsonwire.Kind(args))
 	}
 	i := b.members.find(keyInput)

@@ -533,7 +533,7 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 			}
 			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is not valid JSON: %s", b.index, msgQuote(name), errProblem(err))
 		}
-		if v[0] != '{' {
+		if v[0] != '{' && v[0] != 'n' {
 			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is %s, not a JSON object", b.index, msgQuote(name), jsonwire.Kind(v))
 		}
 		b.args = jsonwire.AppendCompact(make([]byte, 0, len(v)), v)
@@ -541,7 +541,11 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	b.input = nil
 	if !b.server {
 		id, _ := jsonwire.Text(b.id)
-		s.giveCall(Call{ID: id, Name: name, Args: b.args})
+		args := b.args
+		if args[0] == 'n' {
+			args = []byte("{}") // null is no input, as in a whole reply (the replay keeps null)
+		}
+		s.giveCall(Call{ID: id, Name: name, Args: args})
 	}
 	return nil
 }

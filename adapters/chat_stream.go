@@ -20,7 +20,8 @@ import (
 //     own pieces are;
 //   - a piece without an index: it belongs to the call with its id, or,
 //     without an id, to the last call; an index reused with another id
-//     starts a new call;
+//     starts a new call, and so does a new index with an earlier call's
+//     id (two calls with one id: an error, as in a whole reply);
 //   - finish_reason: null in a later chunk leaves the earlier one;
 //   - an error object in a chunk, or an "error" event: a provider error;
 //   - usage-only chunks (choices: []) and SSE comments are skipped.
@@ -297,23 +298,26 @@ func (a *chatStream) callPiece(s *Stream, at loc, raw []byte) error {
 	return nil
 }
 
-// find returns the call a piece belongs to, nil for a new call.
+// find returns the call a piece belongs to, nil for a new call: by its
+// index when it has one (a new index is a new call, even with the id of
+// an earlier one: two calls with one id, which the assembled reply's
+// parser refuses, as a whole reply's), else by its id, else the last call.
 func (a *chatStream) find(hasIndex bool, index int64, id string) *chatStreamCall {
+	if hasIndex {
+		if j, ok := a.byIndex[index]; ok {
+			if c := a.calls[j]; id == "" || c.id == "" || c.id == id {
+				return c
+			}
+		}
+		return nil // a new index, or the index again with another id: a new call
+	}
 	if id != "" {
 		if j, ok := a.byID[id]; ok {
 			return a.calls[j]
 		}
-	}
-	if hasIndex {
-		if j, ok := a.byIndex[index]; ok {
-			if c := a.calls[j]; id == "" || c.id == "" {
-				return c
-			}
-			return nil // the index again, with another id: a new call
-		}
 		return nil
 	}
-	if id == "" && len(a.calls) > 0 {
+	if len(a.calls) > 0 {
 		return a.calls[len(a.calls)-1] // no index, no id: the call being sent
 	}
 	return nil

@@ -108,3 +108,21 @@ func TestChatStreamArgumentsMember(t *testing.T) {
 		}
 	}
 }
+
+// TestChatStreamSameIDNewIndex: a piece with a new index and the id of an
+// earlier call starts a second call with that id, which is an error as in
+// the whole reply; before, it was read as a piece of the earlier call
+// (its name and arguments appended), and the pieces that followed made a
+// call without a name.
+func TestChatStreamSameIDNewIndex(t *testing.T) {
+	stream := sse("", `{"choices":[{"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`) +
+		sse("", `{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"c1","type":"function","function":{"name":"g","arguments":""}}]}}]}`) +
+		sse("", `{"choices":[{"delta":{"tool_calls":[{"index":1,"function":{"arguments":"{}"}}]}}]}`) +
+		"data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n"
+	whole := `{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}},{"id":"c1","type":"function","function":{"name":"g","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`
+	_, werr := adapters.ParseOpenAIReply([]byte(whole))
+	_, serr := adapters.ParseOpenAIStream(strings.NewReader(stream))
+	if werr == nil || serr == nil || !strings.Contains(serr.Error(), `call id "c1" is used by an earlier call`) || sentinelOf(werr) != sentinelOf(serr) {
+		t.Fatalf("whole: %v\nstreamed: %v", werr, serr)
+	}
+}
