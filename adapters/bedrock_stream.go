@@ -18,8 +18,9 @@ import (
 // additionalModelResponseFields}; metadata {usage, metrics, trace}. The
 // service pads every payload with a "p" member of random length, which is
 // skipped. The assembler rebuilds the Converse response
-// ({"output":{"message":...},"stopReason":...,"usage":...}) and
-// ParseBedrockReply reads it.
+// ({"output":{"message":...},"stopReason":...}: what ParseBedrockReply
+// reads; usage, metrics and trace are not kept) and ParseBedrockReply
+// reads it.
 //
 // How the stream is read:
 //   - a text block has no contentBlockStart: its first delta starts it;

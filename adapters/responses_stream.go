@@ -22,8 +22,10 @@ import (
 //     reasoning_summary_part and reasoning_summary_text events (summary
 //     parts);
 //   - response.completed and response.incomplete end the stream: their
-//     response object is the reply's envelope (status, usage,
-//     incomplete_details, ...). When it carries a non-empty output, that
+//     response object is the reply's envelope (status, error,
+//     incomplete_details; the members ParseOpenAIResponsesReply does not
+//     read, usage and the request's echo, are not kept). When it carries
+//     a non-empty output, that
 //     output is the reply, as a request without streaming would have
 //     returned it (the one OpenAI stores; its reasoning items'
 //     encrypted_content may differ from the output_item.done copies), and
