@@ -629,3 +629,50 @@ func BenchmarkStreamWorst(b *testing.B) {
 		}
 	}
 }
+
+// TestStreamBounds: an object of the reply gathers MaxStreamMembers
+// members from a stream, and a stream begins MaxStreamCalls calls; the
+// piece that passes either is ErrReplyLimit, in its own event.
+func TestStreamBounds(t *testing.T) {
+	const end = "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	for _, n := range []int{adapters.MaxStreamMembers, adapters.MaxStreamMembers + 1} {
+		// The message's own members, a delta each (role is not one).
+		var b strings.Builder
+		b.WriteString(sse("", `{"choices":[{"delta":{"role":"assistant"}}]}`))
+		for i := range n {
+			b.WriteString(sse("", `{"choices":[{"delta":{"`+key(i)+`":[`+strconv.Itoa(i)+`]}}]}`))
+		}
+		b.WriteString(end)
+		turn, err := adapters.ParseOpenAIStream(strings.NewReader(b.String()))
+		var re *adapters.ReplyError
+		switch {
+		case n == adapters.MaxStreamMembers:
+			if err != nil || len(turn.Replay) != 1 {
+				t.Fatalf("%d members: %v", n, err)
+			}
+			extra := turn.Replay[0].(adapters.OpenAIAssistantMessage).Extra
+			if !strings.Contains(string(extra), `"`+key(n-1)+`":[`+strconv.Itoa(n-1)+`]`) {
+				t.Fatalf("%d members: the last is not in the replay: ...%s", n, extra[max(len(extra)-80, 0):])
+			}
+		case !errors.As(err, &re) || !errors.Is(err, adapters.ErrReplyLimit) || re.Event != n+1:
+			t.Fatalf("%d members: err = %v, want ErrReplyLimit in event %d", n, err, n+1)
+		}
+	}
+	for _, n := range []int{adapters.MaxStreamCalls, adapters.MaxStreamCalls + 1} {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(sse("", `{"choices":[{"delta":{"tool_calls":[{"index":`+strconv.Itoa(i)+`,"id":"c`+strconv.Itoa(i)+`","function":{"name":"f","arguments":"{}"}}]}}]}`))
+		}
+		b.WriteString(end)
+		turn, err := adapters.ParseOpenAIStream(strings.NewReader(b.String()))
+		var re *adapters.ReplyError
+		switch {
+		case n == adapters.MaxStreamCalls:
+			if err != nil || len(turn.Calls) != n {
+				t.Fatalf("%d calls: %v, %d", n, err, len(turn.Calls))
+			}
+		case !errors.As(err, &re) || !errors.Is(err, adapters.ErrReplyLimit) || re.Event != n:
+			t.Fatalf("%d calls: err = %v, want ErrReplyLimit in event %d", n, err, n)
+		}
+	}
+}
