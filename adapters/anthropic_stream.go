@@ -195,7 +195,7 @@ func (a *anthropicStream) start(s *Stream, msg []byte) error {
 	if !hasContent {
 		a.msg.add([]byte(`"content"`)).kind = wireContent
 	}
-	return nil
+	return a.msg.overflow(p, pointer("/message"), "the message")
 }
 
 // contentKind names a non-empty content value.
@@ -418,6 +418,9 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+		if err := a.msg.overflow(p, pointer("/delta"), "the message"); err != nil {
 			return err
 		}
 	}

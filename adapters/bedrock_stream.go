@@ -558,7 +558,7 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 // padding) are not kept: the replay is the message.
 func (a *bedrockStream) members(s *Stream, obj []byte) error {
 	p := &s.rp
-	return p.ix.Members(obj, func(m jsonwire.Member) error {
+	err := p.ix.Members(obj, func(m jsonwire.Member) error {
 		switch {
 		case string(m.Key) == `"output"`:
 			return p.fail(pointer("/output"), ErrReplyShape, "an output member outside the message")
@@ -567,6 +567,10 @@ func (a *bedrockStream) members(s *Stream, obj []byte) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return a.top.overflow(p, pointer(""), "the response")
 }
 
 func (a *bedrockStream) finish(s *Stream) ([]byte, error) {
