@@ -376,4 +376,3 @@ func structuredError(server, tool string, err error) define.Result {
 	return define.Result{Output: fmt.Sprintf("mcp server %s: tool %s: structuredContent: %v", server, tool, err), IsError: true,
 		Err: &CallError{Server: server, Tool: tool, Err: err}}
 }
-
