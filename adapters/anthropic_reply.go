@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -27,7 +28,123 @@ type AnthropicToolResult struct {
 	Type      string `json:"type"` // "tool_result"
 	ToolUseID string `json:"tool_use_id"`
 	Content   string `json:"content,omitempty"` // omitted when the output is empty (an empty text is rejected)
-	IsError   bool   `json:"is_error"`
+	// Blocks is the content as blocks, for a result with parts: a text
+	// block with the Output (when not empty), then a block for each part.
+	// When set, it is sent as "content" in place of Content.
+	Blocks  []AnthropicContentBlock `json:"-"`
+	IsError bool                    `json:"is_error"`
+}
+
+// MarshalJSON writes the block, its content the Blocks when there are
+// some, each part's bytes encoded once into a buffer of the block's size.
+func (r AnthropicToolResult) MarshalJSON() ([]byte, error) {
+	n := 2 + memberSize("type", r.Type) + memberSize("tool_use_id", r.ToolUseID) + memberSize("content", r.Content) + len(`,"is_error":false`)
+	for i := range r.Blocks {
+		n += r.Blocks[i].size() + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	b = appendStringMember(b, "type", r.Type)
+	b = appendStringMember(b, "tool_use_id", r.ToolUseID)
+	switch {
+	case r.Blocks != nil:
+		b = appendMember(b, "content")
+		b = append(b, '[')
+		for i := range r.Blocks {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Blocks[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	case r.Content != "":
+		b = appendStringMember(b, "content", r.Content)
+	}
+	b = appendMember(b, "is_error")
+	if r.IsError {
+		b = append(b, "true"...)
+	} else {
+		b = append(b, "false"...)
+	}
+	return append(b, '}'), nil
+}
+
+// AnthropicContentBlock is a block of a tool_result's content: "text"
+// (Text), "image" (Source: base64 or url) or "document" (Source: base64
+// or url for a PDF, text for a text file; Title its file name).
+type AnthropicContentBlock struct {
+	Type   string           `json:"type"`
+	Text   string           `json:"text,omitempty"`
+	Source *AnthropicSource `json:"source,omitempty"`
+	Title  string           `json:"title,omitempty"`
+}
+
+// AnthropicSource is an image's or a document's source: Type "base64"
+// (MediaType and Data, base64 in JSON), "url" (URL), or "text" (a plain
+// text document: MediaType "text/plain" and Data, its UTF-8 text, a JSON
+// string).
+type AnthropicSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type,omitempty"`
+	Data      []byte `json:"data,omitempty"`
+	URL       string `json:"url,omitempty"`
+}
+
+// MarshalJSON writes the block as its JSON tags say, a source's data
+// encoded once into a buffer of the block's size.
+func (c AnthropicContentBlock) MarshalJSON() ([]byte, error) {
+	return c.appendJSON(make([]byte, 0, c.size())), nil
+}
+
+func (c *AnthropicContentBlock) size() int {
+	n := 2 + memberSize("type", c.Type) + memberSize("text", c.Text) + memberSize("title", c.Title)
+	if c.Source != nil {
+		n += 10 + c.Source.size()
+	}
+	return n
+}
+
+func (c *AnthropicContentBlock) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", c.Type)
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
+	}
+	if c.Source != nil {
+		b = c.Source.appendJSON(appendMember(b, "source"))
+	}
+	if c.Title != "" {
+		b = appendStringMember(b, "title", c.Title)
+	}
+	return append(b, '}')
+}
+
+// MarshalJSON writes the source, its data as base64, or as a string for
+// a text source.
+func (s AnthropicSource) MarshalJSON() ([]byte, error) {
+	return s.appendJSON(make([]byte, 0, s.size())), nil
+}
+
+func (s *AnthropicSource) size() int {
+	return 2 + memberSize("type", s.Type) + memberSize("media_type", s.MediaType) + memberSize("url", s.URL) + 8 + base64Size(len(s.Data))
+}
+
+func (s *AnthropicSource) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", s.Type)
+	if s.MediaType != "" {
+		b = appendStringMember(b, "media_type", s.MediaType)
+	}
+	switch {
+	case s.Data != nil && s.Type == "text":
+		b = appendStringMember(b, "data", string(s.Data))
+	case s.Data != nil:
+		b = appendBase64(appendMember(b, "data"), s.Data)
+	}
+	if s.URL != "" {
+		b = appendStringMember(b, "url", s.URL)
+	}
+	return append(b, '}')
 }
 
 var (
@@ -142,20 +259,112 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 // message (the API joins consecutive user turns) or append blocks after
 // these.
 //
+// A result with parts has its content as blocks
+// ([AnthropicToolResult.Blocks]): a text block with its Output, then a
+// text block for each text part, an image block (base64: PNG, JPEG, GIF
+// or WebP; or url) for each image, and a document block for each PDF
+// (base64, or url) and text file (a plain text source), titled with its
+// file name. Anthropic takes no audio and no other document type there:
+// such a part is an error wrapping [ErrMedia] unless [MediaAsNote] is
+// given.
+//
 // Results and calls must be one to one ([ErrResultCount]), and every call
 // needs an id ([ErrCallID]).
-func AnthropicResults(calls []Call, results []define.Result) (AnthropicToolResultMessage, error) {
-	if err := checkResultPairs("AnthropicResults", calls, results, true); err != nil {
+func AnthropicResults(calls []Call, results []define.Result, opts ...Option) (AnthropicToolResultMessage, error) {
+	cfg, err := resultsConfig(anthropicSpec, "AnthropicResults", opts, true)
+	if err != nil {
+		return AnthropicToolResultMessage{}, err
+	}
+	return anthropicResults(anthropicSpec, calls, results, cfg)
+}
+
+func anthropicResults(p *spec, calls []Call, results []define.Result, cfg config) (AnthropicToolResultMessage, error) {
+	const fn = "AnthropicResults"
+	if err := checkResultPairs(fn, calls, results, true); err != nil {
 		return AnthropicToolResultMessage{}, err
 	}
 	msg := AnthropicToolResultMessage{Role: "user", Content: make([]AnthropicToolResult, len(calls))}
+	m := newMedia(p, fn, cfg)
 	for i, c := range calls {
-		r := results[i]
+		r := &results[i]
 		out := r.Output
 		if r.IsError {
-			out = resultErrorText(r)
+			out = resultErrorText(*r)
 		}
-		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: c.ID, Content: out, IsError: r.IsError}
+		tr := AnthropicToolResult{Type: "tool_result", ToolUseID: c.ID, Content: out, IsError: r.IsError}
+		pieces, err := m.pieces(i, &calls[i], r)
+		if err != nil {
+			return AnthropicToolResultMessage{}, err
+		}
+		if pieces != nil {
+			blocks := make([]AnthropicContentBlock, 0, len(pieces)+1)
+			if out != "" {
+				blocks = append(blocks, AnthropicContentBlock{Type: "text", Text: out})
+			}
+			for _, pc := range pieces {
+				if b, ok := anthropicResultBlock(pc); ok {
+					blocks = append(blocks, b)
+				}
+			}
+			tr.Content, tr.Blocks = "", blocks
+		}
+		msg.Content[i] = tr
 	}
 	return msg, nil
+}
+
+// anthropicResultBlock is the block of one piece; false for an empty text,
+// which the API refuses.
+func anthropicResultBlock(pc piece) (AnthropicContentBlock, bool) {
+	p := pc.part
+	switch {
+	case p == nil:
+		return AnthropicContentBlock{Type: "text", Text: pc.text}, pc.text != ""
+	case p.Kind == define.PartText:
+		return AnthropicContentBlock{Type: "text", Text: p.Text}, p.Text != ""
+	}
+	typ := "document"
+	if p.Kind == define.PartImage {
+		typ = "image"
+	}
+	b := AnthropicContentBlock{Type: typ, Source: &AnthropicSource{Type: "base64", MediaType: p.MIMEType, Data: p.Data}}
+	switch {
+	case p.Data == nil:
+		b.Source = &AnthropicSource{Type: "url", URL: p.URL}
+	case strings.HasPrefix(p.MIMEType, "text/"):
+		b.Source = &AnthropicSource{Type: "text", MediaType: "text/plain", Data: p.Data}
+	}
+	if typ == "document" {
+		b.Title = p.Filename
+	}
+	return b, true
+}
+
+// anthropicPlace is where Anthropic takes a part: text, images (PNG,
+// JPEG, GIF, WebP; data or URL) and documents (PDF, data or URL; text
+// files, data) inside the tool_result.
+func anthropicPlace(p *define.Part, _ config) (place, string) {
+	switch p.Kind {
+	case define.PartText:
+		return inResult, ""
+	case define.PartImage:
+		switch p.MIMEType {
+		case "image/png", "image/jpeg", "image/gif", "image/webp":
+			return inResult, ""
+		case "":
+			if p.Data == nil {
+				return inResult, ""
+			}
+		}
+		return nowhere, "takes images as PNG, JPEG, GIF or WebP only"
+	case define.PartFile:
+		switch {
+		case p.MIMEType == "application/pdf", p.Data == nil && p.MIMEType == "":
+			return inResult, ""
+		case p.Data != nil && strings.HasPrefix(p.MIMEType, "text/"):
+			return inResult, ""
+		}
+		return nowhere, "takes documents as PDF (data or URL) or plain text (data) only"
+	}
+	return nowhere, "takes no audio"
 }

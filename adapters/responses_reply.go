@@ -15,7 +15,94 @@ import (
 type OpenAIResponsesFunctionCallOutput struct {
 	Type   string `json:"type"` // "function_call_output"
 	CallID string `json:"call_id"`
+	// Output is the result's text, sent as the output string when the
+	// result has no parts.
 	Output string `json:"output"`
+	// Content is the output as a list, for a result with parts: an
+	// input_text item with the Output (when not empty), then an item for
+	// each part. When set, it is sent as "output" in place of Output.
+	Content []OpenAIResponsesContent `json:"-"`
+}
+
+// MarshalJSON writes the item, its output the Content list when there is
+// one, each part's bytes encoded once into a buffer of the item's size.
+func (o OpenAIResponsesFunctionCallOutput) MarshalJSON() ([]byte, error) {
+	n := memberSize("type", o.Type) + memberSize("call_id", o.CallID) + memberSize("output", o.Output) + 2
+	for i := range o.Content {
+		n += o.Content[i].size() + 1
+	}
+	b := make([]byte, 0, n)
+	b = append(b, '{')
+	b = appendStringMember(b, "type", o.Type)
+	b = appendStringMember(b, "call_id", o.CallID)
+	if o.Content == nil {
+		b = appendStringMember(b, "output", o.Output)
+		return append(b, '}'), nil
+	}
+	b = appendMember(b, "output")
+	b = append(b, '[')
+	for i := range o.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = o.Content[i].appendJSON(b)
+	}
+	return append(b, ']', '}'), nil
+}
+
+// OpenAIResponsesContent is one item of a function_call_output's output
+// list: input_text (Text), input_image (ImageURL, its address or a data:
+// URL, and Detail) or input_file (FileData, a data: URL, or FileURL, and
+// Filename).
+type OpenAIResponsesContent struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *MediaURL `json:"image_url,omitempty"`
+	Detail   string    `json:"detail,omitempty"`
+	FileData *MediaURL `json:"file_data,omitempty"`
+	FileURL  string    `json:"file_url,omitempty"`
+	Filename string    `json:"filename,omitempty"`
+}
+
+// MarshalJSON writes the item as its JSON tags say, a data: URL encoded
+// once into a buffer of the item's size.
+func (c OpenAIResponsesContent) MarshalJSON() ([]byte, error) {
+	return c.appendJSON(make([]byte, 0, c.size())), nil
+}
+
+func (c *OpenAIResponsesContent) size() int {
+	n := 2 + memberSize("type", c.Type) + memberSize("text", c.Text) + memberSize("detail", c.Detail) +
+		memberSize("file_url", c.FileURL) + memberSize("filename", c.Filename)
+	for _, u := range [...]*MediaURL{c.ImageURL, c.FileData} {
+		if u != nil {
+			n += 16 + len(u.URL) + u.dataSize()
+		}
+	}
+	return n
+}
+
+func (c *OpenAIResponsesContent) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", c.Type)
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
+	}
+	if c.ImageURL != nil {
+		b = appendMediaURL(appendMember(b, "image_url"), c.ImageURL)
+	}
+	if c.Detail != "" {
+		b = appendStringMember(b, "detail", c.Detail)
+	}
+	if c.FileData != nil {
+		b = appendMediaURL(appendMember(b, "file_data"), c.FileData)
+	}
+	if c.FileURL != "" {
+		b = appendStringMember(b, "file_url", c.FileURL)
+	}
+	if c.Filename != "" {
+		b = appendStringMember(b, "filename", c.Filename)
+	}
+	return append(b, '}')
 }
 
 var (
@@ -193,15 +280,78 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 // items.
 //
 // The Responses API has no error flag, so an error result's output is its
-// Output prefixed with "error: ". Results and calls must be one to one
+// Output prefixed with "error: ". A result with parts has its output as a
+// list ([OpenAIResponsesFunctionCallOutput.Content]): an input_text item
+// with that text, then for each part an input_text (a text part, or a
+// text file with a line naming it), an input_image (its address, or its
+// data as a data: URL, "detail": "auto") or an input_file (its data as a
+// data: URL with its name, or its address). Responses takes no audio in a
+// function_call_output: an audio part is an error wrapping [ErrMedia]
+// unless [MediaAsNote] is given. Results and calls must be one to one
 // ([ErrResultCount]), and every call needs an id ([ErrCallID]).
-func OpenAIResponsesResults(calls []Call, results []define.Result) ([]OpenAIResponsesFunctionCallOutput, error) {
-	if err := checkResultPairs("OpenAIResponsesResults", calls, results, true); err != nil {
+func OpenAIResponsesResults(calls []Call, results []define.Result, opts ...Option) ([]OpenAIResponsesFunctionCallOutput, error) {
+	cfg, err := resultsConfig(responsesSpec, "OpenAIResponsesResults", opts, true)
+	if err != nil {
+		return nil, err
+	}
+	return responsesResults(responsesSpec, calls, results, cfg)
+}
+
+func responsesResults(p *spec, calls []Call, results []define.Result, cfg config) ([]OpenAIResponsesFunctionCallOutput, error) {
+	const fn = "OpenAIResponsesResults"
+	if err := checkResultPairs(fn, calls, results, true); err != nil {
 		return nil, err
 	}
 	items := make([]OpenAIResponsesFunctionCallOutput, len(calls))
+	m := newMedia(p, fn, cfg)
 	for i, c := range calls {
-		items[i] = OpenAIResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: resultText(results[i])}
+		text := resultText(results[i])
+		items[i] = OpenAIResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: text}
+		pieces, err := m.pieces(i, &calls[i], &results[i])
+		if err != nil {
+			return nil, err
+		}
+		if pieces == nil {
+			continue
+		}
+		content := make([]OpenAIResponsesContent, 0, len(pieces)+1)
+		if text != "" {
+			content = append(content, OpenAIResponsesContent{Type: "input_text", Text: text})
+		}
+		for _, pc := range pieces {
+			content = append(content, responsesContent(pc, len(content)+1))
+		}
+		items[i].Content = content
 	}
 	return items, nil
+}
+
+// responsesContent is the output item of one piece.
+func responsesContent(pc piece, n int) OpenAIResponsesContent {
+	p := pc.part
+	switch {
+	case p == nil:
+		return OpenAIResponsesContent{Type: "input_text", Text: pc.text}
+	case p.Kind == define.PartText:
+		return OpenAIResponsesContent{Type: "input_text", Text: p.Text}
+	case p.Kind == define.PartImage:
+		u := mediaURL(p)
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: &u, Detail: "auto"}
+	case p.Data == nil:
+		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL, Filename: p.Filename}
+	}
+	u := mediaURL(p)
+	return OpenAIResponsesContent{Type: "input_file", FileData: &u, Filename: fileName(p, n)}
+}
+
+// responsesPlace is where Responses takes a part: every part but audio
+// in the function_call_output's output list, a text file as text.
+func responsesPlace(p *define.Part, _ config) (place, string) {
+	switch {
+	case isText(p):
+		return asText, ""
+	case p.Kind == define.PartAudio:
+		return nowhere, "takes no audio in a function_call_output"
+	}
+	return inResult, ""
 }
