@@ -393,7 +393,7 @@ func ollamaPlace(p *define.Part, _ config) (place, string) {
 	case p.Kind == define.PartImage:
 		return nowhere, "takes images as data only (base64 in images), not by URL"
 	case p.Kind == define.PartFile:
-		return nowhere, "takes no files but text"
+		return nowhere, "takes no files but text files"
 	}
 	return nowhere, "takes no audio"
 }
