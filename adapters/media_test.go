@@ -210,7 +210,11 @@ func TestMediaTyped(t *testing.T) {
 		} else {
 			entries = append(entries, a)
 		}
-		if v := reflect.ValueOf(b); !v.IsNil() {
+		if m, ok := b.(*adapters.MistralMedia); ok {
+			if m != nil {
+				entries = append(entries, m.Messages()...)
+			}
+		} else if v := reflect.ValueOf(b); !v.IsNil() {
 			entries = append(entries, v.Elem().Interface())
 		}
 		return entries, nil

@@ -34,7 +34,17 @@ var mistralSpec = &spec{
 			return nil, err
 		}
 		msgs, attach, err := mistralResults(p, "MistralResults", c, r, cfg)
-		return chatEntries(msgs, chatMediaMessage(attach), err)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, 0, len(msgs)+2)
+		for _, m := range msgs {
+			out = append(out, m)
+		}
+		if m := mistralMedia(attach); m != nil {
+			out = append(out, m.Messages()...)
+		}
+		return out, nil
 	},
 	media:  &mediaSpec{place: mistralPlace, options: "MediaAsNote", callID: mistralCallID},
 	shape:  chatShape, // OpenAI's home names the shape to the other parsers
@@ -232,7 +242,8 @@ type MistralToolMessage struct {
 // result's content is its Output prefixed with "error: ". A tool message
 // carries text only: text parts and text files follow the Output; images
 // (and PDF files by URL, as document_url) go in a user message after the
-// tool messages, so results with them are an error wrapping
+// tool messages and an assistant message, so results with them are an
+// error wrapping
 // [ErrMediaMessage]: use [MistralResultsAndMedia] or [Provider.Results],
 // or [MediaAsNote]. Mistral's chat takes no other file (its data, not a
 // URL) and no audio: such a part is an error wrapping [ErrMedia] unless
@@ -255,11 +266,9 @@ func MistralResults(calls []Call, results []define.Result, opts ...Option) ([]Mi
 
 // MistralResultsAndMedia is [MistralResults] with the media of the
 // results: the tool messages, then, when results carry images or PDF
-// files by URL, the user message to send right after them, in OpenAI
-// Chat's shape, which Mistral shares (a text part naming each part's
-// call, then an image_url part with the image's address or data: URL, or
-// a document_url part). media is nil when no result has any.
-func MistralResultsAndMedia(calls []Call, results []define.Result, opts ...Option) (msgs []MistralToolMessage, media *OpenAIMediaMessage, err error) {
+// files by URL, the two messages to send right after them
+// ([MistralMedia]). media is nil when no result has any.
+func MistralResultsAndMedia(calls []Call, results []define.Result, opts ...Option) (msgs []MistralToolMessage, media *MistralMedia, err error) {
 	cfg, err := resultsConfig(mistralSpec, "MistralResultsAndMedia", opts, true)
 	if err != nil {
 		return nil, nil, err
@@ -268,7 +277,41 @@ func MistralResultsAndMedia(calls []Call, results []define.Result, opts ...Optio
 	if err != nil {
 		return nil, nil, err
 	}
-	return msgs, chatMediaMessage(attach), nil
+	return msgs, mistralMedia(attach), nil
+}
+
+// MistralMedia is what carries the media of results after Mistral's tool
+// messages: an assistant message, since Mistral refuses a user message
+// right after a tool message ("Unexpected role 'user' after role
+// 'tool'"), then the user message with the media, in OpenAI Chat's
+// shape, which Mistral shares (a text part naming each part's call, then
+// an image_url part with the image's address or data: URL, or a
+// document_url part).
+type MistralMedia struct {
+	Assistant MistralAssistantMessage
+	User      OpenAIMediaMessage
+}
+
+// Messages returns the two messages, in order, as history entries.
+func (m *MistralMedia) Messages() []any { return []any{m.Assistant, m.User} }
+
+// MistralAssistantMessage is an assistant message of text.
+type MistralAssistantMessage struct {
+	Role    string `json:"role"` // "assistant"
+	Content string `json:"content"`
+}
+
+// MistralMediaBridge is the text of the assistant message between
+// Mistral's tool messages and the user message that carries their media.
+const MistralMediaBridge = "The tool results have attachments; I will read them in the next message."
+
+// mistralMedia is the messages carrying attach, nil for none.
+func mistralMedia(attach []attachment) *MistralMedia {
+	u := chatMediaMessage(attach)
+	if u == nil {
+		return nil
+	}
+	return &MistralMedia{Assistant: MistralAssistantMessage{Role: "assistant", Content: MistralMediaBridge}, User: *u}
 }
 
 func mistralResults(p *spec, fn string, calls []Call, results []define.Result, cfg config) ([]MistralToolMessage, []attachment, error) {
