@@ -510,7 +510,7 @@ func geminiJoin(x *jsonwire.Index, lists [][]byte) json.RawMessage {
 // replayed content.
 //
 // A result's text parts and text files follow its text, one a line (X is
-// then a string). Its images (PNG, JPEG, WebP) and PDF files go inside
+// then a string); a result of parts alone has the response {}. Its images (PNG, JPEG, WebP) and PDF files go inside
 // its functionResponse as inline parts, Gemini 3's multimodal function
 // responses; audio, other types, and parts by URL go in a user content
 // after the function responses (Gemini takes them only there), which
@@ -586,6 +586,9 @@ func geminiResponse(r define.Result, pieces []piece) GeminiResponse {
 	if !texts {
 		if v, ok := resultJSON(r, true); ok {
 			return GeminiResponse{Output: v}
+		}
+		if r.Output == "" && len(pieces) > 0 {
+			return GeminiResponse{} // the parts are the output: {}
 		}
 	}
 	s, _ := json.Marshal(joinText(r.Output, pieces)) // a string never fails to marshal
