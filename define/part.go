@@ -171,15 +171,29 @@ func (p Part) LogValue() slog.Value {
 		slog.Int("bytes", p.Size()))
 }
 
-// Summary describes parts for logs and traces, without their content:
-// each part's String, joined by ", "; "" for none.
+// Summary describes parts for logs and traces by kind, MIME type and
+// size, without their content, file names or URLs (which may tell more
+// than a log should): "image (image/png, 4033 bytes), file
+// (application/pdf, 17688 bytes), image (by URL)"; "" for none.
 func Summary(parts []Part) string {
 	var b strings.Builder
 	for i, p := range parts {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(p.String())
+		b.WriteString(string(p.Kind))
+		b.WriteString(" (")
+		if p.MIMEType != "" {
+			b.WriteString(p.MIMEType)
+			b.WriteString(", ")
+		}
+		if p.Data == nil && p.URL != "" {
+			b.WriteString("by URL")
+		} else {
+			b.WriteString(strconv.Itoa(p.Size()))
+			b.WriteString(" bytes")
+		}
+		b.WriteByte(')')
 	}
 	return b.String()
 }

@@ -245,7 +245,7 @@ func TestPartPrinting(t *testing.T) {
 			t.Errorf("%s does not tell the image's type and size", s)
 		}
 	}
-	if got, want := define.Summary(r.Parts), fmt.Sprintf(`image (image/png, %d bytes), file "r.pdf" (application/pdf, %d bytes)`, len(data), len(mediatest.PDF())); got != want {
+	if got, want := define.Summary(append(r.Parts, define.ImageURLPart("https://x.test/p.png?sig=secret"))), fmt.Sprintf(`image (image/png, %d bytes), file (application/pdf, %d bytes), image (image/png, by URL)`, len(data), len(mediatest.PDF())); got != want {
 		t.Errorf("Summary = %s, want %s", got, want)
 	}
 	var b bytes.Buffer
