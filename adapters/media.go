@@ -300,6 +300,17 @@ func (u MediaURL) appendData(b []byte) []byte {
 	return append(b, '"')
 }
 
+// Text is the URL whole: the address, or the data: URL with the data in
+// base64 (for an SDK's string field; MarshalJSON writes it without the
+// string).
+func (u MediaURL) Text() string {
+	if u.Data == nil {
+		return u.URL
+	}
+	b := u.appendData(make([]byte, 0, u.dataSize()))
+	return string(b[1 : len(b)-1])
+}
+
 // String is the URL, a data: URL shortened to its type and size.
 func (u MediaURL) String() string {
 	if u.Data == nil {
