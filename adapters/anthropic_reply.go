@@ -38,11 +38,44 @@ type AnthropicToolResult struct {
 // MarshalJSON writes the block, its content the Blocks when there are
 // some, each part's bytes encoded once into a buffer of the block's size.
 func (r AnthropicToolResult) MarshalJSON() ([]byte, error) {
+	return r.appendJSON(make([]byte, 0, r.size())), nil
+}
+
+func (r *AnthropicToolResult) size() int {
 	n := 2 + memberSize("type", r.Type) + memberSize("tool_use_id", r.ToolUseID) + memberSize("content", r.Content) + len(`,"is_error":false`)
 	for i := range r.Blocks {
 		n += r.Blocks[i].size() + 1
 	}
-	b := make([]byte, 0, n)
+	return n
+}
+
+// size and appendJSON make the message a jsonAppender (AppendJSON).
+func (m AnthropicToolResultMessage) size() int {
+	n := 32 + len(m.Role)
+	for i := range m.Content {
+		n += m.Content[i].size() + 1
+	}
+	return n
+}
+
+func (m AnthropicToolResultMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendMember(b, "content")
+	if m.Content == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i := range m.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = m.Content[i].appendJSON(b)
+	}
+	return append(b, ']', '}')
+}
+
+func (r *AnthropicToolResult) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = appendStringMember(b, "type", r.Type)
 	b = appendStringMember(b, "tool_use_id", r.ToolUseID)
@@ -66,7 +99,7 @@ func (r AnthropicToolResult) MarshalJSON() ([]byte, error) {
 	} else {
 		b = append(b, "false"...)
 	}
-	return append(b, '}'), nil
+	return append(b, '}')
 }
 
 // AnthropicContentBlock is a block of a tool_result's content: "text"

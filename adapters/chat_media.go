@@ -20,6 +20,76 @@ type OpenAIMediaMessage struct {
 	Content []OpenAIContentPart `json:"content"`
 }
 
+// size and appendJSON make the message a jsonAppender (AppendJSON): its
+// parts' bytes encoded once, straight into the request.
+func (m OpenAIMediaMessage) size() int {
+	n := 32 + len(m.Role)
+	for i := range m.Content {
+		c := &m.Content[i]
+		n += 64 + len(c.Type) + len(c.Text) + len(c.DocumentURL)
+		switch {
+		case c.ImageURL != nil:
+			n += len(c.ImageURL.URL.URL) + c.ImageURL.URL.dataSize()
+		case c.File != nil:
+			n += c.File.FileData.dataSize() + len(c.File.Filename)
+		case c.InputAudio != nil:
+			n += base64Size(len(c.InputAudio.Data)) + len(c.InputAudio.Format)
+		}
+	}
+	return n
+}
+
+func (m OpenAIMediaMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendMember(b, "content")
+	if m.Content == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i := range m.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		c := &m.Content[i]
+		b = append(b, '{')
+		b = appendStringMember(b, "type", c.Type)
+		if c.Text != "" {
+			b = appendStringMember(b, "text", c.Text)
+		}
+		if u := c.ImageURL; u != nil {
+			b = appendMember(b, "image_url")
+			b = append(b, '{')
+			b = appendMediaURL(appendMember(b, "url"), &u.URL)
+			b = append(b, '}')
+		}
+		if f := c.File; f != nil {
+			b = appendMember(b, "file")
+			b = append(b, '{')
+			b = appendMediaURL(appendMember(b, "file_data"), &f.FileData)
+			b = appendStringMember(b, "filename", f.Filename)
+			b = append(b, '}')
+		}
+		if a := c.InputAudio; a != nil {
+			b = appendMember(b, "input_audio")
+			b = append(b, '{')
+			b = appendMember(b, "data")
+			if a.Data == nil {
+				b = append(b, "null"...)
+			} else {
+				b = appendBase64(b, a.Data)
+			}
+			b = appendStringMember(b, "format", a.Format)
+			b = append(b, '}')
+		}
+		if c.DocumentURL != "" {
+			b = appendStringMember(b, "document_url", c.DocumentURL)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']', '}')
+}
+
 // OpenAIContentPart is one part of a user message's content: exactly one
 // of its members beside Type is set.
 type OpenAIContentPart struct {

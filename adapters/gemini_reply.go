@@ -49,6 +49,113 @@ type GeminiFileData struct {
 	FileURI  string `json:"fileUri"`
 }
 
+// size and appendJSON make the content a jsonAppender (AppendJSON).
+func (c GeminiFunctionResponses) size() int {
+	n := 32 + len(c.Role)
+	for i := range c.Parts {
+		fr := &c.Parts[i].FunctionResponse
+		n += 96 + len(fr.ID) + len(fr.Name) + len(fr.Response.Output) + len(fr.Response.Error) + geminiPartsSize(fr.Parts)
+	}
+	return n
+}
+
+func (c GeminiFunctionResponses) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", c.Role)
+	b = appendMember(b, "parts")
+	if c.Parts == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i := range c.Parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		fr := &c.Parts[i].FunctionResponse
+		b = append(b, `{"functionResponse":{`...)
+		if fr.ID != "" {
+			b = appendStringMember(b, "id", fr.ID)
+		}
+		b = appendStringMember(b, "name", fr.Name)
+		b = appendMember(b, "response")
+		b = append(b, '{')
+		if len(fr.Response.Output) > 0 {
+			b = appendMember(b, "output")
+			b, _ = appendRaw(b, fr.Response.Output) // compact JSON this package made
+		}
+		if fr.Response.Error != "" {
+			b = appendStringMember(b, "error", fr.Response.Error)
+		}
+		b = append(b, '}')
+		if len(fr.Parts) > 0 {
+			b = appendGeminiParts(appendMember(b, "parts"), fr.Parts)
+		}
+		b = append(b, '}', '}')
+	}
+	return append(b, ']', '}')
+}
+
+func (c GeminiMediaContent) size() int { return 32 + len(c.Role) + geminiPartsSize(c.Parts) }
+
+func (c GeminiMediaContent) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", c.Role)
+	b = appendGeminiParts(appendMember(b, "parts"), c.Parts)
+	return append(b, '}')
+}
+
+func geminiPartsSize(parts []GeminiMediaPart) int {
+	n := 2
+	for _, p := range parts {
+		n += 64 + len(p.Text)
+		if p.InlineData != nil {
+			n += len(p.InlineData.MIMEType) + base64Size(len(p.InlineData.Data))
+		}
+		if p.FileData != nil {
+			n += len(p.FileData.MIMEType) + len(p.FileData.FileURI)
+		}
+	}
+	return n
+}
+
+// appendGeminiParts appends parts as json.Marshal writes them.
+func appendGeminiParts(b []byte, parts []GeminiMediaPart) []byte {
+	if parts == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if p.Text != "" {
+			b = appendStringMember(b, "text", p.Text)
+		}
+		if d := p.InlineData; d != nil {
+			b = appendMember(b, "inlineData")
+			b = append(b, '{')
+			b = appendStringMember(b, "mimeType", d.MIMEType)
+			b = appendMember(b, "data")
+			if d.Data == nil {
+				b = append(b, "null"...)
+			} else {
+				b = appendBase64(b, d.Data)
+			}
+			b = append(b, '}')
+		}
+		if f := p.FileData; f != nil {
+			b = appendMember(b, "fileData")
+			b = append(b, '{')
+			b = appendStringMember(b, "mimeType", f.MIMEType)
+			b = appendStringMember(b, "fileUri", f.FileURI)
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
 // GeminiMediaContent is the user content that carries, after the
 // function responses, the media Gemini takes only there (audio, images
 // and files by URL, other types), or all of it with

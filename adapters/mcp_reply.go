@@ -149,6 +149,50 @@ type MCPResponse struct {
 	Result  MCPCallToolResult `json:"result"`
 }
 
+// size and appendJSON make the response a jsonAppender (AppendJSON): as
+// json.Marshal writes it, the id and structuredContent (compact JSON, as
+// this package makes them) HTML-escaped, not validated again.
+func (r MCPResponse) size() int {
+	n := 64 + len(r.JSONRPC) + len(r.ID) + len(r.Result.StructuredContent)
+	for i := range r.Result.Content {
+		n += r.Result.Content[i].size() + 1
+	}
+	return n
+}
+
+func (r MCPResponse) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "jsonrpc", r.JSONRPC)
+	b = appendMember(b, "id")
+	b, _ = appendRaw(b, r.ID) // appendRaw never fails
+	b = appendMember(b, "result")
+	b = append(b, '{')
+	b = appendMember(b, "content")
+	if r.Result.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Result.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Result.Content[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	if len(r.Result.StructuredContent) > 0 {
+		b = appendMember(b, "structuredContent")
+		b, _ = appendRaw(b, r.Result.StructuredContent)
+	}
+	b = appendMember(b, "isError")
+	if r.Result.IsError {
+		b = append(b, "true"...)
+	} else {
+		b = append(b, "false"...)
+	}
+	return append(b, '}', '}')
+}
+
 var (
 	mcpRequestKeys = []string{"jsonrpc", "id", "method", "params", "error"}
 	mcpParamsKeys  = []string{"name", "arguments"}

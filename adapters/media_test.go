@@ -100,7 +100,7 @@ func TestMediaGolden(t *testing.T) {
 }
 
 // forName is the Provider named name with opts.
-func forName(t *testing.T, name string, opts ...adapters.Option) adapters.Provider {
+func forName(t testing.TB, name string, opts ...adapters.Option) adapters.Provider {
 	t.Helper()
 	switch name {
 	case adapters.NameOpenAI:
@@ -386,5 +386,61 @@ func TestMediaNoCopy(t *testing.T) {
 		if len(data) != len(img) || &data[0] != &img[0] {
 			t.Errorf("%s: the rendering holds a copy of the part's bytes", name)
 		}
+	}
+}
+
+// TestMediaAppendJSON: AppendJSON of the entries of Provider.Results is
+// byte for byte what json.Marshal writes, for every provider and case,
+// with MediaAsNote too, and for text results with characters JSON
+// escapes.
+func TestMediaAppendJSON(t *testing.T) {
+	cases := append(mediaCases(), mediaCase{"escapes", []define.Result{
+		{Output: "<b>&amp;</b> \u2028 \x01 \xff \"q\""},
+		{Output: "bad", IsError: true, Parts: []define.Part{define.TextPart("<i>")}},
+	}})
+	for _, base := range adapters.Providers() {
+		for _, opts := range [][]adapters.Option{nil, {adapters.MediaAsNote()}} {
+			p := forName(t, base.Name(), opts...)
+			for _, c := range cases {
+				entries, err := p.Results(mediaCalls(len(c.results)), c.results)
+				if err != nil {
+					continue
+				}
+				want, err := json.Marshal(entries)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := adapters.AppendJSON([]byte("x"), entries)
+				if err != nil || string(got) != "x"+string(want) {
+					t.Errorf("%s/%s: AppendJSON = %s, %v\njson.Marshal = %s", p.Name(), c.name, got, err, want)
+				}
+			}
+		}
+	}
+}
+
+// TestMediaURL: a data: URL marshals as encoding/json would quote its
+// text, a MIME type that JSON escapes included, in both writers.
+func TestMediaURL(t *testing.T) {
+	for _, u := range []adapters.MediaURL{
+		{URL: "https://x.test/a.png?b=<c>"},
+		{MIMEType: "image/png", Data: []byte("abc")},
+		{MIMEType: `image/"x"<y>`, Data: []byte{0xff, 0}},
+	} {
+		text, _ := u.MarshalText()
+		want, _ := json.Marshal(string(text))
+		got, _ := json.Marshal(u)
+		if string(got) != string(want) || u.Text() != string(text) {
+			t.Errorf("%v: json.Marshal = %s, want %s; Text = %q", u, got, want, u.Text())
+		}
+		msg := adapters.OpenAIMediaMessage{Role: "user", Content: []adapters.OpenAIContentPart{{Type: "image_url", ImageURL: &adapters.OpenAIImageURL{URL: u}}}}
+		a, _ := json.Marshal([]any{msg})
+		b, _ := adapters.AppendJSON(nil, []any{msg})
+		if string(a) != string(b) {
+			t.Errorf("%v: AppendJSON = %s, json.Marshal = %s", u, b, a)
+		}
+	}
+	if got := (adapters.MediaURL{MIMEType: "image/png", Data: make([]byte, 30)}).String(); got != "data:image/png;base64,… (30 bytes)" {
+		t.Errorf("String = %s", got)
 	}
 }

@@ -335,6 +335,37 @@ type OllamaMediaMessage struct {
 	Images  [][]byte `json:"images"`
 }
 
+// size and appendJSON make the message a jsonAppender (AppendJSON).
+func (m OllamaMediaMessage) size() int {
+	n := 48 + len(m.Role) + len(m.Content)
+	for _, im := range m.Images {
+		n += 1 + base64Size(len(im))
+	}
+	return n
+}
+
+func (m OllamaMediaMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "content", m.Content)
+	b = appendMember(b, "images")
+	if m.Images == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i, im := range m.Images {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if im == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendBase64(b, im)
+		}
+	}
+	return append(b, ']', '}')
+}
+
 // OllamaResultsAndMedia is [OllamaResults] with the images of the
 // results: the tool messages, then, when results carry images, the user
 // message to send right after them. media is nil when no result has any.

@@ -27,17 +27,24 @@ type OpenAIResponsesFunctionCallOutput struct {
 // MarshalJSON writes the item, its output the Content list when there is
 // one, each part's bytes encoded once into a buffer of the item's size.
 func (o OpenAIResponsesFunctionCallOutput) MarshalJSON() ([]byte, error) {
+	return o.appendJSON(make([]byte, 0, o.size())), nil
+}
+
+func (o OpenAIResponsesFunctionCallOutput) size() int {
 	n := memberSize("type", o.Type) + memberSize("call_id", o.CallID) + memberSize("output", o.Output) + 2
 	for i := range o.Content {
 		n += o.Content[i].size() + 1
 	}
-	b := make([]byte, 0, n)
+	return n
+}
+
+func (o OpenAIResponsesFunctionCallOutput) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = appendStringMember(b, "type", o.Type)
 	b = appendStringMember(b, "call_id", o.CallID)
 	if o.Content == nil {
 		b = appendStringMember(b, "output", o.Output)
-		return append(b, '}'), nil
+		return append(b, '}')
 	}
 	b = appendMember(b, "output")
 	b = append(b, '[')
@@ -47,7 +54,7 @@ func (o OpenAIResponsesFunctionCallOutput) MarshalJSON() ([]byte, error) {
 		}
 		b = o.Content[i].appendJSON(b)
 	}
-	return append(b, ']', '}'), nil
+	return append(b, ']', '}')
 }
 
 // OpenAIResponsesContent is one item of a function_call_output's output
