@@ -28,6 +28,10 @@ type config struct {
 	examples    []any // WithExamples (examples.go)
 	examplesSet bool
 	meta        *meta // annotations and icons (annotations.go); nil for none
+	// noValidation: NewTool checks only that arguments are one object
+	// (WithoutValidation).
+	noValidation bool
+	sanitizeName bool // WithSanitizedName (names.go)
 }
 
 // strictPin is a tool's strictness as pinned by [WithStrict].
@@ -156,4 +160,14 @@ func WithStrict(on bool) Option {
 		pin = strictOn
 	}
 	return optionFunc{func(c *config) { c.strict = pin }, fmt.Sprintf("WithStrict(%t)", on)}
+}
+
+// WithoutValidation makes [NewTool] check only that a call's arguments are
+// one JSON object (within [WithMaxArgBytes] and the nesting depth), not
+// validate them against the schema: for a schema with a keyword the
+// validator cannot enforce, whose handler (or remote server) checks the
+// arguments itself. The schema is still parsed and rendered as given.
+// DefineTool ignores it: decoding into the input type is its validation.
+func WithoutValidation() Option {
+	return optionFunc{func(c *config) { c.noValidation = true }, "WithoutValidation()"}
 }
