@@ -535,7 +535,7 @@ func RetryAnswer(p Provider, a define.AnyAnswer, turn Turn, err error) ([]any, e
 	if !found {
 		return nil, fmt.Errorf("adapters: RetryAnswer: the turn has no call of the answer's tool %q to answer", name)
 	}
-	return rt.spec.results(turn.Calls, results)
+	return rt.Results(turn.Calls, results)
 }
 
 // retryHint is what to do about an answer error that is no mistake.
