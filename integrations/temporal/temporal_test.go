@@ -16,6 +16,7 @@ import (
 	tlog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/toolnexus/toolnexus"
@@ -38,12 +39,18 @@ func env(t *testing.T, tools *tntemporal.Tools) (*testsuite.TestWorkflowEnvironm
 	return e, &started
 }
 
+// deadlockTimeout is how long a workflow task may run before the SDK
+// takes it for a deadlock: its default, one second, is too short on a
+// loaded shared machine.
+const deadlockTimeout = 30 * time.Second
+
 // newEnv returns a test environment that logs warnings and errors only.
 func newEnv() *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	e := s.NewTestWorkflowEnvironment()
 	e.SetTestTimeout(time.Minute)
+	e.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: deadlockTimeout})
 	return e
 }
 

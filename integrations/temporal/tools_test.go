@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,6 +28,7 @@ type probe struct {
 	maxInFly  atomic.Int32
 	cancelled atomic.Int32 // slow tools that saw their context cancelled
 	attempts  atomic.Int32 // attempts of flaky
+	dir       string       // when set, each handler run also leaves a file here (runs across processes)
 }
 
 func newProbe() *probe { return &probe{runs: map[string]int{}, mw: map[string]int{}} }
@@ -34,6 +37,19 @@ func (p *probe) ran(name string) {
 	p.mu.Lock()
 	p.runs[name]++
 	p.mu.Unlock()
+	if p.dir != "" {
+		f, err := os.CreateTemp(p.dir, name+"-")
+		if err != nil {
+			panic(err)
+		}
+		f.Close()
+	}
+}
+
+// runsIn counts the runs of the tool named name that left a file in dir.
+func runsIn(dir, name string) int {
+	m, _ := filepath.Glob(filepath.Join(dir, name+"-*"))
+	return len(m)
 }
 
 func (p *probe) count(m map[string]int, name string) int {
@@ -91,8 +107,15 @@ func testToolkit(p *probe) *toolnexus.Toolkit {
 		if in.Account == "closed" {
 			return "", errors.New("account closed")
 		}
-		if in.Account == "hang" {
+		switch in.Account {
+		case "hang":
 			time.Sleep(time.Hour) // a stuck payment provider
+		case "slow":
+			select {
+			case <-ctx.Done():
+				return "", ctx.Err()
+			case <-time.After(5 * time.Second):
+			}
 		}
 		return fmt.Sprintf("charged %d to %s", in.Cents, in.Account), nil
 	}, define.WithName("charge"), define.WithDescription("charges an account"),
