@@ -51,7 +51,7 @@ func Example() {
 	suite.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))))
 	env := suite.NewTestWorkflowEnvironment()
 	env.SetWorkerOptions(worker.Options{DeadlockDetectionTimeout: 30 * time.Second}) // a loaded test machine
-	tools.Register(env) // a worker.Worker in production
+	tools.Register(env)                                                              // a worker.Worker in production
 	env.RegisterWorkflowWithOptions(turn, workflow.RegisterOptions{Name: "turn"})
 	env.ExecuteWorkflow("turn", []adapters.Call{
 		{ID: "call_1", Name: "get_weather", Args: json.RawMessage(`{"city":"Paris"}`)},
