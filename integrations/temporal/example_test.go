@@ -36,6 +36,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
+	// README: temporal-turn
 	tools, err := tntemporal.New(tk, tntemporal.WithActivityOptions(workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		HeartbeatTimeout:    10 * time.Second,
@@ -44,8 +45,9 @@ func Example() {
 		panic(err)
 	}
 	turn := func(ctx workflow.Context, calls []adapters.Call) ([]define.Result, error) {
-		return tools.Run(ctx, calls), nil
+		return tools.Run(ctx, calls), nil // one result per call, in call order
 	}
+	// README end
 
 	var suite testsuite.WorkflowTestSuite
 	suite.SetLogger(tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))))
