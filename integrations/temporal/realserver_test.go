@@ -200,10 +200,11 @@ func TestServerWorkerKilled(t *testing.T) {
 	// Until the two long calls run and the two short ones are done.
 	deadline := time.Now().Add(time.Minute)
 	for {
-		d, err := c.DescribeWorkflowExecution(context.Background(), queue, "")
+		desc, err := c.DescribeWorkflow(context.Background(), queue, "")
 		if err != nil {
 			t.Fatal(err)
 		}
+		d := desc.RawResponse
 		started := 0
 		for _, a := range d.PendingActivities {
 			if a.State == enumspb.PENDING_ACTIVITY_STATE_STARTED {
