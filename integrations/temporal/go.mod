@@ -4,7 +4,12 @@ go 1.26.0
 
 replace github.com/toolnexus/toolnexus => ../..
 
-require github.com/toolnexus/toolnexus v0.0.0-00010101000000-000000000000
+require (
+	github.com/toolnexus/toolnexus v0.0.0-00010101000000-000000000000
+	go.temporal.io/api v1.64.3
+	go.temporal.io/sdk v1.51.0
+	google.golang.org/protobuf v1.36.11
+)
 
 require (
 	github.com/davecgh/go-spew v1.1.1 // indirect
@@ -22,8 +27,6 @@ require (
 	github.com/stretchr/testify v1.10.0 // indirect
 	github.com/swaggest/jsonschema-go v0.3.74 // indirect
 	github.com/swaggest/refl v1.3.0 // indirect
-	go.temporal.io/api v1.64.3
-	go.temporal.io/sdk v1.51.0
 	golang.org/x/net v0.58.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
@@ -32,6 +35,5 @@ require (
 	google.golang.org/genproto/googleapis/api v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/grpc v1.83.2 // indirect
-	google.golang.org/protobuf v1.36.11
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )
