@@ -64,6 +64,11 @@ const (
 	// DefaultMaximumAttempts is how many attempts an idempotent tool
 	// gets when its retry policy does not say.
 	DefaultMaximumAttempts = 3
+	// DefaultMaxResultBytes bounds a call's result as stored JSON: the
+	// Temporal server refuses a payload past 2 MiB by default
+	// (limit.blobSize.error), which would fail the activity with no
+	// result the model could read.
+	DefaultMaxResultBytes = 2<<20 - 16<<10
 	// DefaultParallelism is how many activities of one turn run at once
 	// unless [WithParallelism] says otherwise (as toolnexus.Toolkit.Run).
 	DefaultParallelism = toolnexus.DefaultParallelism
@@ -97,6 +102,7 @@ type optionFunc func(*config)
 func (f optionFunc) apply(c *config) { f(c) }
 
 type config struct {
+	maxResult   int
 	prefix      string
 	parallelism int
 	defaults    workflow.ActivityOptions
@@ -116,6 +122,15 @@ func WithPrefix(prefix string) Option {
 // start in call order.
 func WithParallelism(n int) Option {
 	return optionFunc(func(c *config) { c.parallelism = n })
+}
+
+// WithMaxResultBytes bounds a call's result as stored JSON; a larger
+// one is replaced, in the worker, by an error result that gives its
+// size (the tool ran: its effects stand). n < 1 means
+// [DefaultMaxResultBytes]. Raise it with the server's
+// limit.blobSize.error; send large content as a URL part instead.
+func WithMaxResultBytes(n int) Option {
+	return optionFunc(func(c *config) { c.maxResult = n })
 }
 
 // WithActivityOptions sets the activity options of every tool that
@@ -142,6 +157,7 @@ func WithTool(name string, o ToolOptions) Option {
 // [New] and safe for concurrent use, from workflows and from workers.
 type Tools struct {
 	tk          *toolnexus.Toolkit
+	maxResult   int
 	prefix      string
 	parallelism int
 	opts        map[string]workflow.ActivityOptions // each tool's, resolved
@@ -166,13 +182,16 @@ func New(tk *toolnexus.Toolkit, opts ...Option) (*Tools, error) {
 	if cfg.parallelism < 1 {
 		cfg.parallelism = DefaultParallelism
 	}
+	if cfg.maxResult < 1 {
+		cfg.maxResult = DefaultMaxResultBytes
+	}
 	for name := range cfg.tools {
 		if _, ok := tk.Get(name); !ok {
 			return nil, fmt.Errorf("tntemporal: New: WithTool(%q): no tool of that name in the toolkit", name)
 		}
 	}
 	t := &Tools{
-		tk: tk, prefix: cfg.prefix, parallelism: cfg.parallelism,
+		tk: tk, prefix: cfg.prefix, parallelism: cfg.parallelism, maxResult: cfg.maxResult,
 		opts:       make(map[string]workflow.ActivityOptions, tk.Len()),
 		idempotent: make(map[string]bool, tk.Len()),
 		manual:     map[string]bool{},
@@ -318,9 +337,12 @@ func (t *Tools) activity(name string) func(ctx context.Context, c adapters.Call)
 		}
 		res := t.tk.Run(ctx, []adapters.Call{c}, toolnexus.WithParallelism(1))[0]
 		data, err := json.Marshal(res)
+		if err == nil && len(data) > t.maxResult {
+			err = fmt.Errorf("%d bytes as JSON, more than the %d a result may have (WithMaxResultBytes)", len(data), t.maxResult)
+		}
 		if err != nil {
 			data, err = json.Marshal(define.Result{
-				Output: "the tool's result could not be stored: " + err.Error(), IsError: true,
+				Output: "the tool ran, but its result could not be stored: " + err.Error(), IsError: true,
 				Err: fmt.Errorf("tntemporal: tool %s: result not stored: %w", name, err),
 			})
 			if err != nil {

@@ -320,3 +320,20 @@ func TestActivityRefusesOtherTool(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// A result too large for the history is replaced in the worker by an
+// error result that gives its size.
+func TestResultTooLarge(t *testing.T) {
+	p := newProbe()
+	e, _ := env(t, testTools(testToolkit(p), tntemporal.WithMaxResultBytes(1000)))
+	got := runTurn(t, e, []adapters.Call{call("", "big", `{"bytes":900}`), call("", "big", `{"bytes":3000}`)})
+	if got[0].IsError || len(got[0].Output) != 900 {
+		t.Errorf("small result: %d bytes, %v", len(got[0].Output), got[0].Err)
+	}
+	if !got[1].IsError || !strings.Contains(got[1].Output, "the tool ran, but its result could not be stored: 3013 bytes as JSON") {
+		t.Errorf("large result: %q", got[1].Output)
+	}
+	if p.count(p.runs, "big") != 2 {
+		t.Errorf("big ran %d times", p.count(p.runs, "big"))
+	}
+}

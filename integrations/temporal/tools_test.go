@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +89,10 @@ type slowIn struct {
 	Hang   bool `json:"hang,omitempty"` // ignore the context, heartbeat never
 }
 
+type bigIn struct {
+	Bytes int `json:"bytes" minimum:"0"`
+}
+
 type flakyIn struct {
 	HangFirst bool `json:"hang_first,omitempty"` // the first attempt hangs without a heartbeat
 }
@@ -162,6 +167,10 @@ func testToolkit(p *probe) *toolnexus.Toolkit {
 		return fmt.Sprintf("attempt %d, earlier progress %v %d", n, had, last), nil
 	}, define.WithName("flaky"), define.WithDescription("hangs on its first attempt"),
 		define.WithAnnotations(define.Annotations{Idempotent: define.HintTrue}))
+	big := define.MustDefineTool(func(ctx context.Context, in bigIn) (string, error) {
+		p.ran("big")
+		return strings.Repeat("x", in.Bytes), nil
+	}, define.WithName("big"), define.WithDescription("a long text"), define.WithMaxOutputBytes(8<<20))
 	mw := func(next toolnexus.Handler) toolnexus.Handler {
 		return func(ctx context.Context, c *toolnexus.Call) define.Result {
 			p.mu.Lock()
@@ -178,7 +187,7 @@ func testToolkit(p *probe) *toolnexus.Toolkit {
 		p.outcomes = append(p.outcomes, e.Outcome)
 		p.mu.Unlock()
 	}
-	tk, err := toolnexus.NewToolkitWith([]define.Tool{add, charge, slow, boom, flaky},
+	tk, err := toolnexus.NewToolkitWith([]define.Tool{add, charge, slow, boom, flaky, big},
 		toolnexus.WithMiddleware(mw), toolnexus.WithObserver(obs))
 	if err != nil {
 		panic(err)
