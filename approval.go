@@ -3,7 +3,9 @@ package toolnexus
 import (
 	"context"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +13,8 @@ import (
 	"fmt"
 	"hash"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -18,8 +22,10 @@ import (
 
 // Approval. A tool marked with WithApproval (or WithApprovalIf) never runs
 // before a person decides: its call ends at the gate, after its arguments
-// are validated, as a pending result. Resume takes the decisions, checks
-// each against what was shown, and runs what was approved.
+// are validated, as a pending result, unique by its nonce and issue time.
+// Resume takes the decisions, checks each against what was shown, claims
+// each decided call in the toolkit's ApprovalStore (so that a decision is
+// carried out once), and runs what was approved.
 
 // ErrPending is wrapped by the Err of the result of a call that waits
 // for approval: its tool has not run. [PendingCalls] collects them.
@@ -30,9 +36,25 @@ var ErrPending = errors.New("tool call awaiting approval")
 var ErrNotPending = errors.New("no such pending call")
 
 // ErrDigestMismatch is wrapped by the error of [Toolkit.Resume] for a
-// decision made on other arguments than the pending call's, or a pending
-// call whose arguments no longer match its digest.
+// decision made on other arguments than the pending call's (or about
+// another pending call), or a pending call whose fields no longer match
+// its digest.
 var ErrDigestMismatch = errors.New("digest does not match the pending call")
+
+// ErrApprovalKey is wrapped, with [ErrDigestMismatch], by the error of
+// [Toolkit.Resume] for a pending call whose digest was made under another
+// approval key than the resuming toolkit's ([WithApprovalKey]), or
+// without one where it has one, or the other way round.
+var ErrApprovalKey = errors.New("pending call made under another approval key")
+
+// ErrDecided is wrapped by the error of [Toolkit.Resume] for a decision
+// about a pending call that was decided before: its [ApprovalStore] has
+// it. A decision is carried out once.
+var ErrDecided = errors.New("the pending call was decided already")
+
+// ErrExpired is wrapped by the error of [Toolkit.Resume] for a decision
+// about a pending call past its Expires ([WithApprovalExpiry]).
+var ErrExpired = errors.New("the pending call has expired")
 
 // approvalRule says whether a call of one tool needs approval.
 type approvalRule struct {
@@ -66,14 +88,37 @@ func WithApprovalIf(tool string, needs func(ctx context.Context, c *Call) bool) 
 }
 
 // WithApprovalKey makes the digests of pending calls HMAC-SHA256 digests
-// under key, so that a pending call altered while stored (its arguments
-// changed and its digest made again) is refused by [Toolkit.Resume]
-// unless the one who altered it had the key. The toolkit that resumes
-// needs the same key. Without it the digest is a plain SHA-256, which
-// catches a decision made on other arguments, not a forger.
+// under key, so that a pending call altered while stored (its arguments,
+// nonce or times changed and its digest made again) is refused by
+// [Toolkit.Resume] unless the one who altered it had the key. The toolkit
+// that resumes needs the same key. Without it the digest is a plain
+// SHA-256, which catches a decision made on other arguments, not a forger
+// (who can also give a replayed call a new nonce: single use against
+// someone who can alter the stored state needs a key). An empty key (an
+// unset environment variable, say) is an error of NewToolkitWith.
 func WithApprovalKey(key []byte) ToolkitOption {
 	key = append([]byte(nil), key...)
-	return toolkitOption(func(c *toolkitConfig) { c.approvalKey = key })
+	return toolkitOption(func(c *toolkitConfig) { c.approvalKey, c.approvalKeySet = key, true })
+}
+
+// WithApprovalExpiry makes the pending calls of the toolkit expire d after
+// they were issued: the Expires of each, covered by its digest, after
+// which [Toolkit.Resume] refuses a decision about it ([ErrExpired]), and
+// until which an [ApprovalStore] must remember it once decided. d <= 0
+// means no expiry, the default.
+func WithApprovalExpiry(d time.Duration) ToolkitOption {
+	return toolkitOption(func(c *toolkitConfig) { c.approvalExpiry = d })
+}
+
+// WithApprovalStore sets where [Toolkit.Resume] records the pending calls
+// it decided, so that each decision is carried out once: the default is
+// an [NewApprovalMemory] of [DefaultApprovalMemory] calls, of this
+// toolkit alone. Give toolkits that resume the same pending calls one
+// store: the same ApprovalMemory within a process, a durable store of the
+// application's (a database, a cache with atomic inserts) across
+// processes and replicas.
+func WithApprovalStore(s ApprovalStore) ToolkitOption {
+	return toolkitOption(func(c *toolkitConfig) { c.approvalStore = s })
 }
 
 // PendingCall is a call waiting for approval: plain data, to show a
@@ -91,8 +136,18 @@ type PendingCall struct {
 	// Args is the call's arguments as validated, compact JSON: what
 	// runs if the call is approved.
 	Args json.RawMessage `json:"args"`
-	// Digest binds the decision to Index, ID, Tool and Args
-	// ("sha256:..." or, with [WithApprovalKey], "hmac-sha256:...").
+	// Nonce makes the pending call unique: 16 random bytes, base64url.
+	// Two calls of the same tool on the same arguments are two pending
+	// calls, each decided once.
+	Nonce string `json:"nonce"`
+	// Issued is when the gate stopped the call (UTC, to the millisecond).
+	Issued time.Time `json:"issued"`
+	// Expires is when a decision about it stops being carried out
+	// ([WithApprovalExpiry]); zero (absent from the JSON) for never.
+	Expires time.Time `json:"expires,omitzero"`
+	// Digest binds the decision to every field above ("sha256:..." or,
+	// with [WithApprovalKey], "hmac-sha256:KEYID:...", KEYID naming the
+	// key without revealing it).
 	Digest string `json:"digest"`
 }
 
@@ -133,9 +188,16 @@ func PendingCalls(results []define.Result) []PendingCall {
 
 // pendingResult is the result of call c, the index-th of its batch,
 // stopped at the gate.
-func pendingResult(key []byte, index int, c *Call) define.Result {
+func (tk *Toolkit) pendingResult(index int, c *Call) define.Result {
 	args := append(json.RawMessage(nil), c.Args()...) // the caller's buffer may be reused
-	p := PendingCall{Index: index, ID: c.ID, Tool: c.Name, Args: args, Digest: digest(key, index, c.ID, c.Name, args)}
+	var nonce [16]byte
+	_, _ = rand.Read(nonce[:]) // never fails (crypto/rand)
+	p := PendingCall{Index: index, ID: c.ID, Tool: c.Name, Args: args,
+		Nonce: base64.RawURLEncoding.EncodeToString(nonce[:]), Issued: time.Now().UTC().Truncate(time.Millisecond)}
+	if d := tk.cfg.approvalExpiry; d > 0 {
+		p.Expires = p.Issued.Add(d)
+	}
+	p.Digest = tk.digest(&p)
 	return pendingOf(p)
 }
 
@@ -143,13 +205,23 @@ func pendingOf(p PendingCall) define.Result {
 	return define.Result{Output: "awaiting approval: the tool has not run yet", IsError: true, Err: &PendingError{Call: p}}
 }
 
-// digest hashes a pending call's fields, each with its length first so
-// that no two calls' fields run together the same way.
-func digest(key []byte, index int, id, tool string, args []byte) string {
+// keyID names an approval key in the digests made under it: the first 8
+// bytes of an HMAC of a fixed text under the key, which tells keys apart
+// without revealing more of the key than the digests do.
+func keyID(key []byte) string {
+	h := hmac.New(sha256.New, key)
+	h.Write([]byte("toolnexus approval key id"))
+	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// digest hashes a pending call's fields (its Digest aside), each with its
+// length first so that no two calls' fields run together the same way,
+// under the toolkit's key if it has one.
+func (tk *Toolkit) digest(p *PendingCall) string {
 	var h hash.Hash
 	prefix := "sha256:"
-	if key != nil {
-		h, prefix = hmac.New(sha256.New, key), "hmac-sha256:"
+	if tk.cfg.approvalKeySet {
+		h, prefix = hmac.New(sha256.New, tk.cfg.approvalKey), "hmac-sha256:"+tk.cfg.approvalKeyID+":"
 	} else {
 		h = sha256.New()
 	}
@@ -159,11 +231,41 @@ func digest(key []byte, index int, id, tool string, args []byte) string {
 		h.Write(n[:])
 		h.Write(b)
 	}
-	field(strconv.AppendInt(nil, int64(index), 10))
-	field([]byte(id))
-	field([]byte(tool))
-	field(args)
+	field(strconv.AppendInt(nil, int64(p.Index), 10))
+	field([]byte(p.ID))
+	field([]byte(p.Tool))
+	field(p.Args)
+	field([]byte(p.Nonce))
+	field(strconv.AppendInt(nil, p.Issued.UnixNano(), 10))
+	var expires []byte
+	if !p.Expires.IsZero() {
+		expires = strconv.AppendInt(nil, p.Expires.UnixNano(), 10)
+	}
+	field(expires)
 	return prefix + hex.EncodeToString(h.Sum(nil))
+}
+
+// checkDigest reports why p's digest is not the one tk makes of its
+// fields, telling a key other than tk's apart from altered fields where
+// the digest shows which.
+func (tk *Toolkit) checkDigest(p *PendingCall) error {
+	if hmac.Equal([]byte(tk.digest(p)), []byte(p.Digest)) {
+		return nil
+	}
+	keyed := tk.cfg.approvalKeySet
+	switch kind, rest, _ := strings.Cut(p.Digest, ":"); {
+	case kind == "sha256" && keyed:
+		return fmt.Errorf("the pending call was made without an approval key, and this toolkit has one (WithApprovalKey): %w: %w", ErrApprovalKey, ErrDigestMismatch)
+	case kind == "hmac-sha256" && !keyed:
+		return fmt.Errorf("the pending call was made under an approval key, and this toolkit has none (WithApprovalKey): %w: %w", ErrApprovalKey, ErrDigestMismatch)
+	case kind == "hmac-sha256":
+		if id, _, _ := strings.Cut(rest, ":"); id != tk.cfg.approvalKeyID {
+			return fmt.Errorf("the digest names another approval key than this toolkit's: the pending call was made under another key, or its digest was altered: %w: %w", ErrApprovalKey, ErrDigestMismatch)
+		}
+	case kind != "sha256":
+		return fmt.Errorf("the digest is none this library makes: %w", ErrDigestMismatch)
+	}
+	return fmt.Errorf("the pending call's fields have changed since it was made: %w", ErrDigestMismatch)
 }
 
 // Verdict is a person's decision about a pending call.
@@ -207,8 +309,9 @@ func Edit(p PendingCall, args json.RawMessage) Decision {
 
 // DecisionError is the error of [Toolkit.Resume]: which pending call or
 // decision it refused, and why (it wraps [ErrNotPending],
-// [ErrDigestMismatch], [ErrUnknownTool] or the arguments'
-// [*define.ArgErrors], among others).
+// [ErrDigestMismatch], [ErrApprovalKey], [ErrDecided], [ErrExpired],
+// [ErrUnknownTool], the arguments' [*define.ArgErrors] or the
+// [ApprovalStore]'s error, among others).
 type DecisionError struct {
 	Index int    // the call's Index
 	ID    string // its ID
@@ -235,16 +338,22 @@ func (e *DecisionError) Unwrap() error { return e.Err }
 //
 // Resume checks everything before it runs anything, and runs nothing if
 // a check fails: every pending call's tool must be in tk and its digest
-// match its fields; every decision must name a pending call (by Index and
-// ID: else [ErrNotPending]), carry its digest (else [ErrDigestMismatch]:
-// the decision was made on other arguments), be the only decision for it
-// and have a known verdict; an edit's arguments must pass the tool's
-// validation. The error is then a [*DecisionError].
+// match its fields (else [ErrDigestMismatch], with [ErrApprovalKey] when
+// the digest shows another key); every decision must name a pending call
+// (by Index and ID: else [ErrNotPending]), carry its digest (else
+// [ErrDigestMismatch]: the decision was made on other arguments, or about
+// another pending call), come before the call's Expires (else
+// [ErrExpired]), be the only decision for it and have a known verdict; an
+// edit's arguments must pass the tool's validation. Then it claims each
+// decided call in the toolkit's [ApprovalStore] ([WithApprovalStore]): a
+// call decided before, by this Resume's toolkit or another sharing its
+// store, is refused ([ErrDecided]), and the calls claimed so far are
+// released, so that a decision is carried out once. The error is then a
+// [*DecisionError].
 func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions []Decision, opts ...RunOption) ([]define.Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	key := tk.cfg.approvalKey
 	byCall := make(map[string]int, len(pending))
 	callKey := func(index int, id string) string { return strconv.Itoa(index) + "\x00" + id }
 	// Stored JSON may have been indented: the digest is of the compact
@@ -253,14 +362,18 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 	for k := range pending {
 		pending[k].Args = compactArgs(pending[k].Args)
 	}
-	for k, p := range pending {
+	for k := range pending {
+		p := &pending[k]
 		fail := func(err error) error { return &DecisionError{Index: p.Index, ID: p.ID, Err: err} }
 		t, ok := tk.Get(p.Tool)
 		if !ok {
 			return nil, fail(fmt.Errorf("pending call of tool %q: %w", p.Tool, ErrUnknownTool))
 		}
-		if !hmac.Equal([]byte(digest(key, p.Index, p.ID, p.Tool, p.Args)), []byte(p.Digest)) {
-			return nil, fail(fmt.Errorf("the pending call's fields have changed since it was made: %w", ErrDigestMismatch))
+		if err := tk.checkDigest(p); err != nil {
+			return nil, fail(err)
+		}
+		if p.Nonce == "" || p.Issued.IsZero() {
+			return nil, fail(fmt.Errorf("the pending call has no nonce or no issue time: %w", ErrDigestMismatch))
 		}
 		if err := validate(t, p.Args); err != nil {
 			return nil, fail(err)
@@ -271,6 +384,7 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 		}
 		byCall[ck] = k
 	}
+	now := time.Now()
 	chosen := make([]*Decision, len(pending))
 	for j := range decisions {
 		d := &decisions[j]
@@ -281,10 +395,13 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 		}
 		p := pending[k]
 		if !hmac.Equal([]byte(d.Digest), []byte(p.Digest)) {
-			return nil, fail(fmt.Errorf("the decision was made on other arguments: %w", ErrDigestMismatch))
+			return nil, fail(fmt.Errorf("the decision was made on other arguments, or about another pending call: %w", ErrDigestMismatch))
 		}
 		if chosen[k] != nil {
 			return nil, fail(errors.New("two decisions for one call"))
+		}
+		if !p.Expires.IsZero() && !now.Before(p.Expires) {
+			return nil, fail(fmt.Errorf("expired at %s: %w", p.Expires.Format(time.RFC3339), ErrExpired))
 		}
 		switch d.Verdict {
 		case VerdictApprove, VerdictDeny:
@@ -300,6 +417,9 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 			return nil, fail(fmt.Errorf("unknown verdict %q (want approve, deny or edit)", d.Verdict))
 		}
 		chosen[k] = d
+	}
+	if err := tk.claim(ctx, pending, chosen); err != nil {
+		return nil, err
 	}
 	results := make([]define.Result, len(pending))
 	var run []adapters.Call
@@ -328,7 +448,7 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 			results[k] = ran[j]
 		}
 	}
-	if tk.hooks != nil && len(tk.hooks.observers) > 0 {
+	if tk.observed() {
 		j := 0
 		for k, p := range pending {
 			var ct callTime
@@ -341,6 +461,35 @@ func (tk *Toolkit) Resume(ctx context.Context, pending []PendingCall, decisions 
 		}
 	}
 	return results, nil
+}
+
+// claim claims, in the toolkit's store, every pending call that has a
+// decision, in order; when one is refused (decided before) or the store
+// fails, it releases those it claimed and returns the error.
+func (tk *Toolkit) claim(ctx context.Context, pending []PendingCall, chosen []*Decision) error {
+	store := tk.cfg.approvalStore
+	for k := range pending {
+		if chosen[k] == nil {
+			continue
+		}
+		p := &pending[k]
+		fresh, err := store.Claim(ctx, *p)
+		if err == nil && !fresh {
+			err = ErrDecided
+		}
+		if err == nil {
+			continue
+		}
+		for j := range k {
+			if chosen[j] != nil {
+				if rerr := store.Release(ctx, pending[j]); rerr != nil {
+					err = errors.Join(err, fmt.Errorf("releasing call %d (id %q): %w", pending[j].Index, pending[j].ID, rerr))
+				}
+			}
+		}
+		return &DecisionError{Index: p.Index, ID: p.ID, Err: err}
+	}
+	return nil
 }
 
 // validate runs args through t's decoder and validation, without its

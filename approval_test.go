@@ -122,7 +122,9 @@ func TestApprovalResumeInAFreshToolkit(t *testing.T) {
 	if msgs[2].Content != "error: denied: echo is disabled today" || msgs[1].Content != "sent bob 300" {
 		t.Errorf("rendered: %+v", msgs)
 	}
-	// Approve as shown, in yet another toolkit.
+	// Approve as shown, in yet another toolkit. (It has a store of its
+	// own, so it does not know that fresh decided the call: toolkits that
+	// resume the same calls share a store, TestApprovalStoreShared.)
 	again, err := lcToolkit(t, &runs2, opts...).Resume(context.Background(), loaded[:1], []toolnexus.Decision{toolnexus.Approve(loaded[0])})
 	if err != nil || again[0].Output != "sent bob 800" {
 		t.Errorf("approved: %+v, %v", again, err)
@@ -147,10 +149,17 @@ func TestApprovalExecuteIsGated(t *testing.T) {
 }
 
 // plainDigest is the digest of a pending call without a key, made here
-// by hand, as someone who alters the stored state could.
+// by hand, as someone who alters the stored state could: SHA-256 over the
+// index, id, tool, arguments, nonce, issue time and expiry (Unix
+// nanoseconds, "" for none), each after its length.
 func plainDigest(p toolnexus.PendingCall) string {
 	h := sha256.New()
-	for _, f := range [][]byte{[]byte(strconv.Itoa(p.Index)), []byte(p.ID), []byte(p.Tool), p.Args} {
+	expires := ""
+	if !p.Expires.IsZero() {
+		expires = strconv.FormatInt(p.Expires.UnixNano(), 10)
+	}
+	for _, f := range [][]byte{[]byte(strconv.Itoa(p.Index)), []byte(p.ID), []byte(p.Tool), p.Args,
+		[]byte(p.Nonce), []byte(strconv.FormatInt(p.Issued.UnixNano(), 10)), []byte(expires)} {
 		var n [8]byte
 		binary.BigEndian.PutUint64(n[:], uint64(len(f)))
 		h.Write(n[:])

@@ -6,12 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
-	"github.com/toolnexus/toolnexus/internal/echo"
 )
 
 // The call lifecycle. A call of a toolkit with middleware, approvals or
@@ -51,6 +50,7 @@ type Call struct {
 	hasValue bool
 	bad      bool // SetArgs was given bad arguments: res is their result
 	res      define.Result
+	over     uint32 // 1 once the middleware chain has returned: next no longer runs the handler (atomic)
 }
 
 // Args returns the call's validated arguments as one compact JSON object
@@ -145,7 +145,10 @@ type Handler func(ctx context.Context, c *Call) define.Result
 // ([WithToolMiddleware]); within each, the first given is the outermost.
 // Middleware runs where the handler runs: never on the goroutine that
 // called [Toolkit.Run]. A panic in it is the call's error result, as a
-// handler's is.
+// handler's is. next serves the call only until the chain returns: called
+// after that (kept for later, or on a goroutine the middleware did not
+// wait for), it returns an error result wrapping [ErrCallEnded] and the
+// handler does not run.
 type Middleware func(next Handler) Handler
 
 // ErrDenied is wrapped by the Err of the result of a call that a
@@ -339,10 +342,19 @@ func newHooks(tk *Toolkit) (*hooks, error) {
 	return h, nil
 }
 
+// ErrCallEnded is wrapped by the Err of what next returns when a
+// [Middleware] calls it after the chain of that call has returned (it
+// kept next, and called it later, perhaps after returning [Denied]): the
+// call has its result already, and its handler does not run.
+var ErrCallEnded = errors.New("the call has ended")
+
 // terminal is the end of every chain: the tool's handler, on the
 // arguments as validated (again, when a middleware replaced them).
 func terminal(ctx context.Context, c *Call) define.Result {
 	switch {
+	case atomic.LoadUint32(&c.over) != 0:
+		err := fmt.Errorf("tool %s: %w: next was called after its middleware returned", c.Name, ErrCallEnded)
+		return define.Result{Output: "not run: the call had ended before next was called", IsError: true, Err: err}
 	case c.bad:
 		return c.res
 	case c.prepared != nil:
@@ -386,8 +398,7 @@ func (tk *Toolkit) call(ctx context.Context, index int, c *adapters.Call, approv
 	// and the approval predicate, the user's code around it.
 	defer func() {
 		if v := recover(); v != nil {
-			err := &define.PanicError{Tool: c.Name, Value: v, Stack: debug.Stack()}
-			res = define.Result{Output: "tool " + c.Name + " failed with an internal error: " + echo.Value(v, define.MaxEchoedPanic), IsError: true, Err: err}
+			res = panicResult(c.Name, v)
 		}
 	}()
 	call := &Call{ID: c.ID, Name: c.Name, Tool: t}
@@ -402,11 +413,14 @@ func (tk *Toolkit) call(ctx context.Context, index int, c *adapters.Call, approv
 		return call.res // bad arguments, a done context
 	}
 	if gate.set && gate.needs(ctx, call) {
-		return pendingResult(tk.cfg.approvalKey, index, call)
+		return tk.pendingResult(index, call)
 	}
 	if chain == nil {
 		return terminal(ctx, call)
 	}
+	// Once the chain has returned (or panicked), the call has its
+	// result: a next kept and called later must not run the handler.
+	defer atomic.StoreUint32(&call.over, 1)
 	return chain(ctx, call)
 }
 

@@ -293,6 +293,79 @@ func TestMiddlewarePanicIsAResult(t *testing.T) {
 	}
 }
 
+// TestPanicOutputIsOneLine: a panic in a middleware, under Run and
+// RunStream as under Execute, gives the same one-line output as a panic
+// in a handler (define's): the model's view of a failure never spans
+// lines, whichever part of the call panicked.
+func TestPanicOutputIsOneLine(t *testing.T) {
+	var runs atomic.Int32
+	boom := func(next toolnexus.Handler) toolnexus.Handler {
+		return func(ctx context.Context, c *toolnexus.Call) define.Result { panic("middleware\nbug\r\nhere") }
+	}
+	tk := lcToolkit(t, &runs, toolnexus.WithToolMiddleware("echo", boom))
+	_, streamed, err := tk.RunStream(context.Background(), adapters.ForOpenAI(), strings.NewReader(streamOf("echo", `{}`)), adapters.StreamHooks{})
+	if err != nil || len(streamed) != 1 {
+		t.Fatalf("RunStream = %+v, %v", streamed, err)
+	}
+	handler := runTestToolkit(t, runTestTool(t, "echo", func(context.Context, json.RawMessage) (any, error) { panic("middleware\nbug\r\nhere") }))
+	want := handler.ExecuteJSON(context.Background(), "echo", []byte(`{}`)).Output
+	if want != "tool echo failed with an internal error: middleware bug here" {
+		t.Fatalf("a handler's panic: %q", want)
+	}
+	for _, r := range []define.Result{
+		tk.ExecuteJSON(context.Background(), "echo", []byte(`{}`)),
+		tk.Run(context.Background(), []adapters.Call{{ID: "c1", Name: "echo", Args: json.RawMessage(`{}`)}})[0],
+		streamed[0],
+	} {
+		var pe *define.PanicError
+		if !r.IsError || !errors.As(r.Err, &pe) || r.Output != want {
+			t.Errorf("result = %+v, want output %q", r, want)
+		}
+	}
+}
+
+// TestNextAfterTheChainReturned: a middleware that keeps next and calls
+// it after it returned (here after denying the call, and from a
+// goroutine it did not wait for) gets an error, and the tool does not
+// run on the arguments the model was told were denied.
+func TestNextAfterTheChainReturned(t *testing.T) {
+	var runs atomic.Int32
+	type kept struct {
+		next toolnexus.Handler
+		c    *toolnexus.Call
+	}
+	keep := make(chan kept, 8)
+	sneaky := func(next toolnexus.Handler) toolnexus.Handler {
+		return func(ctx context.Context, c *toolnexus.Call) define.Result {
+			keep <- kept{next, c}
+			return toolnexus.Denied("not now")
+		}
+	}
+	tk := lcToolkit(t, &runs, toolnexus.WithMiddleware(sneaky))
+	results := tk.Run(context.Background(), []adapters.Call{
+		{ID: "c1", Name: "transfer", Args: json.RawMessage(`{"to":"mallory","amount":900}`)},
+		{ID: "c2", Name: "echo", Args: json.RawMessage(`{"x":1}`)},
+	})
+	direct := tk.ExecuteJSON(context.Background(), "transfer", []byte(`{"to":"mallory","amount":901}`))
+	for i, r := range append(results, direct) {
+		if toolnexus.OutcomeOf(r) != toolnexus.OutcomeDenied {
+			t.Errorf("result %d = %+v, want denied", i, r)
+		}
+	}
+	for range 3 {
+		k := <-keep
+		late := make(chan define.Result, 1)
+		go func() { late <- k.next(context.Background(), k.c) }()
+		r := <-late
+		if runs.Load() != 0 {
+			t.Fatalf("next after the chain returned ran the tool %s (%d runs)", k.c.Name, runs.Load())
+		}
+		if !r.IsError || !errors.Is(r.Err, toolnexus.ErrCallEnded) {
+			t.Errorf("late next for %s = %+v, want an error wrapping ErrCallEnded", k.c.Name, r)
+		}
+	}
+}
+
 func TestNewToolkitLifecycleErrors(t *testing.T) {
 	var runs atomic.Int32
 	nilHandler := func(next toolnexus.Handler) toolnexus.Handler { return nil }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -32,7 +33,8 @@ type Toolkit struct {
 // ToolkitOption configures a [Toolkit] made by [NewToolkitWith]. The set is
 // sealed: make options with [WithMaxEchoedName], [WithClosestNames],
 // [WithMiddleware], [WithToolMiddleware], [WithObserver], [WithApproval],
-// [WithApprovalIf] and [WithApprovalKey].
+// [WithApprovalIf], [WithApprovalKey], [WithApprovalExpiry] and
+// [WithApprovalStore].
 type ToolkitOption interface {
 	applyToolkit(*toolkitConfig)
 }
@@ -43,7 +45,12 @@ type toolkitConfig struct {
 	middleware    []Middleware
 	named         []namedOption // options for one tool, in order
 	observers     []Observer
-	approvalKey   []byte
+
+	approvalKey    []byte
+	approvalKeySet bool   // WithApprovalKey was given
+	approvalKeyID  string // names the key in digests (keyID)
+	approvalExpiry time.Duration
+	approvalStore  ApprovalStore
 }
 
 type toolkitOption func(*toolkitConfig)
@@ -85,7 +92,8 @@ func NewToolkit(tools ...define.Tool) (*Toolkit, error) {
 // [WithClosestNames] shape the error of a call of an unknown name;
 // [WithMiddleware], [WithToolMiddleware], [WithObserver] and
 // [WithApproval] add to every call's lifecycle (see [Middleware]). An
-// option naming a tool the toolkit does not have is an error.
+// option naming a tool the toolkit does not have is an error, and so is
+// an empty [WithApprovalKey].
 func NewToolkitWith(tools []define.Tool, opts ...ToolkitOption) (*Toolkit, error) {
 	tk := &Toolkit{tools: append([]define.Tool(nil), tools...), byName: make(map[string]int, len(tools))}
 	for _, o := range opts {
@@ -98,6 +106,15 @@ func NewToolkitWith(tools []define.Tool, opts ...ToolkitOption) (*Toolkit, error
 	}
 	if tk.cfg.closestNames < 1 {
 		tk.cfg.closestNames = DefaultClosestNames
+	}
+	if tk.cfg.approvalKeySet {
+		if len(tk.cfg.approvalKey) == 0 {
+			return nil, errors.New("toolnexus: NewToolkit: WithApprovalKey: the key is empty (an unset variable?); give a secret key, or no WithApprovalKey for plain SHA-256 digests")
+		}
+		tk.cfg.approvalKeyID = keyID(tk.cfg.approvalKey)
+	}
+	if tk.cfg.approvalStore == nil {
+		tk.cfg.approvalStore = NewApprovalMemory(0)
 	}
 	for i, t := range tk.tools {
 		if t.IsZero() {

@@ -27,33 +27,49 @@ type AnthropicToolResultMessage struct {
 type AnthropicToolResult struct {
 	Type      string `json:"type"` // "tool_result"
 	ToolUseID string `json:"tool_use_id"`
-	Content   string `json:"content,omitempty"` // omitted when the output is empty (an empty text is rejected)
-	// Blocks is the content as blocks, for a result with parts: a text
+	// Content is the result: its text, a string (nil, and left out, when
+	// the output is empty: the API rejects an empty text), or, for a
+	// result with parts, its blocks, a []AnthropicContentBlock: a text
 	// block with the Output (when not empty), then a block for each part.
-	// When set, it is sent as "content" in place of Content.
-	Blocks  []AnthropicContentBlock `json:"-"`
-	IsError bool                    `json:"is_error"`
+	Content any  `json:"content,omitempty"`
+	IsError bool `json:"is_error"`
 }
 
-// MarshalJSON writes the block, its content the Blocks when there are
-// some, each part's bytes encoded once into a buffer of the block's size.
-func (r AnthropicToolResult) MarshalJSON() ([]byte, error) {
-	return r.appendJSON(make([]byte, 0, r.size())), nil
+// AnthropicContentBlock is a block of a tool_result's content: "text"
+// (Text), "image" (Source: base64 or url) or "document" (Source: base64
+// or url for a PDF, content for a text file; Title its file name).
+type AnthropicContentBlock struct {
+	Type   string           `json:"type"`
+	Text   string           `json:"text,omitempty"`
+	Source *AnthropicSource `json:"source,omitempty"`
+	Title  string           `json:"title,omitempty"`
 }
 
-func (r *AnthropicToolResult) size() int {
-	n := 2 + memberSize("type", r.Type) + memberSize("tool_use_id", r.ToolUseID) + memberSize("content", r.Content) + len(`,"is_error":false`)
-	for i := range r.Blocks {
-		n += r.Blocks[i].size() + 1
-	}
-	return n
+// AnthropicSource is an image's or a document's source: Type "base64"
+// (MediaType and Data, base64 in JSON), "url" (URL), or "content" (a
+// document of text blocks: Content, a text file's text).
+type AnthropicSource struct {
+	Type      string                  `json:"type"`
+	MediaType string                  `json:"media_type,omitempty"`
+	Data      []byte                  `json:"data,omitempty"`
+	URL       string                  `json:"url,omitempty"`
+	Content   []AnthropicContentBlock `json:"content,omitempty"`
 }
 
-// size and appendJSON make the message a jsonAppender (AppendJSON).
+// size and appendJSON make the message a jsonAppender (AppendJSON): as
+// json.Marshal writes it, its parts' bytes encoded once, straight into
+// the request.
 func (m AnthropicToolResultMessage) size() int {
 	n := 32 + len(m.Role)
 	for i := range m.Content {
-		n += m.Content[i].size() + 1
+		r := &m.Content[i]
+		n += 64 + len(r.ToolUseID) + len(r.Type)
+		switch c := r.Content.(type) {
+		case string:
+			n += len(c) + 2
+		case []AnthropicContentBlock:
+			n += anthropicBlocksSize(c)
+		}
 	}
 	return n
 }
@@ -70,114 +86,80 @@ func (m AnthropicToolResultMessage) appendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = m.Content[i].appendJSON(b)
+		r := &m.Content[i]
+		b = append(b, '{')
+		b = appendStringMember(b, "type", r.Type)
+		b = appendStringMember(b, "tool_use_id", r.ToolUseID)
+		switch c := r.Content.(type) {
+		case nil:
+		case string:
+			b = appendStringMember(b, "content", c)
+		case []AnthropicContentBlock:
+			b = appendAnthropicBlocks(appendMember(b, "content"), c)
+		default:
+			data, _ := json.Marshal(c) // set by hand: as json.Marshal writes it
+			b = append(appendMember(b, "content"), data...)
+		}
+		b = appendMember(b, "is_error")
+		if r.IsError {
+			b = append(b, "true}"...)
+		} else {
+			b = append(b, "false}"...)
+		}
 	}
 	return append(b, ']', '}')
 }
 
-func (r *AnthropicToolResult) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = appendStringMember(b, "type", r.Type)
-	b = appendStringMember(b, "tool_use_id", r.ToolUseID)
-	switch {
-	case r.Blocks != nil:
-		b = appendMember(b, "content")
-		b = append(b, '[')
-		for i := range r.Blocks {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = r.Blocks[i].appendJSON(b)
+func anthropicBlocksSize(blocks []AnthropicContentBlock) int {
+	n := 2
+	for _, c := range blocks {
+		n += 48 + len(c.Type) + len(c.Text) + len(c.Title)
+		if s := c.Source; s != nil {
+			n += 64 + len(s.Type) + len(s.MediaType) + len(s.URL) + base64Size(len(s.Data)) + anthropicBlocksSize(s.Content)
 		}
-		b = append(b, ']')
-	case r.Content != "":
-		b = appendStringMember(b, "content", r.Content)
-	}
-	b = appendMember(b, "is_error")
-	if r.IsError {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	return append(b, '}')
-}
-
-// AnthropicContentBlock is a block of a tool_result's content: "text"
-// (Text), "image" (Source: base64 or url) or "document" (Source: base64
-// or url for a PDF, text for a text file; Title its file name).
-type AnthropicContentBlock struct {
-	Type   string           `json:"type"`
-	Text   string           `json:"text,omitempty"`
-	Source *AnthropicSource `json:"source,omitempty"`
-	Title  string           `json:"title,omitempty"`
-}
-
-// AnthropicSource is an image's or a document's source: Type "base64"
-// (MediaType and Data, base64 in JSON), "url" (URL), or "text" (a plain
-// text document: MediaType "text/plain" and Data, its UTF-8 text, a JSON
-// string).
-type AnthropicSource struct {
-	Type      string `json:"type"`
-	MediaType string `json:"media_type,omitempty"`
-	Data      []byte `json:"data,omitempty"`
-	URL       string `json:"url,omitempty"`
-}
-
-// MarshalJSON writes the block as its JSON tags say, a source's data
-// encoded once into a buffer of the block's size.
-func (c AnthropicContentBlock) MarshalJSON() ([]byte, error) {
-	return c.appendJSON(make([]byte, 0, c.size())), nil
-}
-
-func (c *AnthropicContentBlock) size() int {
-	n := 2 + memberSize("type", c.Type) + memberSize("text", c.Text) + memberSize("title", c.Title)
-	if c.Source != nil {
-		n += 10 + c.Source.size()
 	}
 	return n
 }
 
-func (c *AnthropicContentBlock) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = appendStringMember(b, "type", c.Type)
-	if c.Text != "" {
-		b = appendStringMember(b, "text", c.Text)
+// appendAnthropicBlocks appends blocks as json.Marshal writes them.
+func appendAnthropicBlocks(b []byte, blocks []AnthropicContentBlock) []byte {
+	if blocks == nil {
+		return append(b, "null"...)
 	}
-	if c.Source != nil {
-		b = c.Source.appendJSON(appendMember(b, "source"))
+	b = append(b, '[')
+	for i, c := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = appendStringMember(b, "type", c.Type)
+		if c.Text != "" {
+			b = appendStringMember(b, "text", c.Text)
+		}
+		if s := c.Source; s != nil {
+			b = appendMember(b, "source")
+			b = append(b, '{')
+			b = appendStringMember(b, "type", s.Type)
+			if s.MediaType != "" {
+				b = appendStringMember(b, "media_type", s.MediaType)
+			}
+			if len(s.Data) > 0 {
+				b = appendBase64(appendMember(b, "data"), s.Data)
+			}
+			if s.URL != "" {
+				b = appendStringMember(b, "url", s.URL)
+			}
+			if len(s.Content) > 0 {
+				b = appendAnthropicBlocks(appendMember(b, "content"), s.Content)
+			}
+			b = append(b, '}')
+		}
+		if c.Title != "" {
+			b = appendStringMember(b, "title", c.Title)
+		}
+		b = append(b, '}')
 	}
-	if c.Title != "" {
-		b = appendStringMember(b, "title", c.Title)
-	}
-	return append(b, '}')
-}
-
-// MarshalJSON writes the source, its data as base64, or as a string for
-// a text source.
-func (s AnthropicSource) MarshalJSON() ([]byte, error) {
-	return s.appendJSON(make([]byte, 0, s.size())), nil
-}
-
-func (s *AnthropicSource) size() int {
-	return 2 + memberSize("type", s.Type) + memberSize("media_type", s.MediaType) + memberSize("url", s.URL) + 8 + base64Size(len(s.Data))
-}
-
-func (s *AnthropicSource) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = appendStringMember(b, "type", s.Type)
-	if s.MediaType != "" {
-		b = appendStringMember(b, "media_type", s.MediaType)
-	}
-	switch {
-	case s.Data != nil && s.Type == "text":
-		b = appendStringMember(b, "data", string(s.Data))
-	case s.Data != nil:
-		b = appendBase64(appendMember(b, "data"), s.Data)
-	}
-	if s.URL != "" {
-		b = appendStringMember(b, "url", s.URL)
-	}
-	return append(b, '}')
+	return append(b, ']')
 }
 
 var (
@@ -293,11 +275,11 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 // these.
 //
 // A result with parts has its content as blocks
-// ([AnthropicToolResult.Blocks]): a text block with its Output, then a
-// text block for each text part, an image block (base64: PNG, JPEG, GIF
-// or WebP; or url) for each image, and a document block for each PDF
-// (base64, or url) and text file (a plain text source), titled with its
-// file name. Anthropic takes no audio and no other document type there:
+// ([AnthropicToolResult.Content] a []AnthropicContentBlock): a text block
+// with its Output, then a text block for each text part, an image block
+// (base64: PNG, JPEG, GIF or WebP; or url) for each image, and a document
+// block for each PDF (base64, or url) and text file (a content source of
+// its text), titled with its file name. Anthropic takes no audio and no other document type there:
 // such a part is an error wrapping [ErrMedia] unless [MediaAsNote] is
 // given.
 //
@@ -324,7 +306,10 @@ func anthropicResults(p *spec, calls []Call, results []define.Result, cfg config
 		if r.IsError {
 			out = resultErrorText(*r)
 		}
-		tr := AnthropicToolResult{Type: "tool_result", ToolUseID: c.ID, Content: out, IsError: r.IsError}
+		tr := AnthropicToolResult{Type: "tool_result", ToolUseID: c.ID, IsError: r.IsError}
+		if out != "" {
+			tr.Content = out
+		}
 		pieces, err := m.pieces(i, &calls[i], r)
 		if err != nil {
 			return AnthropicToolResultMessage{}, err
@@ -339,7 +324,7 @@ func anthropicResults(p *spec, calls []Call, results []define.Result, cfg config
 					blocks = append(blocks, b)
 				}
 			}
-			tr.Content, tr.Blocks = "", blocks
+			tr.Content = blocks
 		}
 		msg.Content[i] = tr
 	}
@@ -365,7 +350,7 @@ func anthropicResultBlock(pc piece) (AnthropicContentBlock, bool) {
 	case p.Data == nil:
 		b.Source = &AnthropicSource{Type: "url", URL: p.URL}
 	case strings.HasPrefix(p.MIMEType, "text/"):
-		b.Source = &AnthropicSource{Type: "text", MediaType: "text/plain", Data: p.Data}
+		b.Source = &AnthropicSource{Type: "content", Content: []AnthropicContentBlock{{Type: "text", Text: string(p.Data)}}}
 	}
 	if typ == "document" {
 		b.Title = p.Filename

@@ -36,6 +36,13 @@ type BedrockToolResult struct {
 	Status    string                     `json:"status"`  // "success" or "error"
 }
 
+// IsZero reports whether r is the zero toolResult, which a block after
+// the toolResults leaves out (omitzero): encoding/json calls it on the
+// slice's element in place, cheaper than its reflection over the fields.
+func (r *BedrockToolResult) IsZero() bool {
+	return r.ToolUseID == "" && r.Content == nil && r.Status == ""
+}
+
 // BedrockToolResultContent is one block of a toolResult's content: exactly
 // one of json, text and image.
 type BedrockToolResultContent struct {

@@ -79,3 +79,18 @@ func appendOpenAI(dst []byte, t *OpenAITool) ([]byte, error) {
 func sizeOpenAI(t *OpenAITool) int {
 	return entryKeys + len(t.Type) + len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters)
 }
+
+// buildFunction renders one tool as an OpenAI-shaped function with the
+// home's JSON Schema dialect and nothing else (no strict flag): the
+// entry of the homes that share OpenAI's tools shape without its strict
+// mode (Mistral, Ollama).
+func buildFunction(p *spec, cfg config, d toolData) (OpenAITool, error) {
+	if err := p.checkToolName(d.name); err != nil {
+		return OpenAITool{}, err
+	}
+	params, err := renderJS(p, cfg, d.name, d.in, "input")
+	if err != nil {
+		return OpenAITool{}, err
+	}
+	return OpenAITool{Type: "function", Function: OpenAIFunction{Name: d.name, Description: d.description, Parameters: params}}, nil
+}

@@ -29,10 +29,11 @@ type MCPCallToolResult struct {
 
 // MCPContent is an MCP content block: "text" (Text), "image" and "audio"
 // (Data, base64 in JSON, and MIMEType), "resource" (an embedded
-// resource: Resource) or "resource_link" (URI, Name, MIMEType).
+// resource: Resource) or "resource_link" (URI, Name, MIMEType). Empty
+// members are left out: this package makes no empty text block.
 type MCPContent struct {
 	Type     string       `json:"type"`
-	Text     string       `json:"text"`
+	Text     string       `json:"text,omitempty"`
 	Data     []byte       `json:"data,omitempty"`
 	MIMEType string       `json:"mimeType,omitempty"`
 	Resource *MCPResource `json:"resource,omitempty"`
@@ -41,67 +42,55 @@ type MCPContent struct {
 }
 
 // MCPResource is an embedded resource's contents: its URI and MIME type,
-// and its text, or its bytes (Blob, base64 in JSON) when not nil.
+// and its text, or its bytes (Blob, base64 in JSON).
 type MCPResource struct {
 	URI      string `json:"uri"`
 	MIMEType string `json:"mimeType,omitempty"`
-	Text     string `json:"text"`
+	Text     string `json:"text,omitempty"`
 	Blob     []byte `json:"blob,omitempty"`
 }
 
-// MarshalJSON writes the block with the members of its type only (a
-// text block always has "text"; the others have none), a part's bytes
-// encoded once into a buffer of the block's size.
-func (c MCPContent) MarshalJSON() ([]byte, error) {
-	return c.appendJSON(make([]byte, 0, c.size())), nil
-}
-
 func (c *MCPContent) size() int {
-	n := 2 + memberSize("type", c.Type) + memberSize("text", c.Text) + memberSize("mimeType", c.MIMEType) +
-		memberSize("uri", c.URI) + memberSize("name", c.Name) + 8 + base64Size(len(c.Data))
+	n := 64 + len(c.Type) + len(c.Text) + len(c.MIMEType) + len(c.URI) + len(c.Name) + base64Size(len(c.Data))
 	if r := c.Resource; r != nil {
-		n += 16 + memberSize("uri", r.URI) + memberSize("mimeType", r.MIMEType) + memberSize("text", r.Text) + 8 + base64Size(len(r.Blob))
+		n += 48 + len(r.URI) + len(r.MIMEType) + len(r.Text) + base64Size(len(r.Blob))
 	}
 	return n
 }
 
+// appendJSON appends the block as json.Marshal writes it.
 func (c *MCPContent) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = appendStringMember(b, "type", c.Type)
-	switch c.Type {
-	case "text", "":
+	if c.Text != "" {
 		b = appendStringMember(b, "text", c.Text)
-	case "image", "audio":
+	}
+	if len(c.Data) > 0 {
 		b = appendBase64(appendMember(b, "data"), c.Data)
+	}
+	if c.MIMEType != "" {
 		b = appendStringMember(b, "mimeType", c.MIMEType)
-	case "resource":
-		if r := c.Resource; r != nil {
-			b = appendMember(b, "resource")
-			b = append(b, '{')
-			b = appendStringMember(b, "uri", r.URI)
-			if r.MIMEType != "" {
-				b = appendStringMember(b, "mimeType", r.MIMEType)
-			}
-			if r.Blob != nil {
-				b = appendBase64(appendMember(b, "blob"), r.Blob)
-			} else {
-				b = appendStringMember(b, "text", r.Text)
-			}
-			b = append(b, '}')
+	}
+	if r := c.Resource; r != nil {
+		b = appendMember(b, "resource")
+		b = append(b, '{')
+		b = appendStringMember(b, "uri", r.URI)
+		if r.MIMEType != "" {
+			b = appendStringMember(b, "mimeType", r.MIMEType)
 		}
-	default: // "resource_link", and any other: its members as set
-		if c.Text != "" {
-			b = appendStringMember(b, "text", c.Text)
+		if r.Text != "" {
+			b = appendStringMember(b, "text", r.Text)
 		}
-		if c.URI != "" {
-			b = appendStringMember(b, "uri", c.URI)
+		if len(r.Blob) > 0 {
+			b = appendBase64(appendMember(b, "blob"), r.Blob)
 		}
-		if c.Name != "" {
-			b = appendStringMember(b, "name", c.Name)
-		}
-		if c.MIMEType != "" {
-			b = appendStringMember(b, "mimeType", c.MIMEType)
-		}
+		b = append(b, '}')
+	}
+	if c.URI != "" {
+		b = appendStringMember(b, "uri", c.URI)
+	}
+	if c.Name != "" {
+		b = appendStringMember(b, "name", c.Name)
 	}
 	return append(b, '}')
 }
@@ -110,7 +99,7 @@ func (c *MCPContent) appendJSON(b []byte) []byte {
 func mcpContent(p *define.Part, j int) MCPContent {
 	switch {
 	case p.Kind == define.PartText:
-		return MCPContent{Type: "text", Text: p.Text}
+		return MCPContent{Type: "text", Text: p.Text} // an empty one is left out
 	case p.Data == nil:
 		return MCPContent{Type: "resource_link", URI: p.URL, Name: urlName(p.URL, j), MIMEType: p.MIMEType}
 	case p.Kind == define.PartFile:
@@ -332,9 +321,10 @@ func (p replyParser) mcpParams(path loc, raw []byte) (Call, error) {
 }
 
 // MCPResults renders the results of calls as MCP CallToolResults, one per
-// call in call order: content is one text block with the Output, isError
-// is set for error results, and structuredContent is the typed output
-// ([define.Result.Value]) when it is a JSON object.
+// call in call order: content is one text block with the Output (none
+// for an empty Output), isError is set for error results, and
+// structuredContent is the typed output ([define.Result.Value]) when it
+// is a JSON object.
 //
 // A result's parts follow its text block (which is left out when its
 // Output is empty): a text block for a text part, an image or audio block
@@ -415,6 +405,9 @@ func MCPResult(r define.Result) MCPCallToolResult {
 	}
 	if len(r.Parts) == 0 {
 		res := MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: text}}, IsError: r.IsError}
+		if text == "" {
+			res.Content = []MCPContent{} // no empty text block
+		}
 		if !r.IsError {
 			if v := structuredValue(&r); len(v) > 0 && v[0] == '{' {
 				res.StructuredContent = v
@@ -431,6 +424,9 @@ func MCPResult(r define.Result) MCPCallToolResult {
 		if bad := wellFormed(p); bad != "" {
 			msg := "part " + strconv.Itoa(j) + ", " + p.String() + ": " + bad
 			return MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: msg}}, IsError: true}
+		}
+		if p.Kind == define.PartText && p.Text == "" {
+			continue
 		}
 		res.Content = append(res.Content, mcpContent(p, j))
 	}

@@ -264,8 +264,9 @@ func hasParts(results []define.Result) bool {
 
 // MediaURL is a URL as OpenAI's image_url, file_data and input_image take
 // it: an address, or data written as a data: URL
-// ("data:image/png;base64,...") when marshalled, so that a part's bytes
-// are encoded once, into the request, and never held twice.
+// ("data:image/png;base64,...") when marshalled (it marshals as a JSON
+// string), so that a part's bytes are encoded once, into the request,
+// and never held twice.
 type MediaURL struct {
 	URL      string // an http or https address; "" for data
 	MIMEType string // the data's type
@@ -273,8 +274,8 @@ type MediaURL struct {
 }
 
 // MarshalText writes the URL, a data: URL in one allocation of its exact
-// size (encoding/json then quotes it, a scan lighter than the check of a
-// MarshalJSON's output).
+// size; encoding/json quotes it (a lighter scan than the one it makes of
+// a MarshalJSON's output).
 func (u MediaURL) MarshalText() ([]byte, error) {
 	if u.Data == nil {
 		return []byte(u.URL), nil
@@ -306,9 +307,8 @@ func (u MediaURL) appendURL(b []byte, escape bool) []byte {
 	return base64.StdEncoding.AppendEncode(b, u.Data)
 }
 
-// Text is the URL whole: the address, or the data: URL with the data in
-// base64 (for an SDK's string field; MarshalJSON writes it without the
-// string).
+// Text is the URL whole, as MarshalText writes it: the address, or the
+// data: URL with the data in base64, for an SDK's string field.
 func (u MediaURL) Text() string {
 	if u.Data == nil {
 		return u.URL
@@ -324,7 +324,7 @@ func (u MediaURL) String() string {
 	return "data:" + u.MIMEType + ";base64,… (" + strconv.Itoa(len(u.Data)) + " bytes)"
 }
 
-// appendMediaURL appends u as its MarshalJSON writes it.
+// appendMediaURL appends u as json.Marshal writes it.
 func appendMediaURL(b []byte, u *MediaURL) []byte {
 	if u.Data == nil {
 		return appendString(b, u.URL)

@@ -375,13 +375,13 @@ func TestMediaNoCopy(t *testing.T) {
 	_, o, _ := adapters.OllamaResultsAndMedia(calls, results)
 	r, _ := adapters.OpenAIResponsesResults(calls, results)
 	for name, data := range map[string][]byte{
-		"anthropic": a.Content[0].Blocks[1].Source.Data,
+		"anthropic": a.Content[0].Content.([]adapters.AnthropicContentBlock)[1].Source.Data,
 		"gemini":    g.Parts[0].FunctionResponse.Parts[0].InlineData.Data,
 		"bedrock":   b.Content[0].ToolResult.Content[1].Image.Source.Bytes,
 		"mcp":       m[0].Content[1].Data,
 		"openai":    u.Content[1].ImageURL.URL.Data,
 		"ollama":    o.Images[0],
-		"responses": r[0].Content[1].ImageURL.Data,
+		"responses": r[0].Output.([]adapters.OpenAIResponsesContent)[1].ImageURL.Data,
 	} {
 		if len(data) != len(img) || &data[0] != &img[0] {
 			t.Errorf("%s: the rendering holds a copy of the part's bytes", name)

@@ -24,8 +24,8 @@ var mistralSpec = &spec{
 	dialect:    func(config) *dialect { return &mistralDialect },
 	inline:     func(config) bool { return true },
 	rootUnions: true,
-	tools:      func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildMistral) },
-	build:      buildAs(buildMistral),
+	tools:      func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildFunction) },
+	build:      buildAs(buildFunction),
 	parse:      ReplyLimits.ParseMistralReply,
 	stream:     chatStreams(&mistralServer),
 	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
@@ -74,18 +74,7 @@ var mistralDialect = func() dialect { d := plainDialect; d.name = "Mistral"; ret
 // description says so; a required one is an error). Every other keyword
 // is kept. Names must match ^[a-zA-Z0-9_-]{1,64}$ and be unique.
 func ToMistral(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
-	return render(mistralSpec, tools, opts, buildMistral)
-}
-
-func buildMistral(p *spec, cfg config, d toolData) (OpenAITool, error) {
-	if err := p.checkToolName(d.name); err != nil {
-		return OpenAITool{}, err
-	}
-	params, err := renderJS(p, cfg, d.name, d.in, "input")
-	if err != nil {
-		return OpenAITool{}, err
-	}
-	return OpenAITool{Type: "function", Function: OpenAIFunction{Name: d.name, Description: d.description, Parameters: params}}, nil
+	return render(mistralSpec, tools, opts, buildFunction)
 }
 
 // ForMistral returns the [Provider] for Mistral's chat API. Tools is

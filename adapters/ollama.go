@@ -22,8 +22,8 @@ var ollamaSpec = &spec{
 	toolName: openAIToolName,
 	dialect:  func(config) *dialect { return &ollamaDialect },
 	inline:   func(config) bool { return true },
-	tools:    func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildOllama) },
-	build:    buildAs(buildOllama),
+	tools:    func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildFunction) },
+	build:    buildAs(buildFunction),
 	parse:    ReplyLimits.ParseOllamaReply,
 	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
 		cfg, err := resultsConfig(p, "OllamaResults", o, false)
@@ -88,18 +88,7 @@ var ollamaDialect = dialect{
 // OpenAI's rule, so the tools also suit Ollama's OpenAI-compatible
 // endpoint), and must be unique.
 func ToOllama(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
-	return render(ollamaSpec, tools, opts, buildOllama)
-}
-
-func buildOllama(p *spec, cfg config, d toolData) (OpenAITool, error) {
-	if err := p.checkToolName(d.name); err != nil {
-		return OpenAITool{}, err
-	}
-	params, err := renderJS(p, cfg, d.name, d.in, "input")
-	if err != nil {
-		return OpenAITool{}, err
-	}
-	return OpenAITool{Type: "function", Function: OpenAIFunction{Name: d.name, Description: d.description, Parameters: params}}, nil
+	return render(ollamaSpec, tools, opts, buildFunction)
 }
 
 // ForOllama returns the [Provider] for Ollama's native chat API. Tools is

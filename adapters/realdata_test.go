@@ -67,7 +67,13 @@ func TestGeminiEmptyObjectNested(t *testing.T) {
 // schemas rendered like any other, and told in the description elsewhere;
 // never dropped without a word.
 func TestPatternProperties(t *testing.T) {
-	tool := rawTool("headers", `{"type":"object","properties":{"h":{"type":"object","description":"Headers.","patternProperties":{"^X-":{"type":"string","minLength":1}},"additionalProperties":false}}}`)(t)
+	// The argument validator does not enforce patternProperties: a tool
+	// made without it, as a proxy would make one for such a schema.
+	tool, err := define.NewTool("headers", json.RawMessage(`{"type":"object","properties":{"h":{"type":"object","description":"Headers.","patternProperties":{"^X-":{"type":"string","minLength":1}},"additionalProperties":false}}}`),
+		dummy, define.WithDescription("Hand-written schema headers."), define.WithoutValidation())
+	if err != nil {
+		t.Fatal(err)
+	}
 	tools := []define.Tool{tool}
 	const kept = `"patternProperties":{"^X-":{"type":"string","minLength":1}}`
 	const told = `patternProperties: {\"^X-\":{\"type\":\"string\",\"minLength\":1}}`

@@ -15,25 +15,24 @@ import (
 type OpenAIResponsesFunctionCallOutput struct {
 	Type   string `json:"type"` // "function_call_output"
 	CallID string `json:"call_id"`
-	// Output is the result's text, sent as the output string when the
-	// result has no parts.
-	Output string `json:"output"`
-	// Content is the output as a list, for a result with parts: an
-	// input_text item with the Output (when not empty), then an item for
-	// each part. When set, it is sent as "output" in place of Output.
-	Content []OpenAIResponsesContent `json:"-"`
+	// Output is the result: its text, a string, or, for a result with
+	// parts, a list, a []OpenAIResponsesContent: an input_text item with
+	// the text (when not empty), then an item for each part.
+	Output any `json:"output"`
 }
 
-// MarshalJSON writes the item, its output the Content list when there is
-// one, each part's bytes encoded once into a buffer of the item's size.
-func (o OpenAIResponsesFunctionCallOutput) MarshalJSON() ([]byte, error) {
-	return o.appendJSON(make([]byte, 0, o.size())), nil
-}
-
+// size and appendJSON make the item a jsonAppender (AppendJSON): as
+// json.Marshal writes it, its parts' bytes encoded once, straight into
+// the request.
 func (o OpenAIResponsesFunctionCallOutput) size() int {
-	n := memberSize("type", o.Type) + memberSize("call_id", o.CallID) + memberSize("output", o.Output) + 2
-	for i := range o.Content {
-		n += o.Content[i].size() + 1
+	n := 48 + len(o.Type) + len(o.CallID)
+	switch out := o.Output.(type) {
+	case string:
+		n += len(out)
+	case []OpenAIResponsesContent:
+		for i := range out {
+			n += out[i].size() + 1
+		}
 	}
 	return n
 }
@@ -42,19 +41,28 @@ func (o OpenAIResponsesFunctionCallOutput) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = appendStringMember(b, "type", o.Type)
 	b = appendStringMember(b, "call_id", o.CallID)
-	if o.Content == nil {
-		b = appendStringMember(b, "output", o.Output)
-		return append(b, '}')
-	}
-	b = appendMember(b, "output")
-	b = append(b, '[')
-	for i := range o.Content {
-		if i > 0 {
-			b = append(b, ',')
+	switch out := o.Output.(type) {
+	case string:
+		b = appendStringMember(b, "output", out)
+	case []OpenAIResponsesContent:
+		b = appendMember(b, "output")
+		if out == nil {
+			b = append(b, "null"...)
+			break
 		}
-		b = o.Content[i].appendJSON(b)
+		b = append(b, '[')
+		for i := range out {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = out[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	default:
+		data, _ := json.Marshal(out) // set by hand: as json.Marshal writes it
+		b = append(appendMember(b, "output"), data...)
 	}
-	return append(b, ']', '}')
+	return append(b, '}')
 }
 
 // OpenAIResponsesContent is one item of a function_call_output's output
@@ -69,12 +77,6 @@ type OpenAIResponsesContent struct {
 	FileData *MediaURL `json:"file_data,omitempty"`
 	FileURL  string    `json:"file_url,omitempty"`
 	Filename string    `json:"filename,omitempty"`
-}
-
-// MarshalJSON writes the item as its JSON tags say, a data: URL encoded
-// once into a buffer of the item's size.
-func (c OpenAIResponsesContent) MarshalJSON() ([]byte, error) {
-	return c.appendJSON(make([]byte, 0, c.size())), nil
 }
 
 func (c *OpenAIResponsesContent) size() int {
@@ -288,7 +290,8 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 //
 // The Responses API has no error flag, so an error result's output is its
 // Output prefixed with "error: ". A result with parts has its output as a
-// list ([OpenAIResponsesFunctionCallOutput.Content]): an input_text item
+// list ([OpenAIResponsesFunctionCallOutput.Output] a
+// []OpenAIResponsesContent): an input_text item
 // with that text, then for each part an input_text (a text part, or a
 // text file with a line naming it), an input_image (its address, or its
 // data as a data: URL, "detail": "auto") or an input_file (its data as a
@@ -314,6 +317,9 @@ func responsesResults(p *spec, calls []Call, results []define.Result, cfg config
 	for i, c := range calls {
 		text := resultText(results[i])
 		items[i] = OpenAIResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: text}
+		if len(results[i].Parts) == 0 {
+			continue
+		}
 		pieces, err := m.pieces(i, &calls[i], &results[i])
 		if err != nil {
 			return nil, err
@@ -328,7 +334,7 @@ func responsesResults(p *spec, calls []Call, results []define.Result, cfg config
 		for _, pc := range pieces {
 			content = append(content, responsesContent(pc, len(content)+1))
 		}
-		items[i].Content = content
+		items[i].Output = content
 	}
 	return items, nil
 }

@@ -61,6 +61,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 			return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 		}
 	}
+	name, original := cfg.toolName(name)
 	if err := ValidateName(name); err != nil {
 		return Tool{}, fmt.Errorf("define: DefineTool[%v]: %w", inType, err)
 	}
@@ -73,7 +74,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 	if err := cfg.checkMeta(); err != nil {
 		return Tool{}, fmt.Errorf("define: tool %q: %w", name, err)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta,
+	s := &state{name: name, original: original, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta,
 		inputInfo: in, inputJSON: &schemaJSON{info: in}}
 	outType := reflect.TypeFor[Out]()
 	if objectOutput(outType) {
@@ -387,15 +388,26 @@ type RawHandler func(ctx context.Context, args json.RawMessage) (any, error)
 // [schema.ParseLimited] so adapters can transform it like an inferred one,
 // within the limits [WithMaxSchemaBytes] and [WithMaxSchemaNodes] set.
 //
-// Unlike [DefineTool], NewTool does not validate arguments against the
-// schema: it checks only that they are one JSON object (empty text and null
-// mean {}), and the handler must check the rest. For validated arguments,
-// describe them with a Go type and use DefineTool.
+// Every call's arguments are validated against the schema before the
+// handler runs, as [DefineTool]'s are against their type: the same errors
+// (an [*ArgErrors] result with JSON Pointer paths and the same
+// sentinels), the same limits ([WithMaxArgBytes], [WithMaxPatternBytes],
+// the nesting depth) and the same checks, for every keyword
+// [schema.Parse] reads (docs/schema.md lists them). Empty text and null
+// mean {}, and the handler gets the arguments as sent (a map as compact
+// JSON). A keyword the validator cannot enforce ("not", "if" with
+// "then", "patternProperties", a "$ref" to another document, ...) is an
+// error here wrapping [schema.ErrUnsupportedKeyword], naming it;
+// annotations, formats it does not know and keywords of no JSON Schema
+// vocabulary are not checked. [WithoutValidation] keeps only the check
+// that the arguments are one JSON object, for a schema the validator
+// cannot take.
 func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts ...Option) (Tool, error) {
 	cfg := newConfig(opts)
 	if cfg.nameSet {
 		name = cfg.name
 	}
+	name, original := cfg.toolName(name)
 	if err := ValidateName(name); err != nil {
 		return Tool{}, fmt.Errorf("define: NewTool: %w", err)
 	}
@@ -413,7 +425,13 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 	if err := cfg.checkMeta(); err != nil {
 		return Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
-	s := &state{name: name, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta, input: in}
+	var plan *reflectx.SchemaPlan
+	if !cfg.noValidation {
+		if plan, err = reflectx.CompileSchema(in, cfg.schemaLim); err != nil {
+			return Tool{}, fmt.Errorf("%s: input schema: %w (consider define.WithoutValidation)", label, err)
+		}
+	}
+	s := &state{name: name, original: original, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta, input: in}
 	limits, maxOutput, parts := cfg.limits, cfg.outputLimit(), cfg.partLimits()
 	data, err := in.MarshalJSON()
 	if err != nil {
@@ -438,18 +456,31 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		}
 		return limitResult(name, renderAny(out, maxOutput), maxOutput, parts)
 	}
+	// jsonObject checks arguments as JSON text: against the schema, or
+	// without validation only that they are one object.
+	jsonObject := func(args []byte) (json.RawMessage, error) {
+		if plan == nil {
+			return rawObject(args, limits)
+		}
+		return validObject(plan, args, limits)
+	}
 	mapObject := func(args map[string]any) (json.RawMessage, error) {
 		if args == nil {
-			return json.RawMessage("{}"), nil
+			args = map[string]any{}
 		}
 		// Bounded before json.Marshal walks it: a cyclic or very deep map
 		// would otherwise overflow the stack.
 		if err := reflectx.CheckMap(args, limits); err != nil {
 			return nil, err
 		}
-		data, err := json.Marshal(args)
+		data, err := marshalArgs(args)
 		if err != nil {
 			return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: echo.Cut(oneLine(err.Error()), MaxEchoedCause), Err: ErrType}}}
+		}
+		if plan != nil {
+			// The map's JSON is what the handler gets, and what is
+			// validated: map and text arguments get one verdict.
+			return validObject(plan, data, reflectx.Limits{MaxBytes: -1, MaxPatternBytes: limits.MaxPatternBytes})
 		}
 		return data, nil
 	}
@@ -461,14 +492,14 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		return call(ctx, raw)
 	}
 	s.execJSON = func(ctx context.Context, args []byte) Result {
-		raw, err := rawObject(args, limits)
+		raw, err := jsonObject(args)
 		if err != nil {
 			return argResult(err)
 		}
 		return call(ctx, raw)
 	}
-	// The split of a NewTool call: its only check is that the arguments
-	// are one object, so the rest is the whole call on that object.
+	// The split of a NewTool call: the validation, then the whole call on
+	// the arguments.
 	split := func(ctx context.Context, raw json.RawMessage, err error, res *Result) Decoded {
 		if err != nil {
 			*res = argResult(err)
@@ -485,10 +516,10 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		return split(ctx, raw, err, res)
 	}
 	s.splitJSON = func(ctx context.Context, args []byte, res *Result) Decoded {
-		raw, err := rawObject(args, limits)
+		raw, err := jsonObject(args)
 		return split(ctx, raw, err, res)
 	}
-	if err := applyExamples(s, cfg, func(args []byte) error { _, err := rawObject(args, limits); return err }); err != nil {
+	if err := applyExamples(s, cfg, func(args []byte) error { _, err := jsonObject(args); return err }); err != nil {
 		return Tool{}, fmt.Errorf("%s: %w", label, err)
 	}
 	return Tool{s: s}, nil
@@ -508,6 +539,19 @@ func (c *rawCall) Finish(ctx context.Context) { *c.res = c.call(ctx, c.args) }
 // Input returns the checked arguments, a json.RawMessage
 // (Decoded.Input).
 func (c *rawCall) Input() any { return c.args }
+
+// validObject validates args against plan and returns them as the
+// handler gets them: trimmed, with empty text and null as {}.
+func validObject(plan *reflectx.SchemaPlan, args []byte, limits reflectx.Limits) (json.RawMessage, error) {
+	if err := plan.ValidateJSON(args, limits); err != nil {
+		return nil, err
+	}
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return json.RawMessage("{}"), nil
+	}
+	return json.RawMessage(trimmed), nil
+}
 
 // rawObject checks that args is one JSON object, mapping empty text and null
 // to {}.

@@ -505,20 +505,34 @@ func TestNewTool(t *testing.T) {
 		wantErr          bool
 	}{
 		{"object", `{"q":"x"}`, `{"q":"x"}`, false},
-		{"empty text", ``, `{}`, false},
-		{"null", ` null `, `{}`, false},
-		{"array", `[1]`, "", true},
-		{"broken", `{"q":`, "", true},
+		{"spaced", ` {"q" : "x"} `, `{"q" : "x"}`, false},
+		{"empty text is {}", ``, "invalid arguments: /q: expected string (required), got nothing", true},
+		{"null is {}", ` null `, "invalid arguments: /q: expected string (required), got nothing", true},
+		{"array", `[1]`, "invalid arguments: expected object, got [1]", true},
+		{"wrong type", `{"q":1}`, "invalid arguments: /q: expected string, got 1", true},
+		{"broken", `{"q":`, "invalid arguments: expected a JSON value, got end of input at offset 5", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := tool.ExecuteJSON(ctx, []byte(tc.args))
-			if res.IsError != tc.wantErr || !tc.wantErr && res.Output != tc.want {
+			if res.IsError != tc.wantErr || res.Output != tc.want {
 				t.Errorf("ExecuteJSON(%q) = %+v, want output %q error %v", tc.args, res, tc.want, tc.wantErr)
 			}
 		})
 	}
 	if res := tool.Execute(ctx, map[string]any{"q": "y"}); res.Output != `{"q":"y"}` {
 		t.Errorf("Execute = %+v", res)
+	}
+	open, err := define.NewTool("open", json.RawMessage(`{"type":"object"}`), echo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range []string{``, ` null `, "\t{}\n"} {
+		if res := open.ExecuteJSON(ctx, []byte(args)); res.IsError || res.Output != `{}` {
+			t.Errorf("ExecuteJSON(%q) = %+v, want the handler to get {}", args, res)
+		}
+	}
+	if res := open.Execute(ctx, nil); res.IsError || res.Output != `{}` {
+		t.Errorf("Execute(nil) = %+v, want the handler to get {}", res)
 	}
 
 	for _, bad := range []string{`{"type":"string"}`, `not json`, `[]`} {

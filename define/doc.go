@@ -47,6 +47,16 @@
 // tag, a name no provider accepts) are errors from DefineTool, naming the type,
 // the field and the problem.
 //
+// # Tools from a JSON Schema
+//
+// [NewTool] makes a tool from a hand-written schema and an untyped handler
+// (a proxy's, a remote MCP server's). Its calls are validated against the
+// schema with the same errors, limits and checks as a typed tool's, every
+// keyword enforced, before the handler gets the arguments as JSON text; a
+// keyword the validator cannot enforce is an error from NewTool, unless
+// [WithoutValidation]. [WithSanitizedName] makes a name no provider accepts
+// valid instead of refusing it.
+//
 // The rules for schemas and decoding are listed in docs/decisions.md of the
 // repository.
 package define

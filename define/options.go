@@ -28,6 +28,10 @@ type config struct {
 	examples    []any // WithExamples (examples.go)
 	examplesSet bool
 	meta        *meta // annotations and icons (annotations.go); nil for none
+	// noValidation: NewTool checks only that arguments are one object
+	// (WithoutValidation).
+	noValidation bool
+	sanitizeName bool // WithSanitizedName (names.go)
 }
 
 // strictPin is a tool's strictness as pinned by [WithStrict].
@@ -124,6 +128,13 @@ func WithMaxPartBytes(n int) Option {
 	return optionFunc{func(c *config) { c.maxPart = n }, fmt.Sprintf("WithMaxPartBytes(%d)", n)}
 }
 
+// MaxOutputBytes is the output limit that opts give a tool, resolved as
+// the tool resolves it: the n of the last [WithMaxOutputBytes](n) among
+// them, [DefaultMaxOutputBytes] for none or 0, and a negative number for
+// no bound. A proxy that joins a remote result itself (the MCP client)
+// reads its limit here, so that it cuts where the tool would.
+func MaxOutputBytes(opts ...Option) int { return newConfig(opts).outputLimit() }
+
 // WithMaxSchemaBytes bounds the length of the hand-written schema given
 // to [NewTool] (a proxy's schema comes from another server): a longer one
 // is an error wrapping [schema.ErrTooLarge]. n = 0 means
@@ -156,4 +167,14 @@ func WithStrict(on bool) Option {
 		pin = strictOn
 	}
 	return optionFunc{func(c *config) { c.strict = pin }, fmt.Sprintf("WithStrict(%t)", on)}
+}
+
+// WithoutValidation makes [NewTool] check only that a call's arguments are
+// one JSON object (within [WithMaxArgBytes] and the nesting depth), not
+// validate them against the schema: for a schema with a keyword the
+// validator cannot enforce, whose handler (or remote server) checks the
+// arguments itself. The schema is still parsed and rendered as given.
+// DefineTool ignores it: decoding into the input type is its validation.
+func WithoutValidation() Option {
+	return optionFunc{func(c *config) { c.noValidation = true }, "WithoutValidation()"}
 }

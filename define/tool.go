@@ -23,6 +23,7 @@ type Tool struct {
 
 type state struct {
 	name        string
+	original    string // the name before WithSanitizedName made it valid; "" when it was
 	description string
 	title       string
 	strict      strictPin

@@ -171,14 +171,14 @@ func resultMessage(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.
 	blocks := make([]anthropic.ContentBlockParamUnion, len(rendered.Content))
 	for i, r := range rendered.Content {
 		block := anthropic.ToolResultBlockParam{ToolUseID: r.ToolUseID, IsError: param.NewOpt(r.IsError)}
-		switch {
-		case r.Blocks != nil:
-			block.Content = make([]anthropic.ToolResultBlockParamContentUnion, len(r.Blocks))
-			for j, b := range r.Blocks {
+		switch c := r.Content.(type) {
+		case []adapters.AnthropicContentBlock:
+			block.Content = make([]anthropic.ToolResultBlockParamContentUnion, len(c))
+			for j, b := range c {
 				block.Content[j] = contentBlock(b)
 			}
-		case r.Content != "": // the API rejects an empty text block
-			block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: r.Content}}}
+		case string: // nil when empty: the API rejects an empty text block
+			block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: c}}}
 		}
 		blocks[i] = anthropic.ContentBlockParamUnion{OfToolResult: &block}
 	}
@@ -187,7 +187,8 @@ func resultMessage(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.
 
 // contentBlock is the SDK's form of a block of a tool_result's content
 // (a result's parts): text, an image (base64 or URL), or a document (a
-// PDF, base64 or URL, or a plain text source) with its title.
+// PDF, base64 or URL, or a text file's text as a content source) with
+// its title.
 func contentBlock(b adapters.AnthropicContentBlock) anthropic.ToolResultBlockParamContentUnion {
 	src := b.Source
 	switch {
@@ -206,8 +207,12 @@ func contentBlock(b adapters.AnthropicContentBlock) anthropic.ToolResultBlockPar
 		switch src.Type {
 		case "url":
 			doc.Source.OfURL = &anthropic.URLPDFSourceParam{URL: src.URL}
-		case "text":
-			doc.Source.OfText = &anthropic.PlainTextSourceParam{Data: string(src.Data)}
+		case "content":
+			texts := make([]anthropic.ContentBlockSourceContentItemUnionParam, len(src.Content))
+			for k, c := range src.Content {
+				texts[k] = anthropic.ContentBlockSourceContentItemUnionParam{OfText: &anthropic.TextBlockParam{Text: c.Text}}
+			}
+			doc.Source.OfContent = &anthropic.ContentBlockSourceParam{Content: anthropic.ContentBlockSourceContentUnionParam{OfContentBlockSourceContent: texts}}
 		default:
 			doc.Source.OfBase64 = &anthropic.Base64PDFSourceParam{Data: base64.StdEncoding.EncodeToString(src.Data)}
 		}

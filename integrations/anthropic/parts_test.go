@@ -69,7 +69,7 @@ func TestParts(t *testing.T) {
 		{"type":"text","text":"captured"},
 		{"type":"image","source":{"type":"base64","media_type":"image/png","data":"`+b64(png)+`"}},
 		{"type":"document","title":"report.pdf","source":{"type":"base64","media_type":"application/pdf","data":"`+b64(pdf)+`"}},
-		{"type":"document","title":"data.csv","source":{"type":"text","media_type":"text/plain","data":`+jsonString(string(csv))+`}},
+		{"type":"document","title":"data.csv","source":{"type":"content","content":[{"type":"text","text":`+jsonString(string(csv))+`}]}},
 		{"type":"image","source":{"type":"url","url":"https://example.com/chart.png"}}]}`), &want)
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("tool_result sent (-want +got):\n%s", diff)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash"
-	"hash/fnv"
 	"io"
 	"sort"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolnexus/toolnexus/define"
+	"github.com/toolnexus/toolnexus/internal/names"
 )
 
 // MaxDescription is the longest tool description, in characters (runes),
@@ -568,7 +568,7 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 	}
 	opts := append(append([]define.Option(nil), r.cfg.toolOpts...),
 		define.WithName(name), define.WithDescription(desc), define.WithTitle(title))
-	session, remote, server, maxOutput := r.session, t.Name, r.cfg.server, outputLimit(opts)
+	session, remote, server, maxOutput := r.session, t.Name, r.cfg.server, define.MaxOutputBytes(opts...)
 	handler := func(ctx context.Context, args json.RawMessage) (any, error) {
 		if keys != nil {
 			var err error
@@ -617,22 +617,6 @@ func closeNoParameters(schema []byte) []byte {
 	return out
 }
 
-// validKey reports whether k is a property key every provider accepts
-// (Anthropic's and Bedrock's ^[a-zA-Z0-9_.-]{1,64}$; Gemini's stricter
-// "parameters" rule only moves a schema to parametersJsonSchema).
-func validKey(k string) bool {
-	if len(k) == 0 || len(k) > maxName {
-		return false
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !(c == '_' || c == '-' || c == '.' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
-			return false
-		}
-	}
-	return true
-}
-
 // mapPropertyKeys renames the root properties whose keys a provider
 // refuses (spaces, non-ASCII, too long), as names are mapped, in
 // "properties" and "required", and returns the renamed schema and the
@@ -650,7 +634,7 @@ func mapPropertyKeys(schema []byte) ([]byte, map[string]string, error) {
 	var bad, remotes []string
 	for k := range props {
 		remotes = append(remotes, k)
-		if !validKey(k) {
+		if !names.ValidKey(k) {
 			bad = append(bad, k)
 		}
 	}
@@ -658,7 +642,7 @@ func mapPropertyKeys(schema []byte) ([]byte, map[string]string, error) {
 		return schema, nil, nil
 	}
 	sort.Strings(remotes)
-	mapped := mapAll("", remotes, validKey, sanitizeKey)
+	mapped := names.Map("", remotes, names.ValidKey, names.Key)
 	toRemote := make(map[string]string, len(bad))
 	toLocal := make(map[string]string, len(remotes))
 	newProps := make(map[string]json.RawMessage, len(props))
@@ -712,18 +696,6 @@ func renameArgs(args json.RawMessage, toRemote map[string]string) (json.RawMessa
 		return args, nil
 	}
 	return json.Marshal(m)
-}
-
-// sanitizeKey makes k a valid property key, as sanitize makes a name.
-func sanitizeKey(k string) string {
-	key := replaceRuns(k, func(c rune) bool { return validKey(string(c)) })
-	if key == "" {
-		return "_"
-	}
-	if len(key) > maxName {
-		return withHash(key, k, 0)
-	}
-	return key
 }
 
 // shorten cuts s to max runes, the last being DescriptionMarker, at a
@@ -785,71 +757,7 @@ func (e *ToolError) Error() string {
 // depends on the set of names, not their order. remotes must not hold a
 // name twice.
 func MapNames(prefix string, remotes []string) []string {
-	return mapAll(prefix, remotes, func(n string) bool { return define.ValidateName(n) == nil }, sanitize)
-}
-
-// mapAll maps each prefixed remote name that valid refuses through
-// sanitize, then resolves collisions with hash suffixes, in sorted order.
-func mapAll(prefix string, remotes []string, valid func(string) bool, sanitize func(string) string) []string {
-	out := make([]string, len(remotes))
-	taken := make(map[string]bool, len(remotes))
-	var mapped []int
-	for i, r := range remotes {
-		if cand := prefix + r; valid(cand) {
-			out[i] = cand
-			taken[cand] = true
-			continue
-		}
-		mapped = append(mapped, i)
-	}
-	sort.Slice(mapped, func(a, b int) bool { return remotes[mapped[a]] < remotes[mapped[b]] })
-	for _, i := range mapped {
-		base := sanitize(prefix + remotes[i])
-		name := base
-		for k := 0; taken[name]; k++ {
-			name = withHash(base, remotes[i], k)
-		}
-		out[i] = name
-		taken[name] = true
-	}
-	return out
-}
-
-// maxName is the longest portable tool name (define.ValidateName).
-const maxName = 64
-
-// sanitize makes s a valid tool name: each run of characters outside
-// [a-zA-Z0-9_-] becomes one "_", a leading digit or "-" gets a "_" before
-// it, "" becomes "tool", and a name too long is cut and given a hash.
-func sanitize(s string) string {
-	name := replaceRuns(s, func(c rune) bool {
-		return c == '_' || c == '-' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-	})
-	switch {
-	case name == "":
-		return "tool"
-	case name[0] == '-' || '0' <= name[0] && name[0] <= '9':
-		name = "_" + name
-	}
-	if len(name) > maxName {
-		return withHash(name, s, 0)
-	}
-	return name
-}
-
-// withHash cuts the valid name to leave room for "_" and six hex digits of
-// a hash of remote (and k, the try), and appends them.
-func withHash(name, remote string, k int) string {
-	h := fnv.New32a()
-	h.Write([]byte(remote))
-	if k > 0 {
-		fmt.Fprintf(h, "\x00%d", k)
-	}
-	suffix := fmt.Sprintf("_%06x", h.Sum32()&0xffffff)
-	if len(name) > maxName-len(suffix) {
-		name = name[:maxName-len(suffix)] // ASCII only, so any cut is valid
-	}
-	return name + suffix
+	return define.SanitizeNames(prefix, remotes)
 }
 
 // The remotes following each session's notifications/tools/list_changed.
@@ -941,23 +849,4 @@ func (r *Remote) refreshLoop() {
 			return
 		}
 	}
-}
-
-// replaceRuns returns s with each run of characters that are not ASCII or
-// that keep refuses replaced by one "_".
-func replaceRuns(s string, keep func(c rune) bool) string {
-	var b strings.Builder
-	replaced := false
-	for _, c := range s {
-		if c < utf8.RuneSelf && keep(c) {
-			b.WriteRune(c)
-			replaced = false
-			continue
-		}
-		if !replaced {
-			b.WriteByte('_')
-			replaced = true
-		}
-	}
-	return b.String()
 }

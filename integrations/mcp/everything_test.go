@@ -138,16 +138,13 @@ func TestServerEverything(t *testing.T) {
 	if r := results[2]; r.IsError || r.Output != "sunny in Oslo" {
 		t.Errorf("local_weather: %+v", r)
 	}
-	// The server refuses a string where a number is due; the model gets
-	// its message as an error result.
-	if r := results[3]; !r.IsError || r.Output == "" {
+	// A string where a number is due: the tool validates the arguments
+	// against the server's schema before the network, and the model gets
+	// the error a local tool would give.
+	if r := results[3]; !r.IsError || r.Output != `invalid arguments: /a: expected number, got "two"` {
 		t.Errorf("get-sum with a string: %+v", r)
-	} else {
-		var te *tnmcp.ToolError
-		var ce *tnmcp.CallError
-		if !errors.As(r.Err, &te) && !errors.As(r.Err, &ce) {
-			t.Errorf("get-sum with a string: Err %T, want a *ToolError or *CallError", r.Err)
-		}
+	} else if ae := (*define.ArgErrors)(nil); !errors.As(r.Err, &ae) {
+		t.Errorf("get-sum with a string: Err %T, want *define.ArgErrors", r.Err)
 	}
 
 	// Structured content as Value; the image as a part, which reaches an

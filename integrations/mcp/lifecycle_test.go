@@ -2,6 +2,7 @@ package tnmcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -154,5 +155,72 @@ func TestApprovalByElicitation(t *testing.T) {
 	}
 	if len(asked) != 3 || asked[0] != "Allow the tool wipe to run with these arguments?\n{\"text\":\"disk\"}" {
 		t.Errorf("asked %q", asked)
+	}
+}
+
+// TestApprovalStateSingleUse: a request state that was answered once is
+// refused when a client sends it again, with the same answer, and the
+// tool runs once; a state of the same tool and arguments made for an
+// earlier call does not fit a later one either.
+func TestApprovalStateSingleUse(t *testing.T) {
+	ran := 0
+	wipe := define.MustDefineTool(func(ctx context.Context, in noteArgs) (string, error) {
+		ran++
+		return "wiped " + in.Text, nil
+	}, define.WithName("wipe"))
+	for _, opts := range [][]toolnexus.ToolkitOption{
+		{toolnexus.WithApproval("wipe")},
+		{toolnexus.WithApproval("wipe"), toolnexus.WithApprovalKey([]byte("server secret"))},
+	} {
+		ran = 0
+		tk, err := toolnexus.NewToolkitWith([]define.Tool{wipe}, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		server := mcp.NewServer(&mcp.Implementation{Name: "notes", Version: "v1"}, nil)
+		if err := tnmcp.AddTools(server, tk); err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		cs, _ := connectInMemory(t, ctx, server)
+		// The states the server gives two calls of wipe on "disk" (what
+		// ToolkitHandler sends: the pending call as JSON).
+		var states []string
+		for range 2 {
+			pending := toolnexus.PendingCalls([]define.Result{tk.ExecuteJSON(ctx, "wipe", []byte(`{"text":"disk"}`))})
+			if len(pending) != 1 || pending[0].Index != 0 || pending[0].ID != "" {
+				t.Fatalf("pending = %+v", pending)
+			}
+			state, err := json.Marshal(pending[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			states = append(states, string(state))
+		}
+		if states[0] == states[1] {
+			t.Fatalf("two calls got one state: %s", states[0])
+		}
+		send := func(state string) (bool, string) {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "wipe", Arguments: map[string]any{"text": "disk"}, RequestState: state,
+				InputResponses: mcp.InputResponseMap{"toolnexus_approval": &mcp.ElicitResult{Action: "accept"}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res.IsError, res.Content[0].(*mcp.TextContent).Text
+		}
+		if isErr, text := send(states[0]); isErr || text != "wiped disk" {
+			t.Fatalf("first answer: %v %q", isErr, text)
+		}
+		for range 3 {
+			if isErr, text := send(states[0]); !isErr || !strings.HasPrefix(text, "approval refused: toolnexus: Resume: call 0") || !strings.Contains(text, "decided already") {
+				t.Errorf("the same state again: %v %q", isErr, text)
+			}
+		}
+		if isErr, text := send(states[1]); isErr || text != "wiped disk" {
+			t.Errorf("the second call's own state: %v %q", isErr, text)
+		}
+		if ran != 2 {
+			t.Errorf("ran %d, want 2", ran)
+		}
 	}
 }

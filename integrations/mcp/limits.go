@@ -120,16 +120,7 @@ func (l *Limits) Wrap(name string, h mcp.ToolHandler) mcp.ToolHandler {
 				return a.res, a.err
 			default:
 			}
-			cause := context.Cause(ctx)
-			msg := "the tool did not finish: " + cause.Error()
-			if errors.Is(cause, context.DeadlineExceeded) {
-				msg = "the tool timed out"
-			}
-			return Result(define.Result{
-				Output:  msg,
-				IsError: true,
-				Err:     fmt.Errorf("tnmcp: tool %s: %w: %w", name, toolnexus.ErrAbandoned, cause),
-			}), nil
+			return Result(toolnexus.Abandoned(name, context.Cause(ctx))), nil
 		}
 	}
 }

@@ -94,9 +94,15 @@ func AddTools(server *mcp.Server, tk *toolnexus.Toolkit, opts ...adapters.Option
 // of an older protocol version. The state comes back from the client:
 // Resume checks its digest, and the handler that it is this call of this
 // tool with these arguments; give the toolkit [toolnexus.WithApprovalKey]
-// so that a client cannot make a state of its own. A client without
-// elicitation gets the pending result ("awaiting approval: ...", isError
-// set): the tool has not run.
+// so that a client cannot make a state of its own. Each state is good for
+// one answer: its pending call is unique (its nonce and issue time, under
+// the digest), and Resume claims it in the toolkit's
+// [toolnexus.ApprovalStore], so that a state sent again is refused; a
+// server of several replicas needs one store for all of them
+// ([toolnexus.WithApprovalStore]), and [toolnexus.WithApprovalExpiry]
+// bounds how long a state stays good. A client without elicitation gets
+// the pending result ("awaiting approval: ...", isError set): the tool has
+// not run.
 func ToolkitHandler(tk *toolnexus.Toolkit, name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		ctx = withRequest(ctx, req)

@@ -299,14 +299,17 @@ func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Re
 	}
 	for _, it := range items {
 		var out responses.ResponseInputItemUnionParam
-		if it.Content != nil {
-			list := make(responses.ResponseFunctionCallOutputItemListParam, len(it.Content))
-			for i, c := range it.Content {
+		switch o := it.Output.(type) {
+		case []adapters.OpenAIResponsesContent:
+			list := make(responses.ResponseFunctionCallOutputItemListParam, len(o))
+			for i, c := range o {
 				list[i] = outputItem(c)
 			}
 			out = responses.ResponseInputItemParamOfFunctionCallOutput(list)
-		} else {
-			out = responses.ResponseInputItemParamOfFunctionCallOutput(it.Output)
+		case string:
+			out = responses.ResponseInputItemParamOfFunctionCallOutput(o)
+		default:
+			return nil, false, fmt.Errorf("tnopenai: the output of call %s is a %T", it.CallID, o)
 		}
 		out.OfFunctionCallOutput.CallID = param.NewOpt(it.CallID)
 		next = append(next, out)

@@ -27,6 +27,13 @@
 // Every problem becomes an [*ArgError] with a JSON Pointer path; all of them
 // (up to [MaxErrors]) are returned together as an [*ArgErrors].
 //
+// [CompileSchema] compiles a hand-written JSON Schema (schema's tree, for
+// define.NewTool) into a [SchemaPlan], whose [SchemaPlan.ValidateJSON]
+// checks arguments with the same scanner, check functions, errors and
+// [Limits], without decoding them: every keyword schema.Parse reads is
+// enforced, and a keyword it cannot enforce is a define-time
+// [*schema.KeywordError].
+//
 // Usage (define/ holds a zero value of the input type and its plan):
 //
 //	plan, err := reflectx.PlanFor(reflect.TypeFor[Args]())

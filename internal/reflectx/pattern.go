@@ -27,9 +27,14 @@ func compilePattern(expr string) (*pattern, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newPattern(re, expr), nil
+}
+
+// newPattern returns the pattern of expr, compiled to re.
+func newPattern(re *regexp.Regexp, expr string) *pattern {
 	p := &pattern{re: re, fixed: fixedClasses(expr)}
 	p.ascii = asciiClasses(p.fixed)
-	return p, nil
+	return p
 }
 
 // asciiClasses returns fixed as bitmaps when every class is within ASCII,

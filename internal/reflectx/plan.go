@@ -284,18 +284,27 @@ type field struct {
 
 // keyWords sets f.kw, f.km and f.klen from f.name.
 func (f *field) keyWords() {
-	key := `"` + f.name + `":`
-	if !f.verbatim || len(key) > 16 {
-		return
+	if f.verbatim {
+		f.kw, f.km, f.klen = keyWords(f.name)
+	}
+}
+
+// keyWords returns the words and masks of the key "name": as JSON text
+// spells it without whitespace (name printable ASCII without '"' or
+// '\\'), when it fits in 16 bytes (klen > 0).
+func keyWords(name string) (kw, km [2]uint64, klen uint8) {
+	key := `"` + name + `":`
+	if len(key) > 16 {
+		return kw, km, 0
 	}
 	var buf [16]byte
 	copy(buf[:], key)
 	for i := range len(key) {
-		f.km[i/8] |= 0xff << (8 * (i % 8))
+		km[i/8] |= 0xff << (8 * (i % 8))
 	}
-	f.kw[0] = binary.LittleEndian.Uint64(buf[:8])
-	f.kw[1] = binary.LittleEndian.Uint64(buf[8:])
-	f.klen = uint8(len(key))
+	kw[0] = binary.LittleEndian.Uint64(buf[:8])
+	kw[1] = binary.LittleEndian.Uint64(buf[8:])
+	return kw, km, uint8(len(key))
 }
 
 // ptr returns the address of the field in the struct at base, allocating

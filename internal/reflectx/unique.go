@@ -41,7 +41,13 @@ func uniqueItems(nd *node, p unsafe.Pointer, n int) (dup, first int, found bool)
 		base = (*sliceHeader)(p).Data
 	}
 	size := nd.elem.t.Size()
-	item := func(j int) unsafe.Pointer { return unsafe.Add(base, uintptr(j)*size) }
+	return firstRepeat(n, func(k *keyer, j int) { k.value(nd.elem, unsafe.Add(base, uintptr(j)*size)) })
+}
+
+// firstRepeat reports the first of n items that repeats an earlier one,
+// key writing the canonical key of item j into a reset keyer, in time
+// and memory linear in the items' keys.
+func firstRepeat(n int, key func(k *keyer, j int)) (dup, first int, found bool) {
 	// Items are indexed by a hash of their key, so that no key outlives
 	// its item's turn. A hash met again is checked by building the
 	// earlier item's key anew: equal keys are a repeat (and end the scan);
@@ -53,7 +59,7 @@ func uniqueItems(nd *node, p unsafe.Pointer, n int) (dup, first int, found bool)
 	var k, prev keyer
 	for j := 0; j < n; j++ {
 		k.reset()
-		k.value(nd.elem, item(j))
+		key(&k, j)
 		if k.opaque {
 			// An item without a canonical form (a value whose own
 			// MarshalJSON fails) equals no other.
@@ -66,7 +72,7 @@ func uniqueItems(nd *node, p unsafe.Pointer, n int) (dup, first int, found bool)
 			continue
 		}
 		prev.reset()
-		prev.value(nd.elem, item(i))
+		key(&prev, i)
 		if !prev.opaque && string(prev.buf) == string(k.buf) {
 			return j, i, true
 		}
@@ -92,15 +98,18 @@ var itemHash = maphash.Bytes
 // value, sorted by key. Struct fields go in plan order, an absent embedded
 // field as '-'.
 type keyer struct {
-	buf    []byte
-	keys   []string // stack of the sorted keys of the objects being keyed
-	depth  int
-	opaque bool // the value has no canonical key
+	buf     []byte
+	keys    []string     // stack of the sorted keys of the objects being keyed
+	members []textMember // stack of the members of the objects being keyed from text (keyer.text)
+	depth   int
+	opaque  bool // the value has no canonical key
 }
 
 // reset readies k for the next key, keeping its buffers.
 func (k *keyer) reset() {
 	k.buf, k.keys = k.buf[:0], k.keys[:0]
+	clear(k.members) // not to retain the input
+	k.members = k.members[:0]
 	k.depth, k.opaque = 0, false
 }
 
