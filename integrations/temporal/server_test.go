@@ -66,7 +66,8 @@ func TestMain(m *testing.M) {
 // use; it skips t when the server cannot be built.
 func realServer(t *testing.T) string {
 	t.Helper()
-	srvOnce.Do(srv.start)
+	deadline, _ := t.Deadline()
+	srvOnce.Do(func() { srv.start(deadline) })
 	if srv.skipMsg != "" {
 		t.Skip(srv.skipMsg)
 	}
@@ -87,7 +88,7 @@ func toolsDir() (string, error) {
 
 // serverBinary returns the server's binary, building it when it is not
 // there yet; skip says why the tests cannot have one.
-func serverBinary() (bin, skip string, err error) {
+func serverBinary(deadline time.Time) (bin, skip string, err error) {
 	if b := os.Getenv("TOOLNEXUS_TEMPORAL_SERVER"); b != "" {
 		return b, "", nil
 	}
@@ -116,11 +117,24 @@ func serverBinary() (bin, skip string, err error) {
 	defer os.RemoveAll(tmp)
 	fmt.Fprintf(os.Stderr, "tntemporal tests: building go.temporal.io/server %s into %s (once; about 10 minutes on 2 cores)\n", serverVersion, dir)
 	start := time.Now()
-	cmd := exec.Command(goBin, "install", "go.temporal.io/server/cmd/server@"+serverVersion)
+	// The build must end before the test binary's -timeout, with time
+	// left for the tests; the build cache keeps what it compiled, so a
+	// build cut short goes on where it was at the next run.
+	ctx := context.Background()
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline.Add(-3*time.Minute))
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, goBin, "install", "go.temporal.io/server/cmd/server@"+serverVersion)
 	cmd.Env = append(os.Environ(), "GOBIN="+tmp, "GOWORK=off", "GOFLAGS=-buildvcs=false")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
+	if err := cmd.Run(); ctx.Err() != nil {
+		return "", fmt.Sprintf("no Temporal server: building go.temporal.io/server %s did not end %s before the test binary's -timeout; run the tests again (the build cache keeps what was compiled) or give them a longer -timeout", serverVersion, 3*time.Minute), nil
+	} else if err != nil {
 		msg := out.String()
 		if len(msg) > 2000 {
 			msg = "..." + msg[len(msg)-2000:]
@@ -154,8 +168,8 @@ func freePorts(n int) ([]int, error) {
 	return ports, nil
 }
 
-func (s *server) start() {
-	bin, skip, err := serverBinary()
+func (s *server) start(deadline time.Time) {
+	bin, skip, err := serverBinary(deadline)
 	if skip != "" || err != nil {
 		s.skipMsg, s.err = skip, err
 		return
