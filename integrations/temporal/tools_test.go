@@ -132,15 +132,24 @@ func testToolkit(p *probe) *toolnexus.Toolkit {
 			time.Sleep(time.Duration(in.Millis) * time.Millisecond)
 			return "woke", nil
 		}
+		// An attempt after a lost one reads how far that one got.
+		var earlier int
+		resumed, err := tntemporal.HeartbeatDetails(ctx, &earlier)
+		if err != nil {
+			return "", err
+		}
 		deadline := time.After(time.Duration(in.Millis) * time.Millisecond)
 		tick := time.NewTicker(10 * time.Millisecond)
 		defer tick.Stop()
-		for i := 0; ; i++ {
+		for i := 1; ; i++ {
 			select {
 			case <-ctx.Done():
 				p.cancelled.Add(1)
 				return "", ctx.Err()
 			case <-deadline:
+				if resumed {
+					return fmt.Sprintf("slept, after an attempt that got to tick %d", earlier), nil
+				}
 				return "slept", nil
 			case <-tick.C:
 				tntemporal.Heartbeat(ctx, i)
