@@ -76,11 +76,11 @@ const (
 
 // ToolOptions are the settings of one tool's activity ([WithTool]).
 type ToolOptions struct {
-	// Activity is the activity options of the tool's calls. Its zero
-	// StartToCloseTimeout and HeartbeatTimeout (and ScheduleToClose,
-	// TaskQueue, ...) take those of [WithActivityOptions], then the
-	// package's defaults; a nil RetryPolicy takes theirs. A tool that
-	// is not idempotent gets MaximumAttempts 1 whatever it says.
+	// Activity is the activity options of the tool's calls. Its empty
+	// TaskQueue, zero timeouts and nil RetryPolicy take those of
+	// [WithActivityOptions], then the package's defaults; its other
+	// fields are its own. A tool that is not idempotent gets
+	// MaximumAttempts 1 whatever its RetryPolicy says.
 	Activity workflow.ActivityOptions
 	// Idempotent, when set, says whether the tool may run again after an
 	// attempt that may have run it, instead of its annotations
