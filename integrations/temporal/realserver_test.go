@@ -31,11 +31,20 @@ func quietLogger() tlog.Logger {
 	return tlog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError})))
 }
 
+// workerOptions are those of the tests' workers. The SDK sends an
+// activity's heartbeats at most every 0.8 heartbeat timeout by default,
+// which leaves a loaded machine 0.4 s of the tests' 2 s to deliver one:
+// every 0.5 s leaves 1.5 s.
+var workerOptions = worker.Options{
+	DeadlockDetectionTimeout:     deadlockTimeout,
+	MaxHeartbeatThrottleInterval: 500 * time.Millisecond,
+}
+
 // startWorker runs a worker of tools and the turn workflow on queue until
 // the test ends.
 func startWorker(t *testing.T, c client.Client, queue string, tools *tntemporal.Tools) worker.Worker {
 	t.Helper()
-	w := worker.New(c, queue, worker.Options{DeadlockDetectionTimeout: deadlockTimeout})
+	w := worker.New(c, queue, workerOptions)
 	w.RegisterWorkflowWithOptions(turnWorkflow(tools), workflow.RegisterOptions{Name: turnWorkflowName})
 	tools.Register(w)
 	if err := w.Start(); err != nil {
@@ -163,7 +172,7 @@ func runChildWorker() int {
 	p := newProbe()
 	p.dir = os.Getenv("TNTEMPORAL_CHILD_DIR")
 	tools := testTools(testToolkit(p))
-	w := worker.New(c, os.Getenv(childWorkerEnv), worker.Options{DeadlockDetectionTimeout: deadlockTimeout})
+	w := worker.New(c, os.Getenv(childWorkerEnv), workerOptions)
 	w.RegisterWorkflowWithOptions(turnWorkflow(tools), workflow.RegisterOptions{Name: turnWorkflowName})
 	tools.Register(w)
 	if err := w.Run(worker.InterruptCh()); err != nil {
@@ -251,8 +260,12 @@ func TestServerWorkerKilled(t *testing.T) {
 	if got[2].IsError || !strings.HasPrefix(got[2].Output, "slept, after an attempt that got to tick ") || strings.HasSuffix(got[2].Output, " 0") {
 		t.Errorf("slow: %q (%v)", got[2].Output, got[2].Err)
 	}
-	if n := runsIn(dir, "slow"); n != 2 || p.count(p.runs, "slow") != 1 {
-		t.Errorf("slow ran %d times, %d on the second worker; want 2 and 1", n, p.count(p.runs, "slow"))
+	// Once on the killed worker, then on the second one (more than once
+	// only if a heartbeat came too late on a loaded machine).
+	if n, second := runsIn(dir, "slow"), p.count(p.runs, "slow"); n-second != 1 || second < 1 {
+		t.Errorf("slow ran %d times, %d on the second worker; want once on each", n, second)
+	} else if second > 1 {
+		t.Logf("slow ran %d times on the second worker", second)
 	}
 }
 

@@ -27,6 +27,7 @@ import (
 	"testing"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -205,9 +206,11 @@ func (s *server) run(bin string) error {
 		return err
 	}
 	s.addr = fmt.Sprintf("127.0.0.1:%d", ports[0])
+	started := time.Now()
 	if err := s.ready(); err != nil {
 		return fmt.Errorf("temporal server at %s: %w\n%s", s.addr, err, s.logTail())
 	}
+	fmt.Fprintf(os.Stderr, "tntemporal tests: Temporal server %s on %s, ready in %s\n", serverVersion, s.addr, time.Since(started).Round(10*time.Millisecond))
 	return nil
 }
 
@@ -236,7 +239,15 @@ func (s *server) register(ctx context.Context) error {
 	}
 	defer nc.Close()
 	if _, err := nc.Describe(ctx, testNamespace); err == nil {
-		return nil
+		// Stored; the frontend knows it once its namespace cache has
+		// been refreshed (every second here: dynamicConfig).
+		c, err := client.Dial(client.Options{HostPort: s.addr, Namespace: testNamespace, Logger: quietLogger()})
+		if err != nil {
+			return err
+		}
+		defer c.Close()
+		_, err = c.DescribeTaskQueue(ctx, "readiness", enumspb.TASK_QUEUE_TYPE_WORKFLOW)
+		return err
 	}
 	err = nc.Register(ctx, &workflowservice.RegisterNamespaceRequest{
 		Namespace:                        testNamespace,
@@ -379,8 +390,12 @@ dynamicConfigClient:
 `
 
 // dynamicConfig: one partition per task queue, so that a task is
-// dispatched at once to the worker polling for it.
-const dynamicConfig = `matching.numTaskqueueReadPartitions:
+// dispatched at once to the worker polling for it; the namespace cache
+// refreshed every second, so that the test namespace is usable soon
+// after it is registered.
+const dynamicConfig = `system.namespaceCacheRefreshInterval:
+  - value: 1s
+matching.numTaskqueueReadPartitions:
   - value: 1
 matching.numTaskqueueWritePartitions:
   - value: 1
