@@ -42,7 +42,7 @@ var workerOptions = worker.Options{
 
 // startWorker runs a worker of tools and the turn workflow on queue until
 // the test ends.
-func startWorker(t *testing.T, c client.Client, queue string, tools *tntemporal.Tools) worker.Worker {
+func startWorker(t testing.TB, c client.Client, queue string, tools *tntemporal.Tools) worker.Worker {
 	t.Helper()
 	w := worker.New(c, queue, workerOptions)
 	w.RegisterWorkflowWithOptions(turnWorkflow(tools), workflow.RegisterOptions{Name: turnWorkflowName})

@@ -65,9 +65,12 @@ func TestMain(m *testing.M) {
 
 // realServer returns the address of the test server, starting it on first
 // use; it skips t when the server cannot be built.
-func realServer(t *testing.T) string {
+func realServer(t testing.TB) string {
 	t.Helper()
-	deadline, _ := t.Deadline()
+	var deadline time.Time
+	if d, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		deadline, _ = d.Deadline()
+	}
 	srvOnce.Do(func() { srv.start(deadline) })
 	if srv.skipMsg != "" {
 		t.Skip(srv.skipMsg)
@@ -288,7 +291,7 @@ func (s *server) stop() {
 }
 
 // dial returns a client of the test server's namespace.
-func dial(t *testing.T) client.Client {
+func dial(t testing.TB) client.Client {
 	t.Helper()
 	addr := realServer(t)
 	c, err := client.Dial(client.Options{HostPort: addr, Namespace: testNamespace, Logger: quietLogger()})
