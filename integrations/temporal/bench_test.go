@@ -47,3 +47,40 @@ func BenchmarkTurn(b *testing.B) {
 		})
 	}
 }
+
+// Many runs at once: runs workflows of 3 calls each started together and
+// served by 3 workers (in this process, on one task queue); reports the
+// turns and the tool calls completed per second.
+//
+//	go test -run '^$' -bench ManyRuns -benchtime 1x
+func BenchmarkManyRuns(b *testing.B) {
+	const runs, workers = 200, 3
+	c := dial(b)
+	queue := "many-" + time.Now().Format("150405.000000")
+	for range workers {
+		startWorker(b, c, queue, testTools(testToolkit(newProbe())))
+	}
+	calls := []adapters.Call{call("0", "add", `{"a":1,"b":2}`), call("1", "add", `{"a":3,"b":4}`), call("2", "add", `{"a":5,"b":6}`)}
+	round := 0
+	var elapsed time.Duration
+	for b.Loop() {
+		round++
+		start := time.Now()
+		handles := make([]client.WorkflowRun, runs)
+		for i := range handles {
+			run, err := c.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{ID: fmt.Sprintf("%s-%d-%d", queue, round, i), TaskQueue: queue}, turnWorkflowName, calls)
+			if err != nil {
+				b.Fatal(err)
+			}
+			handles[i] = run
+		}
+		for _, run := range handles {
+			if err := run.Get(context.Background(), nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		elapsed += time.Since(start)
+	}
+	b.ReportMetric(float64(runs*round)/elapsed.Seconds(), "turns/s")
+	b.ReportMetric(float64(3*runs*round)/elapsed.Seconds(), "calls/s")
+}
