@@ -2,8 +2,8 @@ package tntemporal_test
 
 // A real Temporal server for the tests: go.temporal.io/server's own
 // cmd/server, built from the Go module proxy once per version and Go
-// release into the repository's .tools folder (as the Makefile builds
-// staticcheck), started on loopback ports of its own with in-memory
+// release into the user's cache folder (toolnexus/tools under
+// os.UserCacheDir, so that every clone shares it), started on loopback ports of its own with in-memory
 // SQLite, once per test binary, and stopped by TestMain.
 //
 // TOOLNEXUS_TEMPORAL_SERVER names a server binary to use instead;
@@ -81,11 +81,17 @@ func realServer(t testing.TB) string {
 	return srv.addr
 }
 
-// toolsDir is where built tools are kept: TOOLNEXUS_TOOLS, or the
-// repository's .tools (this module is integrations/temporal).
+// toolsDir is where built tools are kept: TOOLNEXUS_TOOLS, else the
+// user's cache folder (toolnexus/tools in os.UserCacheDir, shared by
+// every clone of the repository, so a fresh clone does not build the
+// server again), else the repository's .tools (this module is
+// integrations/temporal).
 func toolsDir() (string, error) {
 	if d := os.Getenv("TOOLNEXUS_TOOLS"); d != "" {
 		return d, nil
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "toolnexus", "tools"), nil
 	}
 	return filepath.Abs(filepath.Join("..", "..", ".tools"))
 }
