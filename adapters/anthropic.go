@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/schema"
@@ -12,7 +13,7 @@ import (
 
 var anthropicSpec = &spec{
 	name: NameAnthropic, funcName: "ToAnthropic", display: "Anthropic",
-	options: optStrict | optMaxInlineDepth | optDeferred, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch",
+	options: optStrict | optMaxInlineDepth | optDeferred | optAnswer, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch, AnswerTool",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64, // 64 is what every client enforces
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
 	key: &dottedKeyRule,
@@ -55,20 +56,15 @@ var anthropicSpec = &spec{
 		return asEntries([]AnthropicSearchResultMessage{m}, err)
 	},
 	clientSearchNamed: true,
-}
-
-// anthropicStrictDialect is Anthropic's strict tool use subset.
-var anthropicStrictDialect = dialect{
-	name: "Anthropic strict mode", strict: true, title: true,
-	numbers: numbersDescribed, minItems: 1, closeObjects: closeWithProps, openMaps: true,
-	format: func(s *schema.Schema) bool {
-		switch s.Format {
-		case "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid":
-			return true
+	answers: &answerSpec{strict: strictAlways, format: anthropicFormat, stop: func(stop string) answerStop {
+		switch stop {
+		case "max_tokens", "model_context_window_exceeded":
+			return stopCut
+		case "refusal":
+			return stopRefused
 		}
-		return false
-	},
-	pattern: func(p string) bool { return !hasLookaround(p) && !hasBackref(p) },
+		return stopAnswered
+	}},
 }
 
 // AnthropicTool is one entry of an Anthropic Messages "tools" array.
@@ -152,6 +148,39 @@ func buildAnthropic(p *spec, cfg config, d toolData) (AnthropicTool, error) {
 		return AnthropicTool{}, err
 	}
 	return AnthropicTool{Name: d.name, Description: d.description, InputSchema: in, Strict: cfg.strict, InputExamples: examples}, nil
+}
+
+// anthropicFormat renders an answer's output_config:
+// {"format":{"type":"json_schema","schema":...}}, the schema in the strict
+// subset (structured outputs constrain it as strict tools), within the
+// per-request budgets on its own (strict tools in the same request share
+// them). The answer's description, which the format has no member for,
+// becomes the schema's when it has none.
+func anthropicFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	d = describedRoot(d)
+	js, err := renderJS(p, cfg, d.name, d.in, "answer")
+	if err != nil {
+		return "", nil, err
+	}
+	// our own rendering: already bounded where it came in, so no parse limit
+	s, err := schema.ParseLimited(js, schema.ParseLimits{MaxBytes: -1, MaxNodes: -1})
+	if err != nil {
+		return "", nil, joinErrors([]*Error{{Func: p.funcName, Tool: d.name, Err: ErrUnsupported, Msg: err.Error()}})
+	}
+	var errs []*Error
+	if cost := anthropicCostOf(s); cost.optional > anthropicMaxOptional {
+		errs = append(errs, &Error{Func: p.funcName, Tool: d.name, Err: ErrLimit,
+			Msg: fmt.Sprintf("the answer's schema has %d optional parameters; Anthropic accepts at most %d per request across strict schemas (consider AnswerTool())", cost.optional, anthropicMaxOptional)})
+	}
+	if cost := anthropicCostOf(s); cost.unions > anthropicMaxUnions {
+		errs = append(errs, &Error{Func: p.funcName, Tool: d.name, Err: ErrLimit,
+			Msg: fmt.Sprintf("the answer's schema has %d parameters with union types; Anthropic accepts at most %d per request across strict schemas (consider AnswerTool())", cost.unions, anthropicMaxUnions)})
+	}
+	if len(errs) > 0 {
+		return "", nil, joinErrors(errs)
+	}
+	b, err := appendRaw([]byte(`{"format":{"type":"json_schema","schema":`), js)
+	return "output_config", append(b, "}}"...), err
 }
 
 // ForAnthropic returns the [Provider] for the Anthropic Messages API. Tools

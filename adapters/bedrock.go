@@ -12,7 +12,7 @@ import (
 
 var bedrockSpec = &spec{
 	name: NameBedrock, funcName: "ToBedrock", display: "Bedrock",
-	optionText: "no options",
+	options: optAnswer, optionText: "AnswerTool",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64,
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
 	key:     &dottedKeyRule, // Claude serves most Converse tool calls
@@ -41,6 +41,46 @@ var bedrockSpec = &spec{
 	appendJSON: appendAs(sizeBedrock, appendBedrock),
 	choice:     bedrockChoice,
 	stream:     bedrockStreamSpec,
+	answers: &answerSpec{strict: strictAlways, format: bedrockFormat,
+		dialect: func(config) *dialect { return &bedrockAnswerDialect },
+		inline:  func(config) bool { return true },
+		stop: func(stop string) answerStop {
+			switch stop {
+			case "max_tokens", "model_context_window_exceeded":
+				return stopCut
+			case "guardrail_intervened", "content_filtered":
+				return stopRefused
+			}
+			return stopAnswered
+		}},
+}
+
+// bedrockAnswerDialect is what Bedrock's structured outputs take:
+// Anthropic's strict subset (Bedrock refuses multipleOf, maxItems,
+// minItems above 1, recursive schemas), references inlined.
+var bedrockAnswerDialect = func() dialect {
+	d := anthropicStrictDialect
+	d.name = "Bedrock structured outputs"
+	return d
+}()
+
+// bedrockFormat renders an answer's outputConfig:
+// {"textFormat":{"type":"json_schema","structure":{"jsonSchema":{"schema",
+// "name","description"}}}}, the schema as a JSON string.
+func bedrockFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	if err := p.checkToolName(d.name); err != nil {
+		return "", nil, err
+	}
+	js, err := renderJS(p, cfg, d.name, d.in, "answer")
+	if err != nil {
+		return "", nil, err
+	}
+	b := appendString([]byte(`{"textFormat":{"type":"json_schema","structure":{"jsonSchema":{"schema":`), string(js))
+	b = appendString(append(b, `,"name":`...), d.name)
+	if d.description != "" {
+		b = appendString(append(b, `,"description":`...), d.description)
+	}
+	return "outputConfig", append(b, "}}}}"...), nil
 }
 
 type promptBedrockMessage struct {

@@ -77,6 +77,14 @@ type Turn struct {
 	// ("tool_calls", "tool_use", "STOP", ...; "" when the reply had none).
 	Stop string
 
+	// Refusal is the model's refusal, as sent, where the provider sends
+	// one apart from the text: OpenAI Chat's message.refusal (and its
+	// compatible servers'), the refusal parts of OpenAI Responses message
+	// items, joined; "" when there was none. Anthropic and Bedrock say so
+	// by Stop instead ("refusal"; "guardrail_intervened",
+	// "content_filtered"). [AnswerText] reads both as [ErrRefused].
+	Refusal string
+
 	// Replay holds the entries to append to the conversation history
 	// before the results: the model's turn as the provider needs to see it
 	// again (each provider's ParseXReply says what type). Replaying them as

@@ -153,6 +153,19 @@ type chatServer struct {
 	errorBody func(p replyParser, data []byte) error
 }
 
+// chatAnswerStop is what a finish_reason of the family says of a typed
+// answer: "length" (and Mistral's "model_length", its context's end) cut
+// it, "content_filter" refused it.
+func chatAnswerStop(stop string) answerStop {
+	switch stop {
+	case "length", "model_length":
+		return stopCut
+	case "content_filter":
+		return stopRefused
+	}
+	return stopAnswered
+}
+
 // chatShape is the reply shape of the family (spec.shape): the homes that
 // declare it read each other's replies.
 const chatShape = "OpenAI Chat Completions"
@@ -218,6 +231,11 @@ func (l ReplyLimits) parseChat(srv *chatServer, reply []byte) (Turn, error) {
 		}
 	}
 	replay.Extra = p.ix.ExtraIn(p.blocks, msg, openAIMessageKeys, p.chatDropped(srv, msg), openAIDroppedNull)
+	if v := p.ix.Field(msg, "refusal"); v != nil && v[0] == '"' { // else in Extra, as before
+		if turn.Refusal, err = p.text(path.key("/refusal"), v); err != nil {
+			return Turn{}, err
+		}
+	}
 	if m[2] != nil && m[2][0] == '[' {
 		if err := p.chatToolCalls(srv, path.key("/tool_calls"), m[2], &turn, &replay); err != nil {
 			return Turn{}, err

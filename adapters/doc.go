@@ -46,6 +46,17 @@
 // property that would recurse further is left out, with a note in the
 // enclosing object's description.
 //
+// # Typed answers
+//
+// [ResponseFormat] renders a define.Answer as the provider's response format
+// (OpenAI's json_schema, Anthropic's output_config, Gemini's response
+// schema, Bedrock's outputConfig, Ollama's format), or, with [AnswerTool],
+// as a forced tool call; [DecodeAnswer] reads the answer back from a Turn,
+// a refusal, a cut answer and tool calls being typed errors
+// ([ErrRefused], [ErrIncomplete], [ErrToolCalls]); [RetryAnswer] renders
+// the message that asks again; [AnswerHooks] passes a stream's partial
+// answer. docs/answers.md has the rules per provider.
+//
 // # Replies
 //
 // [ParseOpenAIReply], [ParseOpenAIResponsesReply], [ParseAnthropicReply],

@@ -35,6 +35,10 @@ type Error struct {
 	Path string // JSON Pointer into the tool's input schema; "" for the tool itself
 	Msg  string // what is wrong, naming the provider's rule
 	Err  error  // one of the Err* sentinels
+
+	// answer: Tool names a typed answer rendered as a tool
+	// (ResponseFormat), and the message says "answer".
+	answer bool
 }
 
 // Error renders the error as "adapters: Func: tool \"name\": message".
@@ -46,7 +50,11 @@ func (e *Error) Error() string {
 func (e *Error) detail() string {
 	s := ""
 	if e.Tool != "" {
-		s += fmt.Sprintf("tool %q: ", e.Tool)
+		noun := "tool"
+		if e.answer {
+			noun = "answer"
+		}
+		s += fmt.Sprintf("%s %q: ", noun, e.Tool)
 	}
 	if e.Path != "" {
 		s += "at " + e.Path + ": "

@@ -14,7 +14,7 @@ import (
 
 var geminiSpec = &spec{
 	name: NameGemini, funcName: "ToGemini", display: "Gemini",
-	options: optMode | optMaxInlineDepth, optionText: "GeminiJSONSchema, GeminiParameters, MaxInlineDepth",
+	options: optMode | optMaxInlineDepth | optAnswer, optionText: "GeminiJSONSchema, GeminiParameters, MaxInlineDepth, AnswerTool",
 	// A letter or _, then [a-zA-Z0-9_.:-], at most 64 (the observed server
 	// limit; the SDK documents 128).
 	toolName: nameRule{text: "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$", min: 1, max: 64,
@@ -68,6 +68,15 @@ var geminiSpec = &spec{
 	},
 	appendJSON: appendAs(sizeGemini, appendGemini),
 	choice:     geminiChoice,
+	answers: &answerSpec{strict: strictNone, format: geminiFormat, stop: func(stop string) answerStop {
+		switch stop {
+		case "MAX_TOKENS":
+			return stopCut
+		case "SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY":
+			return stopRefused
+		}
+		return stopAnswered
+	}},
 }
 
 var (
@@ -260,6 +269,36 @@ func buildGemini(p *spec, cfg config, d toolData) (GeminiFunctionDeclaration, er
 		decl.ParametersJSONSchema = js
 	}
 	return decl, nil
+}
+
+// geminiFormat renders an answer's generationConfig members:
+// {"responseMimeType":"application/json","responseSchema":...} (the
+// OpenAPI subset) where the subset carries the schema, else
+// "responseJsonSchema" (JSON Schema), chosen as for a tool's declaration
+// and forced the same way by GeminiJSONSchema() and GeminiParameters().
+// The answer's description becomes the schema's when it has none.
+func geminiFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	d = describedRoot(d)
+	b := []byte(`{"responseMimeType":"application/json",`)
+	if geminiMode(cfg.mode) != geminiJSON {
+		params, err := renderGemini(p, cfg, d.name, d.in)
+		switch {
+		case err == nil && params != nil:
+			b, err = appendRaw(append(b, `"responseSchema":`...), params)
+			return "generationConfig", append(b, '}'), err
+		case err == nil: // an object without properties, which the subset refuses
+		case geminiMode(cfg.mode) == geminiParams || !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrLimit) && !errors.Is(err, ErrPropertyKey):
+			return "", nil, err
+		}
+		cfg.mode = uint8(geminiJSON)
+		cfg.depth = DefaultMaxInlineDepth
+	}
+	js, err := renderJS(p, cfg, d.name, d.in, "answer")
+	if err != nil {
+		return "", nil, err
+	}
+	b, err = appendRaw(append(b, `"responseJsonSchema":`...), js)
+	return "generationConfig", append(b, '}'), err
 }
 
 // renderGemini renders an input schema as Gemini "parameters"; nil means the

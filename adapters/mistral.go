@@ -19,7 +19,7 @@ import (
 
 var mistralSpec = &spec{
 	name: NameMistral, funcName: "ToMistral", display: "Mistral",
-	options: optMaxInlineDepth, optionText: "MaxInlineDepth",
+	options: optMaxInlineDepth | optAnswer, optionText: "MaxInlineDepth, AnswerTool",
 	toolName:   openAIToolName, // Mistral documents OpenAI's rule
 	dialect:    func(config) *dialect { return &mistralDialect },
 	inline:     func(config) bool { return true },
@@ -46,10 +46,11 @@ var mistralSpec = &spec{
 		}
 		return out, nil
 	},
-	media:  &mediaSpec{place: mistralPlace, options: "MediaAsNote", callID: mistralCallID},
-	shape:  chatShape, // OpenAI's home names the shape to the other parsers
-	prompt: userText,
-	choice: mistralChoice,
+	media:   &mediaSpec{place: mistralPlace, options: "MediaAsNote", callID: mistralCallID},
+	shape:   chatShape, // OpenAI's home names the shape to the other parsers
+	prompt:  userText,
+	choice:  mistralChoice,
+	answers: &answerSpec{strict: strictNone, format: mistralFormat, stop: chatAnswerStop},
 	// ToMistral returns []OpenAITool: the OpenAI home appends it.
 }
 
@@ -75,6 +76,21 @@ var mistralDialect = func() dialect { d := plainDialect; d.name = "Mistral"; ret
 // is kept. Names must match ^[a-zA-Z0-9_-]{1,64}$ and be unique.
 func ToMistral(tools []define.Tool, opts ...Option) ([]OpenAITool, error) {
 	return render(mistralSpec, tools, opts, buildFunction)
+}
+
+// mistralFormat renders an answer's response_format, OpenAI's shape with
+// "strict": true, as Mistral's custom structured outputs take it:
+// {"type":"json_schema","json_schema":{"name","description","schema","strict":true}}.
+func mistralFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	if err := p.checkToolName(d.name); err != nil {
+		return "", nil, err
+	}
+	schema, err := renderJS(p, cfg, d.name, d.in, "answer")
+	if err != nil {
+		return "", nil, err
+	}
+	b, err := appendSchemaFormat([]byte(`{"type":"json_schema","json_schema":{`), d, schema, true, true)
+	return "response_format", append(b, "}}"...), err
 }
 
 // ForMistral returns the [Provider] for Mistral's chat API. Tools is

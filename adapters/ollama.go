@@ -52,6 +52,12 @@ var ollamaSpec = &spec{
 	},
 	prompt: userText,
 	stream: ollamaStreamSpec,
+	answers: &answerSpec{strict: strictNone, format: ollamaFormat, stop: func(stop string) answerStop {
+		if stop == "length" {
+			return stopCut
+		}
+		return stopAnswered
+	}},
 	// ToOllama returns []OpenAITool: the OpenAI home appends it.
 }
 
@@ -73,6 +79,16 @@ var ollamaDialect = dialect{
 	numbers: numbersDescribed, minItems: 0, openMaps: true,
 	format:  func(*schema.Schema) bool { return false },
 	pattern: func(string) bool { return false },
+}
+
+// ollamaFormat renders an answer's format member: the schema itself, in
+// the form Ollama keeps (constraints in descriptions, references
+// inlined); the answer's description becomes the schema's when it has
+// none.
+func ollamaFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	d = describedRoot(d)
+	js, err := renderJS(p, cfg, d.name, d.in, "answer")
+	return "format", js, err
 }
 
 // ToOllama renders tools as the "tools" array of an Ollama /api/chat

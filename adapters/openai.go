@@ -16,7 +16,7 @@ import (
 
 var openAISpec = &spec{
 	name: NameOpenAI, funcName: "ToOpenAI", display: "OpenAI",
-	options: optStrict | optMode, optionText: "Strict, StrictWherePossible, Server",
+	options: optStrict | optMode | optAnswer, optionText: "Strict, StrictWherePossible, Server, AnswerTool",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
 	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,
@@ -48,6 +48,27 @@ var openAISpec = &spec{
 	prompt:     userText,
 	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
 	choice:     openAIChoice,
+	answers:    &openAIAnswers,
+}
+
+// openAIAnswers: response_format json_schema, with a strict flag; the
+// compatible servers' profiles may take no strict or no JSON Schema
+// (serverSpec).
+var openAIAnswers = answerSpec{strict: strictChosen, nullable: true, format: openAIFormat, stop: chatAnswerStop}
+
+// openAIFormat renders an answer's response_format:
+// {"type":"json_schema","json_schema":{"name","description","schema","strict"}}.
+func openAIFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	if err := p.checkToolName(d.name); err != nil {
+		return "", nil, err
+	}
+	schema, err := renderJS(p, cfg, d.name, d.in, "answer")
+	if err != nil {
+		return "", nil, err
+	}
+	b, err := appendSchemaFormat([]byte(`{"type":"json_schema","json_schema":{`), d, schema,
+		p.answers.strict == strictChosen, cfg.strict)
+	return "response_format", append(b, "}}"...), err
 }
 
 // ToOpenAI renders tools as an OpenAI Chat Completions "tools" array.
@@ -142,7 +163,8 @@ func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOp
 // are those of the [OpenAI] profile; others are errors.
 //
 // Turn.Replay holds one [OpenAIAssistantMessage]; Turn.Text is the
-// message's content; Turn.Stop is the choice's finish_reason.
+// message's content; Turn.Refusal its refusal; Turn.Stop is the choice's
+// finish_reason.
 func (l ReplyLimits) ParseOpenAIReply(reply []byte) (Turn, error) {
 	return l.parseChat(&openAIServer, reply)
 }

@@ -36,6 +36,11 @@ type ServerProfile struct {
 	// 400), so [Strict] and [StrictWherePossible] do not apply, and a tool
 	// pinned strict with define.WithStrict is sent without it.
 	NoStrict bool
+	// NoJSONSchema: the server takes no JSON Schema response format
+	// (DeepSeek's JSON output is {"type":"json_object"} alone, which does
+	// not carry the schema), so a typed answer is asked for as a forced
+	// tool call, as [AnswerTool] asks ([ResponseFormat]).
+	NoJSONSchema bool
 	// MaxTools is the most tools a request may carry, and MaxDescription
 	// the most characters a tool's description may hold; 0 when the server
 	// documents no limit (nothing is checked).
@@ -71,8 +76,10 @@ var (
 	Groq = ServerProfile{Name: "groq", Display: "Groq"}
 	// XAI is xAI's API (api.x.ai/v1), which refuses "strict" on functions.
 	XAI = ServerProfile{Name: "xai", Display: "xAI", NoStrict: true}
-	// DeepSeek's API (api.deepseek.com; "strict" needs its /beta base URL).
-	DeepSeek = ServerProfile{Name: "deepseek", Display: "DeepSeek"}
+	// DeepSeek's API (api.deepseek.com; "strict" needs its /beta base
+	// URL), whose JSON output takes no schema: typed answers are forced
+	// tool calls.
+	DeepSeek = ServerProfile{Name: "deepseek", Display: "DeepSeek", NoJSONSchema: true}
 	// OpenRouter (openrouter.ai/api/v1), whose routed providers send a
 	// call without arguments with no "arguments" member.
 	OpenRouter = ServerProfile{Name: "openrouter", Display: "OpenRouter", NoArguments: true}
@@ -175,9 +182,17 @@ func serverSpec(p ServerProfile) *spec {
 	s.base = openAISpec
 	s.name, s.display = srv.name, p.label()
 	if p.NoStrict {
-		s.options, s.optionText = s.options&^optStrict, "Server"
+		s.options, s.optionText = s.options&^optStrict, "Server, AnswerTool"
 	}
 	s.maxTools, s.maxDescription = max(p.MaxTools, 0), max(p.MaxDescription, 0)
+	if p.NoStrict || p.NoJSONSchema {
+		as := *s.answers
+		if p.NoStrict {
+			as.strict = strictNone
+		}
+		as.toolOnly = p.NoJSONSchema
+		s.answers = &as
+	}
 	s.parse = func(l ReplyLimits, reply []byte) (Turn, error) { return l.parseChat(srv, reply) }
 	s.stream = chatStreams(srv)
 	got, _ := serverSpecs.LoadOrStore(p, &s)

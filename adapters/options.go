@@ -30,6 +30,9 @@ const (
 	// NullAsAnyOf, Namespace...): its owner names the home, and no other
 	// home takes it. Those that set config.mode conflict with each other.
 	optMode
+	// optAnswer is AnswerTool: how a Provider asks for typed answers. It
+	// changes no rendering of tools.
+	optAnswer
 	// optResults is an option of the results functions (MediaAsNote, and
 	// with an owner a home's own): every home's ToX accepts and ignores
 	// it, so that one option list serves ForX.

@@ -101,6 +101,10 @@ type spec struct {
 	// clientSearchNamed: the client-side search tool is a tool named
 	// SearchToolName, so no tool of the request may have that name.
 	clientSearchNamed bool
+
+	// answers asks for typed answers and reads them (ResponseFormat,
+	// AnswerText); nil when the provider has no model answer (MCP).
+	answers *answerSpec
 }
 
 // homes is every provider of this package, one line each.

@@ -14,7 +14,7 @@ import (
 
 var responsesSpec = &spec{
 	name: NameOpenAIResponses, funcName: "ToOpenAIResponses", display: "OpenAI",
-	options: optStrict | optDeferred | optMode, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace",
+	options: optStrict | optDeferred | optMode | optAnswer, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace, AnswerTool",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
 	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,
@@ -42,6 +42,12 @@ var responsesSpec = &spec{
 	stream:     responsesStreamSpec,
 	appendJSON: appendAs(sizeResponses, appendResponses),
 	choice:     responsesChoice,
+	answers: &answerSpec{strict: strictChosen, nullable: true, format: responsesFormat, stop: func(stop string) answerStop {
+		if stop == "incomplete" { // incomplete_details.reason: max_output_tokens or content_filter
+			return stopCut
+		}
+		return stopAnswered
+	}},
 	answer: func(p *spec, s *Searcher, q []Search, o []Option) ([]any, error) {
 		return asEntries(responsesSearchOutputs(p, s, q, o))
 	},
@@ -135,6 +141,20 @@ func buildOpenAIResponses(p *spec, cfg config, d toolData) (OpenAIResponsesTool,
 		return OpenAIResponsesTool{}, err
 	}
 	return OpenAIResponsesTool{Type: "function", Name: d.name, Description: d.description, Parameters: params, Strict: cfg.strict}, nil
+}
+
+// responsesFormat renders an answer's text member:
+// {"format":{"type":"json_schema","name","description","schema","strict"}}.
+func responsesFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, error) {
+	if err := p.checkToolName(d.name); err != nil {
+		return "", nil, err
+	}
+	schema, err := renderJS(p, cfg, d.name, d.in, "answer")
+	if err != nil {
+		return "", nil, err
+	}
+	b, err := appendSchemaFormat([]byte(`{"format":{"type":"json_schema",`), d, schema, true, cfg.strict)
+	return "text", append(b, "}}"...), err
 }
 
 // ForOpenAIResponses returns the [Provider] for the OpenAI Responses API.

@@ -156,8 +156,8 @@ func ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 // Turn.Replay holds every output item as a [json.RawMessage], verbatim and
 // in order, so that reasoning items stay next to the function calls they
 // preceded (the API rejects a replayed function_call without its reasoning
-// item). Turn.Text joins the output_text parts of message items; Turn.Stop
-// is the response's status.
+// item). Turn.Text joins the output_text parts of message items and
+// Turn.Refusal their refusal parts; Turn.Stop is the response's status.
 func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 	p := l.parser(NameOpenAIResponses)
 	data, err := p.whole(reply)
@@ -190,25 +190,26 @@ func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 	default:
 		return Turn{}, p.fail(pointer(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
 	}
-	var text textJoin
+	var text, refusal textJoin
 	// Sized for every item: most items of a reply with calls are calls.
 	all := p.ix.Len(items)
 	turn.Calls, turn.Replay = sized[Call](all), sized[any](all)
 	ids := callIDs{hint: all}
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
-		return p.responsesItem(path.index(i), raw, &turn, &ids, &text)
+		return p.responsesItem(path.index(i), raw, &turn, &ids, &text, &refusal)
 	})
 	if err != nil {
 		return Turn{}, err
 	}
-	turn.Text = text.String()
+	turn.Text, turn.Refusal = text.String(), refusal.String()
 	return turn.noEmptyCalls(), nil
 }
 
 // responsesItem reads the output item raw at into turn: its replay, and
 // what it asks of the client (a call, a search, or an error for an item
-// this package cannot answer); a message's text goes to text.
-func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs, text *textJoin) error {
+// this package cannot answer); a message's text goes to text, its
+// refusal parts to refusal.
+func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs, text, refusal *textJoin) error {
 	var it [7][]byte
 	if err := p.fields(at, raw, responsesItemKeys, it[:]); err != nil {
 		return err
@@ -239,7 +240,10 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 	case typ == "message":
 		s, err := joinTextParts(p, at.key("/content"), it[4], "output_text")
 		text.WriteString(s)
-		return err
+		if err != nil {
+			return err
+		}
+		return responsesRefusal(p, at.key("/content"), it[4], refusal)
 	case typ == "function_call":
 		if callID == "" {
 			return p.fail(at.key("/call_id"), ErrReplyShape, "missing call_id (results are paired by it)")
@@ -281,6 +285,26 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 			msgQuote(typ), msgQuote(id))
 	}
 	return nil
+}
+
+// responsesRefusal adds the text of the refusal parts of a message's
+// content (an array, already checked) to into.
+func responsesRefusal(p replyParser, path loc, content []byte, into *textJoin) error {
+	if content == nil || content[0] != '[' {
+		return nil
+	}
+	path = pointer(path.String()) // once, so that index below makes no path
+	return p.ix.Elems(content, func(i int, part []byte) error {
+		if part[0] != '{' {
+			return nil
+		}
+		if t, _ := jsonwire.Text(p.ix.Field(part, "type")); t != "refusal" {
+			return nil
+		}
+		s, err := p.text(path.index(i).key("/refusal"), p.ix.Field(part, "refusal"))
+		into.WriteString(s)
+		return err
+	})
 }
 
 // OpenAIResponsesResults renders the results of calls as OpenAI Responses

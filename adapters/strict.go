@@ -6,12 +6,13 @@ import (
 	"github.com/toolnexus/toolnexus/schema"
 )
 
-// OpenAI's strict mode, a core file shared by OpenAI Chat Completions and
-// Responses: the Structured Outputs subset as a dialect, and its size
-// limits, checked before the request (the homes' schemaLimits hook), so
-// that a strict schema over a limit is an error naming the limit and the
-// tool instead of a 400. docs/providers.md says where each number comes
-// from.
+// The strict modes, a core file: OpenAI's, shared by OpenAI Chat
+// Completions and Responses (the Structured Outputs subset as a dialect,
+// and its size limits, checked before the request by the homes'
+// schemaLimits hook, so that a strict schema over a limit is an error
+// naming the limit and the tool instead of a 400; docs/providers.md says
+// where each number comes from), and Anthropic's subset, which Anthropic's
+// strict tools and response format and Bedrock's response format take.
 
 // OpenAI Structured Outputs limits, per schema (one tool's parameters).
 const (
@@ -115,6 +116,22 @@ var openAIStrictDialect = dialect{
 		return false
 	},
 	pattern: func(p string) bool { return !hasLookaround(p) },
+}
+
+// anthropicStrictDialect is Anthropic's strict tool use subset, which
+// its structured outputs (output_config) take too, and Bedrock's
+// (outputConfig) for Claude and the other models it serves.
+var anthropicStrictDialect = dialect{
+	name: "Anthropic strict mode", strict: true, title: true,
+	numbers: numbersDescribed, minItems: 1, closeObjects: closeWithProps, openMaps: true,
+	format: func(s *schema.Schema) bool {
+		switch s.Format {
+		case "date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid":
+			return true
+		}
+		return false
+	},
+	pattern: func(p string) bool { return !hasLookaround(p) && !hasBackref(p) },
 }
 
 // strictHint is the way out of a schema OpenAI's strict subset cannot

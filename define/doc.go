@@ -47,6 +47,15 @@
 // tag, a name no provider accepts) are errors from DefineTool, naming the type,
 // the field and the problem.
 //
+// # Typed answers
+//
+// [DefineAnswer] defines a model's final answer as a Go type: its schema by
+// the rules of a tool's input, and [Answer.Decode], which reads the model's
+// JSON into the type with the checks, errors and limits of a tool's
+// arguments. A type whose JSON is not an object is carried as
+// {"value": ...}. adapters.ResponseFormat asks a provider for it, and
+// adapters.DecodeAnswer reads it back from a reply (docs/answers.md).
+//
 // # Tools from a JSON Schema
 //
 // [NewTool] makes a tool from a hand-written schema and an untyped handler

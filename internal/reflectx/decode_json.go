@@ -849,7 +849,9 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 				seen.set(guess)
 				guess++
 				d.pushField(f)
-				d.member(f.node, f.ptr(base))
+				if !d.lim.NullOptional || !d.nullAbsent(f, base) {
+					d.member(f.node, f.ptr(base))
+				}
 				d.pop()
 				if d.fatal {
 					return
@@ -931,13 +933,29 @@ func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset
 		seen.set(idx)
 		f := &sp.fields[idx]
 		d.pushField(f)
-		d.member(f.node, f.ptr(base))
+		if !d.lim.NullOptional || !d.nullAbsent(f, base) {
+			d.member(f.node, f.ptr(base))
+		}
 		d.pop()
 		if d.fatal {
 			return 0, false
 		}
 	}
 	return idx + 1, true
+}
+
+// nullAbsent reads a null at d.i for the optional field f, whose type
+// takes no null, as the field's absence (the caller checks
+// Limits.NullOptional, to keep the common path short): the default
+// applies, or the zero value stays. It reports whether it did.
+func (d *decoder) nullAbsent(f *field, base unsafe.Pointer) bool {
+	if f.required || f.node.nullable || d.i >= len(d.data) || d.data[d.i] != 'n' {
+		return false
+	}
+	if d.literal("null") && f.def != nil {
+		d.absent(f, base)
+	}
+	return true
 }
 
 // member decodes the value at d.i into n at p as jvalue does, taking the

@@ -24,6 +24,13 @@ type Limits struct {
 	// both ends use a plain loop and have no such bound. Default
 	// [DefaultMaxPatternBytes].
 	MaxPatternBytes int
+	// NullOptional reads null, in JSON text, for an optional field whose
+	// type takes no null (an omitempty string) as the field's absence:
+	// its default applies, or its zero value stays. It is for the answer
+	// to a strict rendering that made every optional property required
+	// and nullable (OpenAI's Structured Outputs), where null is how the
+	// model leaves one out. Off, such a null is a type error.
+	NullOptional bool
 }
 
 // Default limits; see [Limits].
@@ -44,7 +51,8 @@ func (l Limits) resolve() Limits {
 		}
 		return v
 	}
-	return Limits{MaxBytes: fill(l.MaxBytes, DefaultMaxBytes), MaxPatternBytes: fill(l.MaxPatternBytes, DefaultMaxPatternBytes)}
+	return Limits{MaxBytes: fill(l.MaxBytes, DefaultMaxBytes), MaxPatternBytes: fill(l.MaxPatternBytes, DefaultMaxPatternBytes),
+		NullOptional: l.NullOptional}
 }
 
 // DecodeJSONLimits is [Plan.DecodeJSON] under lim.

@@ -205,3 +205,25 @@ func Member(body json.RawMessage, key string) (json.RawMessage, error) {
 	}
 	return m[key], nil
 }
+
+// Forecast is the typed answer (define.DefineAnswer) of the scripted
+// conversations that end with one: the model's last reply is its JSON.
+// Note is optional: a strict OpenAI answer sends it as null
+// (ForecastStrictText).
+type Forecast struct {
+	City  string `json:"city" minLength:"1"`
+	TempC int    `json:"temp_c" minimum:"-90" maximum:"60"`
+	Sky   string `json:"sky" enum:"sunny,overcast,rain,snow"`
+	Note  string `json:"note,omitempty"`
+}
+
+// ForecastText is the answer's text in the scripted replies, and
+// ForecastStrictText the same answer from a model given OpenAI's strict
+// rendering, in which the optional note is required and nullable.
+const (
+	ForecastText       = `{"city":"Oslo","temp_c":12,"sky":"overcast"}`
+	ForecastStrictText = `{"city":"Oslo","temp_c":12,"sky":"overcast","note":null}`
+)
+
+// ForecastValue is what ForecastText and ForecastStrictText decode into.
+var ForecastValue = Forecast{City: "Oslo", TempC: 12, Sky: "overcast"}
