@@ -31,7 +31,7 @@ type AnthropicToolResult struct {
 }
 
 var (
-	anthropicKeys      = []string{"type", "role", "content", "stop_reason", "error"}
+	anthropicKeys      = []string{"type", "role", "content", "stop_reason", "error", "usage"}
 	anthropicBlockKeys = []string{"type", "id", "name", "input", "text"}
 	anthropicErrorKeys = [4]string{"message", "type", "code", "param"}
 )
@@ -62,7 +62,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	var m [5][]byte
+	var m [6][]byte
 	if err := p.fields(pointer(""), data, anthropicKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
@@ -91,6 +91,9 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	}
 	turn := Turn{}
 	if turn.Stop, err = p.text(pointer("/stop_reason"), m[3]); err != nil {
+		return Turn{}, err
+	}
+	if turn.Usage, err = p.anthropicUsage(m[5]); err != nil {
 		return Turn{}, err
 	}
 	var text textJoin
@@ -158,4 +161,39 @@ func AnthropicResults(calls []Call, results []define.Result) (AnthropicToolResul
 		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: c.ID, Content: out, IsError: r.IsError}
 	}
 	return msg, nil
+}
+
+var (
+	anthropicUsageKeys  = []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}
+	anthropicUsagePaths = [...]string{"/input_tokens", "/output_tokens", "/cache_read_input_tokens", "/cache_creation_input_tokens"}
+)
+
+// anthropicUsage reads a message's usage object raw: input_tokens leaves
+// out the cache, so Input is input_tokens + cache_read_input_tokens +
+// cache_creation_input_tokens; output_tokens counts the thinking, which
+// Anthropic does not count apart (Reasoning is unknown).
+func (p replyParser) anthropicUsage(raw []byte) (Usage, error) {
+	var u Usage
+	at := pointer("/usage")
+	var f [4][]byte
+	if ok, err := p.usageObject(at, raw, anthropicUsageKeys, f[:]); !ok || err != nil {
+		return u, err
+	}
+	var c [4]tokens
+	for i, path := range anthropicUsagePaths {
+		var err error
+		if c[i], err = p.tokenCount(at.key(path), f[i]); err != nil {
+			return u, err
+		}
+	}
+	in, err := p.plus(at.key("/input_tokens"), c[0], c[2], c[3])
+	if err != nil {
+		return u, err
+	}
+	u.set(UsageInput, in)
+	u.set(UsageOutput, c[1])
+	u.set(UsageCacheRead, c[2])
+	u.set(UsageCacheWrite, c[3])
+	p.keepRaw(&u, raw)
+	return u, nil
 }

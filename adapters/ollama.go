@@ -200,6 +200,9 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	if turn.Stop, err = p.text(pointer("/done_reason"), top[2]); err != nil {
 		return Turn{}, err
 	}
+	if turn.Usage, err = p.ollamaUsage(data, top[1]); err != nil {
+		return Turn{}, err
+	}
 	path := pointer("/message")
 	var m [3][]byte
 	if err := p.fields(path, top[0], ollamaMessageKeys, m[:]); err != nil {
@@ -285,4 +288,60 @@ func OllamaResults(calls []Call, results []define.Result) ([]OllamaToolMessage, 
 		msgs[i] = OllamaToolMessage{Role: "tool", ToolName: c.Name, ToolCallID: c.ID, Content: resultText(results[i])}
 	}
 	return msgs, nil
+}
+
+var (
+	ollamaUsageKeys = []string{"prompt_eval_count", "eval_count",
+		"total_duration", "load_duration", "prompt_eval_duration", "eval_duration"}
+	ollamaUsagePaths = [...]string{"/prompt_eval_count", "/eval_count"}
+)
+
+// ollamaUsage reads the counts of the reply data, whose done member is
+// done: Input is prompt_eval_count, the prompt tokens the model evaluated
+// (Ollama does not count those it reused from its cache, nor say how
+// many: CacheRead is unknown), Output is eval_count. Ollama's JSON leaves
+// out a count that is zero, so in a reply with "done": true an absent
+// count is 0. Raw is an object of the counts and durations (nanoseconds)
+// the reply has, in the order of ollamaUsageKeys.
+func (p replyParser) ollamaUsage(data, done []byte) (Usage, error) {
+	var u Usage
+	var f [6][]byte
+	if err := p.fields(pointer(""), data, ollamaUsageKeys, f[:]); err != nil {
+		return u, err
+	}
+	for i, bit := range [...]UsageCounts{UsageInput, UsageOutput} {
+		t, err := p.tokenCount(pointer(ollamaUsagePaths[i]), f[i])
+		if err != nil {
+			return u, err
+		}
+		if f[i] == nil && string(done) == "true" {
+			t.ok = true // a zero count, left out
+		}
+		u.set(bit, t)
+	}
+	n := 1 // the object's size: its braces, each member and a comma but the last
+	for i, v := range f {
+		if v != nil {
+			n += len(ollamaUsageKeys[i]) + 4 + len(v) - p.ix.Spaces(v)
+		}
+	}
+	switch {
+	case n == 1:
+	case n > MaxUsageBytes:
+		u.RawOmitted = n
+	default:
+		b := append(p.blocks.Room(n), '{')
+		for i, v := range f {
+			if v == nil {
+				continue
+			}
+			if len(b) > 1 {
+				b = append(b, ',')
+			}
+			b = append(appendString(b, ollamaUsageKeys[i]), ':')
+			b = p.ix.AppendCompact(b, v)
+		}
+		u.Raw = p.blocks.Take(append(b, '}'))
+	}
+	return u, nil
 }

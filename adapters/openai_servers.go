@@ -58,6 +58,18 @@ type ServerProfile struct {
 	// refusal "", a call's custom {"name":"","input":""} beside its
 	// function): they are not read, and the replay leaves them out.
 	Placeholders bool
+
+	// ReasoningApart: the usage's completion_tokens leaves out the
+	// reasoning tokens (completion_tokens_details.reasoning_tokens), which
+	// only total_tokens counts; [Usage].Output adds them, so that it means
+	// what it means for OpenAI.
+	ReasoningApart bool
+	// ThoughtsInTotal: the usage's completion_tokens may leave out
+	// thoughts that only total_tokens counts, without reasoning_tokens to
+	// say how many; when total_tokens is more than prompt_tokens +
+	// completion_tokens, [Usage].Output is total_tokens - prompt_tokens
+	// and Reasoning (unless given) the difference.
+	ThoughtsInTotal bool
 }
 
 // The servers of this package's profiles, and OpenAI itself. Each declares
@@ -65,12 +77,14 @@ type ServerProfile struct {
 var (
 	// OpenAI is OpenAI, with the deviations ForOpenAI has always read from
 	// the servers closest to it (Gemini's and Ollama's OpenAI-compatible
-	// endpoints): [ForOpenAI] without [Server] is ForOpenAI(Server(OpenAI)).
+	// endpoints; Gemini's leaves its thoughts out of completion_tokens):
+	// [ForOpenAI] without [Server] is ForOpenAI(Server(OpenAI)).
 	OpenAI = openAIProfile
 	// Groq's OpenAI-compatible API (api.groq.com/openai/v1).
 	Groq = ServerProfile{Name: "groq", Display: "Groq"}
-	// XAI is xAI's API (api.x.ai/v1), which refuses "strict" on functions.
-	XAI = ServerProfile{Name: "xai", Display: "xAI", NoStrict: true}
+	// XAI is xAI's API (api.x.ai/v1), which refuses "strict" on functions
+	// and counts reasoning tokens apart from completion_tokens.
+	XAI = ServerProfile{Name: "xai", Display: "xAI", NoStrict: true, ReasoningApart: true}
 	// DeepSeek's API (api.deepseek.com; "strict" needs its /beta base URL).
 	DeepSeek = ServerProfile{Name: "deepseek", Display: "DeepSeek"}
 	// OpenRouter (openrouter.ai/api/v1), whose routed providers send a
@@ -95,7 +109,7 @@ var (
 // openAIProfile is OpenAI's profile, which ForOpenAI uses without Server
 // (whatever a program does to the variable OpenAI).
 var openAIProfile = ServerProfile{Name: NameOpenAI, Display: "OpenAI", MaxTools: maxOpenAITools,
-	MaxDescription: maxOpenAIDescription, MadeIDs: true, ArgumentsObject: true, NoArguments: true}
+	MaxDescription: maxOpenAIDescription, MadeIDs: true, ArgumentsObject: true, NoArguments: true, ThoughtsInTotal: true}
 
 // Server makes [ForOpenAI] and [ToOpenAI] speak to the server p
 // describes: the Provider's name and its errors are p's, its requests take
@@ -166,7 +180,8 @@ func serverSpec(p ServerProfile) *spec {
 		on bool
 		q  chatQuirk
 	}{{p.MadeIDs, quirkMadeIDs}, {p.ArgumentsObject, quirkArgumentsObject}, {p.NoArguments, quirkNoArguments},
-		{p.EmptyFinishReason, quirkEmptyFinish}, {p.Placeholders, quirkPlaceholders}} {
+		{p.EmptyFinishReason, quirkEmptyFinish}, {p.Placeholders, quirkPlaceholders}, {p.ReasoningApart, quirkReasoningApart},
+		{p.ThoughtsInTotal, quirkThoughtsInTotal}} {
 		if q.on {
 			srv.quirks |= q.q
 		}

@@ -210,7 +210,14 @@ func (s *Stream) Close() (Turn, error) {
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) {
-			re.Problem = "the assembled reply: " + re.Problem
+			// The path is into the assembled reply, which has the
+			// provider's whole shape: it says which member, not where
+			// in the body.
+			where := ""
+			if re.Path != "" {
+				where = re.Path + ": "
+			}
+			re.Problem = "the assembled reply: " + where + re.Problem
 			re.Path = ""
 		}
 		return Turn{}, s.setErr(err)
