@@ -189,6 +189,22 @@ func (p replyParser) tokenCount(at loc, raw []byte) (tokens, error) {
 	if raw == nil || raw[0] == 'n' {
 		return tokens{}, nil
 	}
+	if len(raw) < 19 && raw[0] >= '0' && raw[0] <= '9' { // the usual count: digits that fit
+		var n int64
+		for _, c := range raw {
+			if c < '0' || c > '9' {
+				return p.badCount(at, raw)
+			}
+			n = n*10 + int64(c-'0')
+		}
+		return tokens{n, true}, nil
+	}
+	return p.badCount(at, raw)
+}
+
+// badCount reads a count that is not a short run of digits: a long one
+// (exact, up to the largest int64), or an error.
+func (p replyParser) badCount(at loc, raw []byte) (tokens, error) {
 	if raw[0] < '0' || raw[0] > '9' || jsonwire.Digits(raw, 0) != len(raw) {
 		what := jsonwire.Kind(raw)
 		if raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9' {
@@ -235,10 +251,17 @@ func (u *Usage) set(c UsageCounts, t tokens) {
 	if !t.ok {
 		return
 	}
-	for _, f := range usageFields {
-		if f.bit == c {
-			*f.get(u) = t.n
-		}
+	switch c { // not usageFields' functions: u would escape
+	case UsageInput:
+		u.Input = t.n
+	case UsageOutput:
+		u.Output = t.n
+	case UsageCacheRead:
+		u.CacheRead = t.n
+	case UsageCacheWrite:
+		u.CacheWrite = t.n
+	case UsageReasoning:
+		u.Reasoning = t.n
 	}
 	u.Known |= c
 }
@@ -253,17 +276,32 @@ func (p replyParser) usageObject(at loc, raw []byte, keys []string, vals [][]byt
 	if raw[0] != '{' {
 		return false, p.fail(at, ErrReplyShape, "expected an object, got %s", jsonwire.Kind(raw))
 	}
-	return true, p.fields(at, raw, keys, vals)
+	x := p.ix
+	if !x.Recorded(raw) {
+		x = nil // a small object: scanning it costs less than looking its values up
+	}
+	if key, _ := x.FieldsCount(raw, keys, vals); key != nil {
+		return false, p.fail(at, ErrReplyShape, "key %s differs from an expected key only in case", msgQuote(string(key)))
+	}
+	return true, nil
 }
 
 // keepRaw keeps the usage object raw in u.Raw, compact, within
 // MaxUsageBytes.
 func (p replyParser) keepRaw(u *Usage, raw []byte) {
-	if n := len(raw) - p.ix.Spaces(raw); n > MaxUsageBytes {
-		u.RawOmitted = n
+	if len(raw) > MaxUsageBytes { // as sent: its space is counted only then
+		if n := len(raw) - p.ix.Spaces(raw); n > MaxUsageBytes {
+			u.RawOmitted = n
+			return
+		}
+	}
+	if p.blocks == nil || !p.lazyCompact && p.ix.Recorded(raw) {
+		u.Raw = p.ix.CompactIn(p.blocks, raw) // a slice of the reply compacted by its check
 		return
 	}
-	u.Raw = p.ix.CompactIn(p.blocks, raw)
+	// Compacted by a scan, which for a few kilobytes costs less than
+	// looking its strings up in the index.
+	u.Raw = p.blocks.Take(jsonwire.AppendCompact(p.blocks.Room(len(raw)), raw))
 }
 
 // The family of OpenAI Chat Completions (chat_reply.go) reads one usage
@@ -276,6 +314,11 @@ var (
 	}
 	chatPromptDetailKeys     = []string{"cached_tokens", "cache_write_tokens"}
 	chatCompletionDetailKeys = []string{"reasoning_tokens"}
+	// chatUsagePaths are where the counts chatUsage reads are, in its order.
+	chatUsagePaths = [...]string{"/prompt_tokens", "/completion_tokens", "/total_tokens",
+		"/prompt_tokens_details/cached_tokens", "/prompt_tokens_details/cache_write_tokens",
+		"/completion_tokens_details/reasoning_tokens",
+		"/prompt_cache_hit_tokens", "/prompt_token_details/cached_tokens", "/num_cached_tokens"}
 )
 
 // chatUsage reads the usage object raw of a chat completion of srv:
@@ -314,17 +357,12 @@ func (p replyParser) chatUsage(srv *chatServer, raw []byte) (Usage, error) {
 		return u, err
 	}
 	var c [9]tokens
-	for i, v := range [...]struct {
-		path string
-		raw  []byte
-	}{
-		{"/prompt_tokens", f[0]}, {"/completion_tokens", f[1]}, {"/total_tokens", f[2]},
-		{"/prompt_tokens_details/cached_tokens", prompt[0]}, {"/prompt_tokens_details/cache_write_tokens", prompt[1]},
-		{"/completion_tokens_details/reasoning_tokens", completion[0]},
-		{"/prompt_cache_hit_tokens", f[5]}, {"/prompt_token_details/cached_tokens", legacy[0]}, {"/num_cached_tokens", f[6]},
-	} {
+	for i, v := range [...][]byte{f[0], f[1], f[2], prompt[0], prompt[1], completion[0], f[5], legacy[0], f[6]} {
+		if v == nil {
+			continue
+		}
 		var err error
-		if c[i], err = p.tokenCount(at.key(v.path), v.raw); err != nil {
+		if c[i], err = p.tokenCount(at.key(chatUsagePaths[i]), v); err != nil {
 			return u, err
 		}
 	}
