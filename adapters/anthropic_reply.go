@@ -164,22 +164,30 @@ func AnthropicResults(calls []Call, results []define.Result) (AnthropicToolResul
 }
 
 var (
-	anthropicUsageKeys  = []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}
-	anthropicUsagePaths = [...]string{"/input_tokens", "/output_tokens", "/cache_read_input_tokens", "/cache_creation_input_tokens"}
+	anthropicUsageKeys  = []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens_details"}
+	anthropicUsagePaths = [...]string{"/input_tokens", "/output_tokens", "/cache_read_input_tokens", "/cache_creation_input_tokens",
+		"/output_tokens_details/thinking_tokens"}
+	anthropicOutputDetailKeys = []string{"thinking_tokens"}
 )
 
 // anthropicUsage reads a message's usage object raw: input_tokens leaves
 // out the cache, so Input is input_tokens + cache_read_input_tokens +
 // cache_creation_input_tokens; output_tokens counts the thinking, which
-// Anthropic does not count apart (Reasoning is unknown).
+// Reasoning is when output_tokens_details.thinking_tokens gives it (a
+// stream's message_delta may; Reasoning is unknown otherwise).
 func (p replyParser) anthropicUsage(raw []byte) (Usage, error) {
 	var u Usage
 	at := pointer("/usage")
-	var f [4][]byte
+	var f [5][]byte
 	if ok, err := p.usageObject(at, raw, anthropicUsageKeys, f[:]); !ok || err != nil {
 		return u, err
 	}
-	var c [4]tokens
+	var details [1][]byte
+	if _, err := p.usageObject(at.key("/output_tokens_details"), f[4], anthropicOutputDetailKeys, details[:]); err != nil {
+		return u, err
+	}
+	f[4] = details[0]
+	var c [5]tokens
 	for i, path := range anthropicUsagePaths {
 		var err error
 		if c[i], err = p.tokenCount(at.key(path), f[i]); err != nil {
@@ -194,6 +202,7 @@ func (p replyParser) anthropicUsage(raw []byte) (Usage, error) {
 	u.set(UsageOutput, c[1])
 	u.set(UsageCacheRead, c[2])
 	u.set(UsageCacheWrite, c[3])
+	u.set(UsageReasoning, c[4])
 	p.keepRaw(&u, raw)
 	return u, nil
 }

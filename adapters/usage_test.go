@@ -77,6 +77,8 @@ func usageCases() []usageCase {
 		{adapters.ForOpenAIResponses(), "openai-responses/stream.sse", responses, "total_tokens"},
 		{adapters.ForAnthropic(), "anthropic/reply.json", anthropic, ""},
 		{adapters.ForAnthropic(), "anthropic/stream.sse", anthropic, ""},
+		{adapters.ForAnthropic(), "anthropic/stream_thinking.sse", adapters.Usage{Input: 530, Output: 88, CacheRead: 0, CacheWrite: 0, Reasoning: 61, Known: allCounts,
+			Raw: raw(`{"input_tokens":530,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":88,"output_tokens_details":{"thinking_tokens":61}}`)}, ""},
 		{adapters.ForGemini(), "gemini/reply.json", gemini, "totalTokenCount"},
 		{adapters.ForGemini(), "gemini/stream.sse", gemini, "totalTokenCount"},
 		{adapters.ForGemini(), "gemini/stream_array.json", geminiArray, "totalTokenCount"},
@@ -332,6 +334,8 @@ func TestUsageBadCounts(t *testing.T) {
 			"/usage/cacheReadInputTokens", "got a string", adapters.ForBedrock()},
 		{"ollama", `{"message":{"role":"assistant","content":"Hi."},"done":true,"prompt_eval_count":-1}`,
 			"/prompt_eval_count", `got "-1"`, adapters.ForOllama()},
+		{"anthropic thinking", `{"type":"message","role":"assistant","content":[{"type":"text","text":"Hi."}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":5,"output_tokens_details":{"thinking_tokens":2.5}}}`,
+			"/usage/output_tokens_details/thinking_tokens", `got "2.5"`, adapters.ForAnthropic()},
 		{"responses", `{"status":"completed","output":[],"usage":{"input_tokens":1,"output_tokens_details":{"reasoning_tokens":[]}}}`,
 			"/usage/output_tokens_details/reasoning_tokens", "got an array", adapters.ForOpenAIResponses()},
 	}
