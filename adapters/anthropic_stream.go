@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"sort"
+	"strconv"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 )
@@ -36,9 +37,14 @@ import (
 //   - a block ends at its content_block_stop, or, when that is missing,
 //     at the next content_block_start, message_delta or message_stop; a
 //     tool_use is handed out as a call when it ends;
-//   - message_delta's delta members replace the message's (stop_reason,
-//     stop_sequence, ...), and its usage members replace those of
-//     message_start's usage;
+//   - message_delta's delta members replace the message's (stop_reason);
+//     of the message's own members, only those ParseAnthropicReply reads
+//     are kept (type, role, stop_reason, error, and any that differs from
+//     one of those only in case, which it refuses): the rest (id, model,
+//     stop_sequence) are checked and dropped, as the replay is the
+//     content;
+//   - the usage is message_start's usage members, each replaced by those
+//     of a message_delta's usage (its output_tokens, the final count);
 //   - event types this file does not know are skipped (Anthropic may add
 //     some); ping is skipped.
 var anthropicStreamSpec = &streamSpec{
@@ -50,12 +56,13 @@ var anthropicEventKeys = []string{"type", "index", "delta", "content_block", "me
 
 // anthropicStream is the state of one Anthropic stream.
 type anthropicStream struct {
-	started   bool // message_start came
-	stopped   bool // message_stop came
-	deltaSeen bool // a message_delta came
-	stopSeen  bool // a message_delta gave a stop_reason that is not null
-	msg       wireMembers
-	usage     wireMembers // message's usage, when it is an object
+	started   bool        // message_start came
+	stopped   bool        // message_stop came
+	deltaSeen bool        // a message_delta came
+	stopSeen  bool        // a message_delta gave a stop_reason that is not null
+	msg       wireMembers // the message's members its parser reads; content is written from the blocks
+	usage     wireMembers // the usage's members (message_start's, replaced by message_delta's)
+	usageSeen bool        // a usage object came
 	content   []byte      // the ended blocks, each a compact object, joined by commas
 	blocks    int         // how many blocks ended
 	indexes   []int64     // the index of every block started, increasing
@@ -179,14 +186,13 @@ func (a *anthropicStream) start(s *Stream, msg []byte) error {
 			a.msg.add(m.Key).kind = wireContent
 			hasContent = true
 		case jsonwire.KeyIs(m.Key, "usage") && m.Val[0] == '{':
-			a.msg.add(m.Key).kind = wireUsage
-			_ = p.ix.Members(m.Val, func(u jsonwire.Member) error {
-				a.usage.set(p.ix, u.Key, u.Val)
-				return nil
-			})
-		default:
+			return a.keepUsage(s, m.Val)
+		case jsonwire.KeyIs(m.Key, "usage") && m.Val[0] == 'n':
+		case keyFolds(m.Key, anthropicKeys):
 			a.msg.set(p.ix, m.Key, m.Val)
 		}
+		// The message's other members (id, model, ...) are not kept: the
+		// reply's parser does not read them, and its replay is the content.
 		return nil
 	})
 	if err != nil {
@@ -195,7 +201,7 @@ func (a *anthropicStream) start(s *Stream, msg []byte) error {
 	if !hasContent {
 		a.msg.add([]byte(`"content"`)).kind = wireContent
 	}
-	return nil
+	return a.msg.overflow(p, pointer("/message"), "the message")
 }
 
 // contentKind names a non-empty content value.
@@ -277,6 +283,11 @@ func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
 	if typ == "" {
 		return p.fail(pointer("/content_block/type"), ErrReplyShape, "missing type")
 	}
+	if typ == "tool_use" {
+		if err := s.startCall(pointer("/content_block")); err != nil {
+			return err
+		}
+	}
 	if a.open != nil {
 		if err := a.end(s, " (no content_block_stop came before the next block started)"); err != nil {
 			return err
@@ -293,13 +304,17 @@ func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
 	a.open = b
 	a.indexes = append(a.indexes, index)
 	a.starts = append(a.starts, s.events)
-	return p.ix.Members(block, func(m jsonwire.Member) error {
+	err = p.ix.Members(block, func(m jsonwire.Member) error {
 		b.members.set(p.ix, m.Key, m.Val)
 		if typ == "text" && m.Val[0] == '"' && jsonwire.KeyIs(m.Key, "text") {
 			s.textRaw(m.Val)
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return b.members.overflow(p, pointer("/content_block"), "content block "+strconv.FormatInt(index, 10))
 }
 
 func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
@@ -323,7 +338,7 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 	if err != nil {
 		return err
 	}
-	return p.ix.Members(delta, func(m jsonwire.Member) error {
+	err = p.ix.Members(delta, func(m jsonwire.Member) error {
 		switch {
 		case jsonwire.KeyIs(m.Key, "type"):
 			return nil
@@ -348,6 +363,10 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return b.members.overflow(p, pointer("/delta"), "content block "+strconv.FormatInt(index, 10))
 }
 
 // inputSentinel is the error of a block's input that is not whole: a
@@ -399,10 +418,15 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 				}
 				a.stopSeen = a.stopSeen || m.Val[0] != 'n'
 			}
-			a.msg.set(p.ix, m.Key, m.Val)
+			if keyFolds(m.Key, anthropicKeys) {
+				a.msg.set(p.ix, m.Key, m.Val) // the others (stop_sequence, ...) are not kept
+			}
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+		if err := a.msg.overflow(p, pointer("/delta"), "the message"); err != nil {
 			return err
 		}
 	}
@@ -412,17 +436,44 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 	if err := p.object(pointer("/usage"), usage); err != nil {
 		return err
 	}
-	if i := a.msg.find(keyUsage); i < 0 {
-		a.msg.add(keyUsage).kind = wireUsage
-	} else if a.msg.m[i].kind != wireUsage {
-		a.msg.m[i].kind = wireUsage
-		a.usage.reset()
+	return a.keepUsage(s, usage)
+}
+
+// keepUsage sets the members of the usage object usage into a.usage, each
+// replacing the one before: Turn.Usage reads them. A usage too large for
+// Usage.Raw (its members with those kept more than MaxStreamMembers, or
+// itself more than MaxUsageBytes) has only its counts kept, and the Raw
+// of the stream's Turn is left out (s.usageOmitted).
+func (a *anthropicStream) keepUsage(s *Stream, usage []byte) error {
+	p := &s.rp
+	a.usageSeen = true
+	var f [5][]byte
+	key, others := p.ix.FieldsCount(usage, anthropicUsageKeys, f[:])
+	if key != nil {
+		return p.fail(pointer("/usage"), ErrReplyShape, "key %s differs from an expected key only in case", msgQuote(string(key)))
+	}
+	n := len(usage)
+	if n > MaxUsageBytes {
+		n -= p.ix.Spaces(usage)
+	}
+	if n > MaxUsageBytes || len(a.usage.m)+others+len(f) > MaxStreamMembers {
+		s.usageOmitted = max(s.usageOmitted, n, MaxUsageBytes+1)
+		for i, v := range f {
+			if v != nil {
+				a.usage.set(p.ix, anthropicUsageQuoted[i], v)
+			}
+		}
+		return nil
 	}
 	return p.ix.Members(usage, func(m jsonwire.Member) error {
 		a.usage.set(p.ix, m.Key, m.Val)
 		return nil
 	})
 }
+
+// anthropicUsageQuoted are anthropicUsageKeys, quoted.
+var anthropicUsageQuoted = [...][]byte{[]byte(`"input_tokens"`), []byte(`"output_tokens"`),
+	[]byte(`"cache_read_input_tokens"`), []byte(`"cache_creation_input_tokens"`), []byte(`"output_tokens_details"`)}
 
 // end ends the open block: its input pieces are read, a tool_use is
 // handed out, and the block is written to the content. why says how the
@@ -435,7 +486,7 @@ func (a *anthropicStream) end(s *Stream, why string) error {
 		b.input = append(b.input, '"')
 		text := jsonwire.AppendUnquoted(a.scratch[:0], b.input)
 		a.scratch = text
-		if text = bytes.TrimSpace(text); len(text) > 0 {
+		if text = trimJSONSpace(text); len(text) > 0 {
 			if err := a.readInput(s, b, text, why); err != nil {
 				return err
 			}
@@ -452,7 +503,7 @@ func (a *anthropicStream) end(s *Stream, why string) error {
 		a.content = append(a.content, ',')
 	}
 	a.blocks++
-	a.content = b.members.appendObject(a.content, nil, nil)
+	a.content = b.members.appendObject(a.content, nil)
 	return nil
 }
 
@@ -473,7 +524,8 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 		}
 		return s.failStream(a.inputSentinel(b), "the input of block %d (%s) is not valid JSON: %s: %s", b.index, a.blockName(b), errProblem(err), msgQuote(string(text)))
 	}
-	if b.typ == "tool_use" && args[0] != '{' {
+	if b.typ == "tool_use" && args[0] != '{' && args[0] != 'n' {
+		// null is no input ({}), as in a whole message.
 		return s.failStream(ErrArguments, "the input of block %d (%s) is %s, not a JSON object", b.index, a.blockName(b), jsonwire.Kind(args))
 	}
 	i := b.members.find(keyInput)
@@ -555,7 +607,6 @@ var (
 	keyID    = []byte(`"id"`)
 	keyName  = []byte(`"name"`)
 	keyInput = []byte(`"input"`)
-	keyUsage = []byte(`"usage"`)
 )
 
 // quotedKey is "id" or "name", quoted.
@@ -589,10 +640,15 @@ func (a *anthropicStream) finish(s *Stream) ([]byte, error) {
 	}
 	// A block still open here started after message_delta, which is an
 	// error; message_delta and message_stop end the open block.
-	out := make([]byte, 0, len(a.content)+256)
-	return a.msg.appendObject(out, func(dst []byte) []byte {
+	out := make([]byte, 0, len(a.content)+a.msg.size()+a.usage.size()+24)
+	out = a.msg.appendObject(out, func(dst []byte) []byte {
 		return append(append(append(dst, '['), a.content...), ']')
-	}, &a.usage), nil
+	})
+	if a.usageSeen {
+		out = a.usage.appendObject(append(out[:len(out)-1], `,"usage":`...), nil)
+		out = append(out, '}')
+	}
+	return out, nil
 }
 
 // ParseAnthropicStream reads an Anthropic Messages stream (a request with

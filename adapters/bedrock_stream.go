@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"bytes"
 	"io"
 	"strconv"
 
@@ -19,8 +18,9 @@ import (
 // additionalModelResponseFields}; metadata {usage, metrics, trace}. The
 // service pads every payload with a "p" member of random length, which is
 // skipped. The assembler rebuilds the Converse response
-// ({"output":{"message":...},"stopReason":...,"usage":...}) and
-// ParseBedrockReply reads it.
+// ({"output":{"message":...},"stopReason":...}: what ParseBedrockReply
+// reads; usage, metrics and trace are not kept) and ParseBedrockReply
+// reads it.
 //
 // How the stream is read:
 //   - a text block has no contentBlockStart: its first delta starts it;
@@ -62,7 +62,7 @@ type bedrockStream struct {
 	open       *bedrockBlock // the block not ended yet, if any
 	byIndex    map[int64]int // contentBlockIndex -> blocks
 	ids        map[string]bool
-	top        wireMembers // the response's members from messageStop and metadata
+	top        wireMembers // the response's members from messageStop and metadata that its parser reads
 	scratch    []byte
 }
 
@@ -318,7 +318,11 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 			return err
 		}
 		switch typ {
-		case "", "tool_use", "server_tool_use":
+		case "", "tool_use":
+			if err := s.startCall(at); err != nil {
+				return err
+			}
+		case "server_tool_use":
 		default:
 			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", msgQuote(typ))
 		}
@@ -520,7 +524,7 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	}
 	text := jsonwire.AppendUnquoted(a.scratch[:0], append(b.input, '"'))
 	a.scratch = text
-	if len(bytes.TrimSpace(text)) == 0 {
+	if len(trimJSONSpace(text)) == 0 {
 		b.args = []byte("{}")
 	} else {
 		v, err := s.rp.check(pointer(""), text, ErrArguments, nil)
@@ -530,7 +534,7 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 			}
 			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is not valid JSON: %s", b.index, msgQuote(name), errProblem(err))
 		}
-		if v[0] != '{' {
+		if v[0] != '{' && v[0] != 'n' {
 			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is %s, not a JSON object", b.index, msgQuote(name), jsonwire.Kind(v))
 		}
 		b.args = jsonwire.AppendCompact(make([]byte, 0, len(v)), v)
@@ -538,25 +542,35 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	b.input = nil
 	if !b.server {
 		id, _ := jsonwire.Text(b.id)
-		s.giveCall(Call{ID: id, Name: name, Args: b.args})
+		args := b.args
+		if args[0] == 'n' {
+			args = []byte("{}") // null is no input, as in a whole reply (the replay keeps null)
+		}
+		s.giveCall(Call{ID: id, Name: name, Args: args})
 	}
 	return nil
 }
 
-// members keeps the members of a messageStop or metadata event, but its
-// padding, as members of the response.
+// members keeps the members of a messageStop or metadata event that the
+// response's parser reads (stopReason, and any whose key differs from one
+// it reads only in case, which it refuses) as members of the response.
+// The others (usage, metrics, trace, additionalModelResponseFields, the
+// padding) are not kept: the replay is the message.
 func (a *bedrockStream) members(s *Stream, obj []byte) error {
 	p := &s.rp
-	return p.ix.Members(obj, func(m jsonwire.Member) error {
-		switch string(m.Key) {
-		case `"p"`:
-			return nil
-		case `"output"`:
+	err := p.ix.Members(obj, func(m jsonwire.Member) error {
+		switch {
+		case string(m.Key) == `"output"`:
 			return p.fail(pointer("/output"), ErrReplyShape, "an output member outside the message")
+		case keyFolds(m.Key, bedrockKeys):
+			a.top.set(p.ix, m.Key, m.Val)
 		}
-		a.top.set(p.ix, m.Key, m.Val)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return a.top.overflow(p, pointer(""), "the response")
 }
 
 func (a *bedrockStream) finish(s *Stream) ([]byte, error) {

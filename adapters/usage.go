@@ -63,7 +63,10 @@ type Usage struct {
 	Raw json.RawMessage
 
 	// RawOmitted is the size of a usage object left out of Raw for being
-	// larger than MaxUsageBytes; 0 otherwise.
+	// larger than MaxUsageBytes (for an Anthropic stream, whose usage is
+	// message_start's merged with message_delta's, the larger of theirs,
+	// or MaxUsageBytes + 1 when only their merge is too large); 0
+	// otherwise.
 	RawOmitted int
 }
 

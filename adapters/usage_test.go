@@ -485,3 +485,35 @@ func TestUsageBedrockStreamFile(t *testing.T) {
 		t.Error("stream.bin is not what bedrockUsageStream encodes to: run with TOOLNEXUS_UPDATE_GOLDEN=1")
 	}
 }
+
+// TestUsageAnthropicStreamLarge: an Anthropic stream whose message_delta
+// usage is too large to keep keeps its counts, and leaves Raw out with its
+// size; a small one is merged member by member into message_start's.
+func TestUsageAnthropicStreamLarge(t *testing.T) {
+	start := "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":70,\"cache_read_input_tokens\":30,\"output_tokens\":1}}}\n\n"
+	end := "event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	var pad strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&pad, `,"k%d":1`, i)
+	}
+	big := `{"output_tokens":9007199254740993` + pad.String() + `,"output_tokens_details":{"thinking_tokens":5}}`
+	body := start + "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":" + big + "}\n\n" + end
+	turn, err := adapters.ParseAnthropicStream(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := adapters.Usage{Input: 100, Output: 9007199254740993, CacheRead: 30, Reasoning: 5,
+		Known: allCounts &^ adapters.UsageCacheWrite, RawOmitted: len(big)}
+	checkUsage(t, "large", turn.Usage, want)
+	if want.RawOmitted != turn.Usage.RawOmitted {
+		t.Errorf("RawOmitted = %d, want %d", turn.Usage.RawOmitted, want.RawOmitted)
+	}
+
+	small := start + "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":12,\"server_tool_use\":{\"web_search_requests\":1}}}\n\n" + end
+	turn, err = adapters.ParseAnthropicStream(strings.NewReader(small))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkUsage(t, "small", turn.Usage, adapters.Usage{Input: 100, Output: 12, CacheRead: 30, Known: inOut | adapters.UsageCacheRead,
+		Raw: raw(`{"input_tokens":70,"cache_read_input_tokens":30,"output_tokens":12,"server_tool_use":{"web_search_requests":1}}`)})
+}
