@@ -2,6 +2,7 @@ package transport_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,19 +40,10 @@ func TestSigV4Vectors(t *testing.T) {
 	if err := s.Sign(req, []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
-	if req.Header.Get("X-Amz-Security-Token") != "tok" || !contains(req.Header.Get("Authorization"), "SignedHeaders=host;x-amz-date;x-amz-security-token,") {
+	if req.Header.Get("X-Amz-Security-Token") != "tok" || !strings.Contains(req.Header.Get("Authorization"), "SignedHeaders=host;x-amz-date;x-amz-security-token,") {
 		t.Errorf("with a session token: %v", req.Header)
 	}
 	if err := (transport.SigV4{Region: "r", Service: "bedrock"}).Sign(req, nil); err == nil {
 		t.Error("no credentials: no error")
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }

@@ -191,7 +191,10 @@ func (e *Endpoint) do(ctx context.Context, url string, body []byte) (*http.Respo
 		}
 		req.Header.Set("Content-Type", "application/json")
 		for k, vs := range e.Header {
-			req.Header[k] = append([]string(nil), vs...)
+			req.Header.Del(k)
+			for _, v := range vs {
+				req.Header.Add(k, v)
+			}
 		}
 		if e.Sign != nil {
 			if err := e.Sign(req, body); err != nil {
