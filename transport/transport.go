@@ -32,6 +32,8 @@ import (
 	"github.com/toolnexus/toolnexus/adapters"
 )
 
+// README: transport-interface
+
 // Transport sends one request body, the provider's JSON, and returns the
 // model's turn.
 type Transport interface {
@@ -41,6 +43,8 @@ type Transport interface {
 	// streamed reply, calling hooks as its text and calls arrive.
 	Stream(ctx context.Context, body []byte, hooks adapters.StreamHooks) (adapters.Turn, error)
 }
+
+// README end
 
 // Signer signs a request whose body is body, before each attempt: an
 // AWS SigV4 signer ([SigV4.Sign]) for Bedrock, or any other scheme.
