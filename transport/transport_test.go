@@ -501,3 +501,40 @@ func TestBodyEdits(t *testing.T) {
 		}
 	}
 }
+
+// TestEachAttempt: each attempt is signed anew and carries the
+// Endpoint's headers, however their keys are spelled; the body is sent
+// whole each time.
+func TestEachAttempt(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.Header.Get("X-Custom") != "a" || r.Header.Get("X-Signed") != strings.Repeat("s", int(n.Load())+1) || string(b) != `{"messages":[]}` {
+			t.Errorf("attempt %d: headers %v, body %s", n.Load()+1, r.Header, b)
+		}
+		if n.Add(1) < 3 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.Write(fixture(t, "bedrock/reply.json"))
+	}))
+	defer srv.Close()
+	signs := 0
+	ep := transport.Bedrock("us-east-1", "m", func(req *http.Request, body []byte) error {
+		signs++
+		req.Header.Set("X-Signed", strings.Repeat("s", signs))
+		return nil
+	}).Rebase(srv.URL)
+	ep.Header = http.Header{"x-custom": {"a"}}
+	ep.Retry = transport.Retry{Base: time.Millisecond}
+	turn, err := ep.Send(context.Background(), []byte(`{"messages":[]}`))
+	if err != nil || signs != 3 || n.Load() != 3 || len(turn.Calls) != 1 {
+		t.Errorf("err %v, %d signings, %d requests, %d calls; want 3, 3, 1", err, signs, n.Load(), len(turn.Calls))
+	}
+	// A signer's error ends the call before any request.
+	ep.Sign = func(*http.Request, []byte) error { return errors.New("no credentials") }
+	n.Store(0)
+	if _, err := ep.Send(context.Background(), []byte(`{}`)); err == nil || !strings.Contains(err.Error(), "no credentials") || n.Load() != 0 {
+		t.Errorf("a signer's error: %v, %d requests", err, n.Load())
+	}
+}
