@@ -163,7 +163,7 @@ func appendAnthropicBlocks(b []byte, blocks []AnthropicContentBlock) []byte {
 }
 
 var (
-	anthropicKeys      = []string{"type", "role", "content", "stop_reason", "error"}
+	anthropicKeys      = []string{"type", "role", "content", "stop_reason", "error", "usage"}
 	anthropicBlockKeys = []string{"type", "id", "name", "input", "text"}
 	anthropicErrorKeys = [4]string{"message", "type", "code", "param"}
 )
@@ -194,7 +194,7 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	var m [5][]byte
+	var m [6][]byte
 	if err := p.fields(pointer(""), data, anthropicKeys, m[:]); err != nil {
 		return Turn{}, err
 	}
@@ -223,6 +223,9 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 	}
 	turn := Turn{}
 	if turn.Stop, err = p.text(pointer("/stop_reason"), m[3]); err != nil {
+		return Turn{}, err
+	}
+	if turn.Usage, err = p.anthropicUsage(m[5]); err != nil {
 		return Turn{}, err
 	}
 	var text textJoin
@@ -329,6 +332,50 @@ func anthropicResults(p *spec, calls []Call, results []define.Result, cfg config
 		msg.Content[i] = tr
 	}
 	return msg, nil
+}
+
+var (
+	anthropicUsageKeys  = []string{"input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens", "output_tokens_details"}
+	anthropicUsagePaths = [...]string{"/input_tokens", "/output_tokens", "/cache_read_input_tokens", "/cache_creation_input_tokens",
+		"/output_tokens_details/thinking_tokens"}
+	anthropicOutputDetailKeys = []string{"thinking_tokens"}
+)
+
+// anthropicUsage reads a message's usage object raw: input_tokens leaves
+// out the cache, so Input is input_tokens + cache_read_input_tokens +
+// cache_creation_input_tokens; output_tokens counts the thinking, which
+// Reasoning is when output_tokens_details.thinking_tokens gives it (a
+// stream's message_delta may; Reasoning is unknown otherwise).
+func (p replyParser) anthropicUsage(raw []byte) (Usage, error) {
+	var u Usage
+	at := pointer("/usage")
+	var f [5][]byte
+	if ok, err := p.usageObject(at, raw, anthropicUsageKeys, f[:]); !ok || err != nil {
+		return u, err
+	}
+	var details [1][]byte
+	if _, err := p.usageObject(at.key("/output_tokens_details"), f[4], anthropicOutputDetailKeys, details[:]); err != nil {
+		return u, err
+	}
+	f[4] = details[0]
+	var c [5]tokens
+	for i, path := range anthropicUsagePaths {
+		var err error
+		if c[i], err = p.tokenCount(at.key(path), f[i]); err != nil {
+			return u, err
+		}
+	}
+	in, err := p.plus(at.key("/input_tokens"), c[0], c[2], c[3])
+	if err != nil {
+		return u, err
+	}
+	u.set(UsageInput, in)
+	u.set(UsageOutput, c[1])
+	u.set(UsageCacheRead, c[2])
+	u.set(UsageCacheWrite, c[3])
+	u.set(UsageReasoning, c[4])
+	p.keepRaw(&u, raw)
+	return u, nil
 }
 
 // anthropicResultBlock is the block of one piece; false for an empty text,

@@ -41,8 +41,10 @@ import (
 //     of the message's own members, only those ParseAnthropicReply reads
 //     are kept (type, role, stop_reason, error, and any that differs from
 //     one of those only in case, which it refuses): the rest (id, model,
-//     stop_sequence, usage) are checked and dropped, as the replay is the
+//     stop_sequence) are checked and dropped, as the replay is the
 //     content;
+//   - the usage is message_start's usage members, each replaced by those
+//     of a message_delta's usage (its output_tokens, the final count);
 //   - event types this file does not know are skipped (Anthropic may add
 //     some); ping is skipped.
 var anthropicStreamSpec = &streamSpec{
@@ -59,6 +61,8 @@ type anthropicStream struct {
 	deltaSeen bool        // a message_delta came
 	stopSeen  bool        // a message_delta gave a stop_reason that is not null
 	msg       wireMembers // the message's members its parser reads; content is written from the blocks
+	usage     wireMembers // the usage's members (message_start's, replaced by message_delta's)
+	usageSeen bool        // a usage object came
 	content   []byte      // the ended blocks, each a compact object, joined by commas
 	blocks    int         // how many blocks ended
 	indexes   []int64     // the index of every block started, increasing
@@ -181,12 +185,14 @@ func (a *anthropicStream) start(s *Stream, msg []byte) error {
 			}
 			a.msg.add(m.Key).kind = wireContent
 			hasContent = true
+		case jsonwire.KeyIs(m.Key, "usage") && m.Val[0] == '{':
+			return a.keepUsage(s, m.Val)
+		case jsonwire.KeyIs(m.Key, "usage") && m.Val[0] == 'n':
 		case keyFolds(m.Key, anthropicKeys):
 			a.msg.set(p.ix, m.Key, m.Val)
 		}
-		// The message's other members (id, model, usage, ...) are not
-		// kept: the reply's parser does not read them, and its replay is
-		// the content.
+		// The message's other members (id, model, ...) are not kept: the
+		// reply's parser does not read them, and its replay is the content.
 		return nil
 	})
 	if err != nil {
@@ -427,9 +433,47 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 	if usage == nil || usage[0] == 'n' {
 		return nil
 	}
-	// The usage is checked, not kept (the reply's parser does not read it).
-	return p.object(pointer("/usage"), usage)
+	if err := p.object(pointer("/usage"), usage); err != nil {
+		return err
+	}
+	return a.keepUsage(s, usage)
 }
+
+// keepUsage sets the members of the usage object usage into a.usage, each
+// replacing the one before: Turn.Usage reads them. A usage too large for
+// Usage.Raw (its members with those kept more than MaxStreamMembers, or
+// itself more than MaxUsageBytes) has only its counts kept, and the Raw
+// of the stream's Turn is left out (s.usageOmitted).
+func (a *anthropicStream) keepUsage(s *Stream, usage []byte) error {
+	p := &s.rp
+	a.usageSeen = true
+	var f [5][]byte
+	key, others := p.ix.FieldsCount(usage, anthropicUsageKeys, f[:])
+	if key != nil {
+		return p.fail(pointer("/usage"), ErrReplyShape, "key %s differs from an expected key only in case", msgQuote(string(key)))
+	}
+	n := len(usage)
+	if n > MaxUsageBytes {
+		n -= p.ix.Spaces(usage)
+	}
+	if n > MaxUsageBytes || len(a.usage.m)+others+len(f) > MaxStreamMembers {
+		s.usageOmitted = max(s.usageOmitted, n, MaxUsageBytes+1)
+		for i, v := range f {
+			if v != nil {
+				a.usage.set(p.ix, anthropicUsageQuoted[i], v)
+			}
+		}
+		return nil
+	}
+	return p.ix.Members(usage, func(m jsonwire.Member) error {
+		a.usage.set(p.ix, m.Key, m.Val)
+		return nil
+	})
+}
+
+// anthropicUsageQuoted are anthropicUsageKeys, quoted.
+var anthropicUsageQuoted = [...][]byte{[]byte(`"input_tokens"`), []byte(`"output_tokens"`),
+	[]byte(`"cache_read_input_tokens"`), []byte(`"cache_creation_input_tokens"`), []byte(`"output_tokens_details"`)}
 
 // end ends the open block: its input pieces are read, a tool_use is
 // handed out, and the block is written to the content. why says how the
@@ -596,10 +640,15 @@ func (a *anthropicStream) finish(s *Stream) ([]byte, error) {
 	}
 	// A block still open here started after message_delta, which is an
 	// error; message_delta and message_stop end the open block.
-	out := make([]byte, 0, len(a.content)+a.msg.size()+16)
-	return a.msg.appendObject(out, func(dst []byte) []byte {
+	out := make([]byte, 0, len(a.content)+a.msg.size()+a.usage.size()+24)
+	out = a.msg.appendObject(out, func(dst []byte) []byte {
 		return append(append(append(dst, '['), a.content...), ']')
-	}), nil
+	})
+	if a.usageSeen {
+		out = a.usage.appendObject(append(out[:len(out)-1], `,"usage":`...), nil)
+		out = append(out, '}')
+	}
+	return out, nil
 }
 
 // ParseAnthropicStream reads an Anthropic Messages stream (a request with

@@ -174,7 +174,7 @@ type BedrockSource struct {
 const BedrockEmptyOutput = "(no output)"
 
 var (
-	bedrockKeys        = []string{"output", "stopReason", "message", "Message", "__type", "role", "content"}
+	bedrockKeys        = []string{"output", "stopReason", "message", "Message", "__type", "role", "content", "usage"}
 	bedrockOutputKeys  = []string{"message"}
 	bedrockMessageKeys = []string{"role", "content"}
 	bedrockBlockKeys   = []string{"text", "toolUse", "citationsContent"}
@@ -211,7 +211,7 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	var top [7][]byte
+	var top [8][]byte
 	if err := p.fields(pointer(""), data, bedrockKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
@@ -241,6 +241,9 @@ func (l ReplyLimits) ParseBedrockReply(reply []byte) (Turn, error) {
 			return Turn{}, p.fail(pointer("/output"), ErrReplyShape, "no message")
 		}
 		if turn.Stop, err = p.text(pointer("/stopReason"), top[1]); err != nil {
+			return Turn{}, err
+		}
+		if turn.Usage, err = p.bedrockUsage(top[7]); err != nil {
 			return Turn{}, err
 		}
 		msg, path = out[0], pointer("/output/message")
@@ -464,6 +467,50 @@ func bedrockResult(c Call, r define.Result, pieces []piece) BedrockToolResult {
 		tr.Content = []BedrockToolResultContent{{Text: BedrockEmptyOutput}}
 	}
 	return tr
+}
+
+var (
+	bedrockUsageKeys = []string{"inputTokens", "outputTokens", "cacheReadInputTokens", "cacheWriteInputTokens",
+		"cacheReadInputTokenCount", "cacheWriteInputTokenCount"}
+	bedrockUsagePaths = [...]string{"/inputTokens", "/outputTokens", "/cacheReadInputTokens", "/cacheWriteInputTokens",
+		"/cacheReadInputTokenCount", "/cacheWriteInputTokenCount"}
+)
+
+// bedrockUsage reads a Converse response's usage object raw (a stream's
+// is its metadata event's): inputTokens leaves out the cache, so Input is
+// inputTokens + cacheReadInputTokens + cacheWriteInputTokens (or their
+// older spellings cacheReadInputTokenCount and cacheWriteInputTokenCount);
+// outputTokens counts the reasoning, which Converse does not count apart
+// (Reasoning is unknown).
+func (p replyParser) bedrockUsage(raw []byte) (Usage, error) {
+	var u Usage
+	at := pointer("/usage")
+	var f [6][]byte
+	if ok, err := p.usageObject(at, raw, bedrockUsageKeys, f[:]); !ok || err != nil {
+		return u, err
+	}
+	var c [6]tokens
+	for i, path := range bedrockUsagePaths {
+		var err error
+		if c[i], err = p.tokenCount(at.key(path), f[i]); err != nil {
+			return u, err
+		}
+	}
+	for i := 2; i < 4; i++ {
+		if !c[i].ok {
+			c[i] = c[i+2]
+		}
+	}
+	in, err := p.plus(at.key("/inputTokens"), c[0], c[2], c[3])
+	if err != nil {
+		return u, err
+	}
+	u.set(UsageInput, in)
+	u.set(UsageOutput, c[1])
+	u.set(UsageCacheRead, c[2])
+	u.set(UsageCacheWrite, c[3])
+	p.keepRaw(&u, raw)
+	return u, nil
 }
 
 // bedrockPlace is where Bedrock takes a part: text and images (PNG, JPEG,

@@ -99,6 +99,14 @@ type Turn struct {
 	// Split also collects Anthropic's, which are calls of the client-side
 	// search tool).
 	Searches []Search
+
+	// Usage is the token usage the reply reports, in one meaning for
+	// every provider (see [Usage]); a streamed reply's is read where its
+	// provider sends it (the last chunk with usage, message_start and
+	// message_delta, the last usageMetadata, the metadata event,
+	// response.completed, the chunk with "done": true). The zero Usage
+	// when the reply reports none.
+	Usage Usage
 }
 
 // Errors callers can test for with errors.Is on the error of a ParseX or

@@ -79,7 +79,7 @@ type OpenAIToolMessage struct {
 }
 
 var (
-	openAICompletionKeys = []string{"choices", "error"}
+	openAICompletionKeys = []string{"choices", "error", "usage"}
 	openAIChoiceKeys     = []string{"message", "finish_reason"}
 	openAIMessageKeys    = []string{"role", "content", "tool_calls", "function_call"}
 	openAIToolCallKeys   = []string{"id", "type", "function"}
@@ -129,6 +129,15 @@ const (
 	// refusal "", a custom {"name":"","input":""} beside a call's
 	// function): they are not read as such and are left out of the replay.
 	quirkPlaceholders
+	// quirkReasoningApart: completion_tokens leaves out the reasoning
+	// tokens (completion_tokens_details.reasoning_tokens), which only
+	// total_tokens counts (xAI): Usage.Output adds them.
+	quirkReasoningApart
+	// quirkThoughtsInTotal: completion_tokens may leave out thoughts that
+	// only total_tokens counts, with no reasoning_tokens to say how many
+	// (Gemini's OpenAI-compatible endpoint): Usage.Output is
+	// total_tokens - prompt_tokens when that is more.
+	quirkThoughtsInTotal
 )
 
 // chatServer is one server of the family, as its reader and its stream
@@ -256,7 +265,7 @@ func (l ReplyLimits) parseChat(srv *chatServer, reply []byte) (Turn, error) {
 // to turn.Stop. It returns the message and where it is; choices is false
 // for a reply that is the message alone.
 func (p replyParser) chatMessage(srv *chatServer, data []byte, turn *Turn) (msg []byte, path loc, choices bool, err error) {
-	var top [2][]byte
+	var top [3][]byte
 	if err := p.fields(pointer(""), data, openAICompletionKeys, top[:]); err != nil {
 		return nil, loc{}, false, err
 	}
@@ -286,6 +295,9 @@ func (p replyParser) chatMessage(srv *chatServer, data []byte, turn *Turn) (msg 
 		return nil, loc{}, false, p.fail(pointer("/choices/0"), ErrReplyShape, "no message")
 	}
 	if turn.Stop, err = p.text(pointer("/choices/0/finish_reason"), ch[1]); err != nil {
+		return nil, loc{}, false, err
+	}
+	if turn.Usage, err = p.chatUsage(srv, top[2]); err != nil {
 		return nil, loc{}, false, err
 	}
 	return ch[0], pointer("/choices/0/message"), true, nil

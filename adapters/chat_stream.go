@@ -24,7 +24,11 @@ import (
 //     id (two calls with one id: an error, as in a whole reply);
 //   - finish_reason: null in a later chunk leaves the earlier one;
 //   - an error object in a chunk, or an "error" event: a provider error;
-//   - usage-only chunks (choices: []) and SSE comments are skipped.
+//   - the usage is the last usage object a chunk sent (OpenAI's chunk of
+//     choices: [] that stream_options.include_usage adds, a chunk of a
+//     server that sends one with every chunk or with its finish_reason),
+//     or Groq's x_groq.usage; it is the assembled reply's usage;
+//   - SSE comments are skipped.
 //
 // The stream of every server of the family (chat_reply.go) is read alike;
 // its chatServer says what its pieces may carry beyond OpenAI's (its
@@ -39,7 +43,7 @@ func chatStreams(srv *chatServer) *streamSpec {
 }
 
 var (
-	openAIChunkKeys     = []string{"choices", "error"}
+	openAIChunkKeys     = []string{"choices", "error", "usage", "x_groq"}
 	openAIDeltaChoice   = []string{"index", "delta", "finish_reason"}
 	openAIDeltaKeys     = []string{"role", "content", "tool_calls", "function_call"}
 	openAIDeltaCallKeys = []string{"index", "id", "type", "function"}
@@ -57,6 +61,7 @@ type chatStream struct {
 	calls      []*chatStreamCall
 	byIndex    map[int64]int  // a piece's index -> calls
 	byID       map[string]int // a call's id -> calls
+	usage      []byte         // the last usage object, compact; nil before one
 }
 
 // chatStreamCall is one tool call being assembled.
@@ -91,7 +96,7 @@ func (a *chatStream) event(s *Stream, name string, data []byte) error {
 		return err
 	}
 	p := &s.rp
-	var top [2][]byte
+	var top [4][]byte
 	if err := p.fields(pointer(""), obj, openAIChunkKeys, top[:]); err != nil {
 		return err
 	}
@@ -109,6 +114,9 @@ func (a *chatStream) event(s *Stream, name string, data []byte) error {
 		if err := a.srv.errorBody(*p, obj); err != nil {
 			return err
 		}
+	}
+	if err := a.keepUsage(p, top[2], top[3]); err != nil {
+		return err
 	}
 	if top[0] == nil || top[0][0] == 'n' {
 		return nil
@@ -142,6 +150,23 @@ func (a *chatStream) event(s *Stream, name string, data []byte) error {
 		}
 		return a.delta(s, at.key("/delta"), c[1])
 	})
+}
+
+// keepUsage keeps a chunk's usage object, replacing the one before: its
+// top-level usage, else Groq's x_groq.usage.
+func (a *chatStream) keepUsage(p *replyParser, usage, xgroq []byte) error {
+	at := "/usage"
+	if (usage == nil || usage[0] == 'n') && xgroq != nil && xgroq[0] == '{' {
+		usage, at = p.ix.Field(xgroq, "usage"), "/x_groq/usage"
+	}
+	if usage == nil || usage[0] == 'n' {
+		return nil
+	}
+	if usage[0] != '{' {
+		return p.fail(pointer(at), ErrReplyShape, "expected an object, got %s", jsonwire.Kind(usage))
+	}
+	a.usage = p.ix.AppendCompact(a.usage[:0], usage)
+	return nil
 }
 
 // delta reads one choice's delta.
@@ -394,7 +419,7 @@ func (a *chatStream) finish(s *Stream) ([]byte, error) {
 	if err := a.giveComplete(s); err != nil {
 		return nil, err
 	}
-	n := 128 + len(a.role) + len(a.content) + a.extras.size() + len(a.stop)
+	n := 128 + len(a.role) + len(a.content) + a.extras.size() + len(a.stop) + len(a.usage)
 	for _, c := range a.calls {
 		n += 64 + len(c.id) + len(c.typ) + len(c.name) + len(c.args)
 	}
@@ -439,5 +464,9 @@ func (a *chatStream) finish(s *Stream) ([]byte, error) {
 	} else {
 		b = append(b, "null"...)
 	}
-	return append(b, "}]}"...), nil
+	b = append(b, "}]"...)
+	if a.usage != nil {
+		b = append(append(b, `,"usage":`...), a.usage...)
+	}
+	return append(b, '}'), nil
 }

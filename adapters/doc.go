@@ -77,6 +77,12 @@
 //		log.Printf("openai said %s (%s, %s)", re.Message, re.Type, re.Code)
 //	}
 //
+// Turn.Usage is the reply's token usage in one meaning for every provider
+// ([Usage]: input with its cached tokens, output with its reasoning, the
+// cache and reasoning counts, and the provider's own usage object), read
+// from whole replies and from streams; docs/providers.md maps each
+// provider's counts to it.
+//
 // Error paths are JSON Pointers into the reply ("/choices/0/message"). A
 // reply larger than 32 MiB or nested deeper than 512 levels is an error
 // wrapping [ErrReplyLimit]; [ReplyLimits] and [WithReplyLimits] change the

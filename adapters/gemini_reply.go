@@ -177,7 +177,7 @@ type GeminiResponse struct {
 }
 
 var (
-	geminiKeys          = []string{"candidates", "promptFeedback", "error", "parts"}
+	geminiKeys          = []string{"candidates", "promptFeedback", "error", "parts", "usageMetadata"}
 	geminiCandidateKeys = []string{"content", "finishReason", "finishMessage"}
 	geminiContentKeys   = []string{"role", "parts"}
 	geminiPartKeys      = []string{"text", "thought", "thoughtSignature", "functionCall"}
@@ -248,7 +248,7 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 	if data[0] == '[' {
 		return p.geminiStream(data)
 	}
-	var top [4][]byte
+	var top [5][]byte
 	if err := p.fields(pointer(""), data, geminiKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
@@ -279,6 +279,9 @@ func (l ReplyLimits) ParseGeminiReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(pointer("/parts"), ErrReplyShape, "no parts")
 	}
 	if err := p.geminiParts(path, parts, &g); err != nil {
+		return Turn{}, err
+	}
+	if g.turn.Usage, err = p.geminiUsage(pointer("/usageMetadata"), top[4]); err != nil {
 		return Turn{}, err
 	}
 	g.turn.Text = g.text.String()
@@ -458,7 +461,7 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 			}
 			return nil
 		}
-		var top [4][]byte
+		var top [5][]byte
 		if err := p.fields(pointer("").index(i), v, geminiKeys, top[:]); err != nil {
 			return err
 		}
@@ -469,6 +472,9 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 			return nil
 		}
 		s.gemini = s.gemini || top[0] != nil || top[1] != nil || top[3] != nil
+		if u := top[4]; u != nil && u[0] != 'n' {
+			s.usage, s.usageAt = u, i // the last chunk's: each counts the stream so far
+		}
 		parts, err := p.geminiChunk(i, v, &top, &s)
 		if err != nil {
 			failed = err
@@ -495,6 +501,12 @@ func (p replyParser) geminiStream(data []byte) (Turn, error) {
 		}
 		return Turn{}, p.geminiNoContent(pointer("").index(s.stopAt).key("/candidates/0/finishReason"), s.turn.Stop, s.stopMsg)
 	}
+	if s.usage != nil {
+		var err error
+		if s.turn.Usage, err = p.geminiUsage(pointer("").index(s.usageAt).key("/usageMetadata"), s.usage); err != nil {
+			return Turn{}, err
+		}
+	}
 	s.turn.Text = s.text.String()
 	s.turn.Replay = []any{geminiJoin(p.ix, lists)}
 	return s.turn.noEmptyCalls(), nil
@@ -518,11 +530,13 @@ type geminiStreamState struct {
 	stopMsg   []byte // its finishMessage
 	stopParts bool   // whether its candidate had parts
 	gemini    bool   // whether a chunk had candidates, promptFeedback or parts
+	usage     []byte // the last usageMetadata, nil before one
+	usageAt   int    // its chunk
 }
 
 // geminiChunk reads chunk i of a stream, whose top-level fields are top,
 // into s, and returns its parts array when it has parts.
-func (p replyParser) geminiChunk(i int, chunk []byte, top *[4][]byte, s *geminiStreamState) ([]byte, error) {
+func (p replyParser) geminiChunk(i int, chunk []byte, top *[5][]byte, s *geminiStreamState) ([]byte, error) {
 	at := pointer("").index(i)
 	content, path := chunk, at
 	switch {
@@ -700,6 +714,47 @@ func geminiResponse(r define.Result, pieces []piece) GeminiResponse {
 	}
 	s, _ := json.Marshal(joinText(r.Output, pieces)) // a string never fails to marshal
 	return GeminiResponse{Output: s}
+}
+
+var (
+	geminiUsageKeys  = []string{"promptTokenCount", "candidatesTokenCount", "cachedContentTokenCount", "thoughtsTokenCount", "toolUsePromptTokenCount"}
+	geminiUsagePaths = [...]string{"/promptTokenCount", "/candidatesTokenCount", "/cachedContentTokenCount", "/thoughtsTokenCount", "/toolUsePromptTokenCount"}
+)
+
+// geminiUsage reads the usageMetadata raw at at. Gemini's JSON leaves out
+// a count that is zero, so a count absent from it is 0. promptTokenCount
+// counts the cached content (cachedContentTokenCount) but not the
+// tool-use prompt (toolUsePromptTokenCount, the results of the tools the
+// server ran), which Input adds; candidatesTokenCount leaves out the
+// thoughts (thoughtsTokenCount), which Output adds. Gemini does not count
+// cache writes (CacheWrite is unknown).
+func (p replyParser) geminiUsage(at loc, raw []byte) (Usage, error) {
+	var u Usage
+	var f [5][]byte
+	if ok, err := p.usageObject(at, raw, geminiUsageKeys, f[:]); !ok || err != nil {
+		return u, err
+	}
+	var c [5]tokens
+	for i, path := range geminiUsagePaths {
+		var err error
+		if c[i], err = p.tokenCount0(at.key(path), f[i]); err != nil {
+			return u, err
+		}
+	}
+	in, err := p.plus(at.key("/promptTokenCount"), c[0], c[4])
+	if err != nil {
+		return u, err
+	}
+	out, err := p.plus(at.key("/candidatesTokenCount"), c[1], c[3])
+	if err != nil {
+		return u, err
+	}
+	u.set(UsageInput, in)
+	u.set(UsageOutput, out)
+	u.set(UsageCacheRead, c[2])
+	u.set(UsageReasoning, c[3])
+	p.keepRaw(&u, raw)
+	return u, nil
 }
 
 // geminiMediaPart is the inline or file part of p.

@@ -14,9 +14,10 @@ import (
 // byte. Each chunk is checked as it arrives (the same checks a chunk of
 // [ParseGeminiReply]'s stream array gets), and its first candidate's parts
 // are gathered, in order, into one model content; at the end that content,
-// with the last finishReason, is the whole response ParseGeminiReply reads.
-// Chunks hold nothing else the turn needs (usageMetadata, modelVersion and
-// the like are not kept).
+// with the last finishReason and the last usageMetadata (each chunk's
+// counts the stream so far), is the whole response ParseGeminiReply reads.
+// Chunks hold nothing else the turn needs (modelVersion and the like are
+// not kept).
 //
 // A functionCall part is normally whole in its chunk: its call is handed
 // out at once. Vertex AI's streamFunctionCallArguments sends a call in
@@ -134,6 +135,7 @@ type geminiStream struct {
 	open   *geminiCall  // the streamed call being read
 	stop   []byte       // the last finishReason, as sent
 	msg    []byte       // its finishMessage, as sent
+	usage  []byte       // the last usageMetadata, compact; nil before one
 	ids    callIDs      // the calls' ids so far
 	segs   []geminiSeg  // a JSON path's segments, reused
 	ended  bool         // the last functionCall part ended a streamed call
@@ -193,7 +195,7 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 		return err
 	}
 	p := &s.rp
-	var top [4][]byte
+	var top [5][]byte
 	if err := p.fields(pointer(""), obj, geminiKeys, top[:]); err != nil {
 		return err
 	}
@@ -206,6 +208,12 @@ func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
 			msg = string(p.ix.Compact(e))
 		}
 		return p.providerError(pointer("/error"), msg, "", "", "")
+	}
+	if u := top[4]; u != nil && u[0] != 'n' {
+		if u[0] != '{' {
+			return p.fail(pointer("/usageMetadata"), ErrReplyShape, "expected an object, got %s", jsonwire.Kind(u))
+		}
+		a.usage = p.ix.AppendCompact(a.usage[:0], u)
 	}
 	var parts, stop, msg []byte
 	at, list := pointer("/candidates/0/content"), pointer("/candidates/0/content/parts")
@@ -509,7 +517,7 @@ func (a *geminiStream) finish(s *Stream) ([]byte, error) {
 	if a.parts == nil {
 		a.parts = append(a.parts, geminiReplyHead...)
 	}
-	end := len(`]},"finishReason":,"finishMessage":}]}`) + len(a.stop) + len(a.msg)
+	end := len(`]},"finishReason":,"finishMessage":}],"usageMetadata":}`) + len(a.stop) + len(a.msg) + len(a.usage)
 	b := a.parts
 	if len(a.holes) > 0 {
 		b = make([]byte, 0, a.size(nil)+end)
@@ -531,7 +539,11 @@ func (a *geminiStream) finish(s *Stream) ([]byte, error) {
 	if len(a.msg) > 0 {
 		b = append(append(b, `,"finishMessage":`...), a.msg...)
 	}
-	return append(b, "}]}"...), nil
+	b = append(b, "}]"...)
+	if a.usage != nil {
+		b = append(append(b, `,"usageMetadata":`...), a.usage...)
+	}
+	return append(b, '}'), nil
 }
 
 // partialArgs applies the partialArgs list at at to c.

@@ -212,8 +212,8 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	if err != nil {
 		return Turn{}, err
 	}
-	var top [4][]byte
-	if err := p.fields(pointer(""), data, ollamaReplyKeys, top[:]); err != nil {
+	var top [4 + 6][]byte // ollamaReplyKeys, then ollamaUsageKeys
+	if err := p.fields(pointer(""), data, ollamaReplyUsageKeys, top[:]); err != nil {
 		return Turn{}, err
 	}
 	if e := top[3]; e != nil && e[0] != 'n' {
@@ -231,6 +231,9 @@ func (l ReplyLimits) ParseOllamaReply(reply []byte) (Turn, error) {
 	}
 	var turn Turn
 	if turn.Stop, err = p.text(pointer("/done_reason"), top[2]); err != nil {
+		return Turn{}, err
+	}
+	if turn.Usage, err = p.ollamaUsage((*[6][]byte)(top[4:]), top[1]); err != nil {
 		return Turn{}, err
 	}
 	path := pointer("/message")
@@ -330,6 +333,77 @@ func OllamaResults(calls []Call, results []define.Result, opts ...Option) ([]Oll
 	}
 	return msgs, nil
 }
+
+var (
+	ollamaUsageKeys = []string{"prompt_eval_count", "eval_count",
+		"total_duration", "load_duration", "prompt_eval_duration", "eval_duration"}
+	ollamaUsagePaths = [...]string{"/prompt_eval_count", "/eval_count"}
+	// ollamaUsageMembers are the keys of ollamaUsageKeys, quoted, with
+	// their colon.
+	ollamaUsageMembers = [...]string{`"prompt_eval_count":`, `"eval_count":`,
+		`"total_duration":`, `"load_duration":`, `"prompt_eval_duration":`, `"eval_duration":`}
+	// ollamaReplyUsageKeys are the members of a reply ParseOllamaReply
+	// reads: ollamaReplyKeys, then ollamaUsageKeys.
+	ollamaReplyUsageKeys = append(append([]string(nil), ollamaReplyKeys...), ollamaUsageKeys...)
+)
+
+// ollamaUsage reads the counts and durations of a reply f (the values of
+// ollamaUsageKeys, nil when absent), whose done member is done: Input is
+// prompt_eval_count, the prompt tokens the model evaluated (Ollama does
+// not count those it reused from its cache, nor say how many: CacheRead
+// is unknown), Output is eval_count. Ollama's JSON leaves out a count
+// that is zero, so in a reply with "done": true an absent count is 0. Raw
+// is an object of the counts and durations (nanoseconds) the reply has,
+// in the order of ollamaUsageKeys.
+func (p replyParser) ollamaUsage(f *[6][]byte, done []byte) (Usage, error) {
+	var u Usage
+	for i, bit := range [...]UsageCounts{UsageInput, UsageOutput} {
+		t, err := p.tokenCount(pointer(ollamaUsagePaths[i]), f[i])
+		if err != nil {
+			return u, err
+		}
+		if f[i] == nil && string(done) == "true" {
+			t.ok = true // a zero count, left out
+		}
+		u.set(bit, t)
+	}
+	n := 1 // the object's size: its braces, each member and a comma but the last
+	for i, v := range f {
+		if v != nil {
+			n += len(ollamaUsageMembers[i]) + 1 + len(v)
+			if !scalar(v) {
+				n -= p.ix.Spaces(v)
+			}
+		}
+	}
+	switch {
+	case n == 1:
+	case n > MaxUsageBytes:
+		u.RawOmitted = n
+	default:
+		b := append(p.blocks.Room(n), '{')
+		for i, v := range f {
+			if v == nil {
+				continue
+			}
+			if len(b) > 1 {
+				b = append(b, ',')
+			}
+			b = append(b, ollamaUsageMembers[i]...)
+			if scalar(v) {
+				b = append(b, v...)
+			} else {
+				b = p.ix.AppendCompact(b, v)
+			}
+		}
+		u.Raw = p.blocks.Take(append(b, '}'))
+	}
+	return u, nil
+}
+
+// scalar reports whether the checked JSON value v is a number, true,
+// false or null: a value without space.
+func scalar(v []byte) bool { return v[0] != '"' && v[0] != '{' && v[0] != '[' }
 
 // OllamaMediaMessage is the user message that carries, after the tool
 // messages, the images of their results: its content names each image's

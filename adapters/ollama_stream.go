@@ -31,7 +31,7 @@ type ollamaStream struct {
 	extras    wireMembers
 	calls     []byte // the tool calls, compact, comma-separated
 	ids       callIDs
-	top       wireMembers // done and done_reason, the last value of each
+	top       wireMembers // done, done_reason, the counts and durations: the last value of each
 	callCount int
 }
 
@@ -44,8 +44,8 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	var top [4][]byte
-	if err := p.fields(pointer(""), obj, ollamaReplyKeys, top[:]); err != nil {
+	var top [4 + 6][]byte // ollamaReplyKeys, then ollamaUsageKeys
+	if err := p.fields(pointer(""), obj, ollamaReplyUsageKeys, top[:]); err != nil {
 		return err
 	}
 	if e := top[3]; e != nil && e[0] != 'n' {
@@ -66,13 +66,19 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 			return err
 		}
 	}
-	// The chunk's other members (model, created_at, the durations and
-	// counts) are not kept: the reply's parser reads done and done_reason
-	// of its top, and replays the message alone. The event's fields above
-	// refused a key that differs from one of those only in case.
+	// The chunk's other members (model, created_at, ...) are not kept:
+	// the reply's parser reads done, done_reason and the counts and
+	// durations (Turn.Usage) of its top, and replays the message alone.
+	// The event's fields above refused a key that differs from one of
+	// those only in case.
 	for i, key := range [...][]byte{keyDone, keyDoneReason} {
 		if v := top[1+i]; v != nil {
 			a.top.set(p.ix, key, v)
+		}
+	}
+	for i, v := range top[4:] {
+		if v != nil {
+			a.top.set(p.ix, ollamaUsageQuoted[i], v)
 		}
 	}
 	a.done = top[1] != nil && top[1][0] == 't'
@@ -82,6 +88,9 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 var (
 	keyDone       = []byte(`"done"`)
 	keyDoneReason = []byte(`"done_reason"`)
+	// ollamaUsageQuoted are ollamaUsageKeys, quoted.
+	ollamaUsageQuoted = [...][]byte{[]byte(`"prompt_eval_count"`), []byte(`"eval_count"`),
+		[]byte(`"total_duration"`), []byte(`"load_duration"`), []byte(`"prompt_eval_duration"`), []byte(`"eval_duration"`)}
 )
 
 // message reads one chunk's message.

@@ -185,9 +185,10 @@ func madeCallID(i int, name string, args []byte, try int) string {
 
 // openAIServer is OpenAI as its reader sees it: with the deviations of the
 // servers that follow it most closely (Gemini's and Ollama's compatible
-// endpoints), which ForOpenAI has always accepted.
+// endpoints), which ForOpenAI has always accepted; Gemini's leaves its
+// thoughts out of completion_tokens (quirkThoughtsInTotal).
 var openAIServer = chatServer{name: NameOpenAI, what: "an OpenAI chat completion",
-	quirks: quirkMadeIDs | quirkArgumentsObject | quirkNoArguments, madeID: madeCallID}
+	quirks: quirkMadeIDs | quirkArgumentsObject | quirkNoArguments | quirkThoughtsInTotal, madeID: madeCallID}
 
 // OpenAIResults renders the results of calls as OpenAI Chat tool messages,
 // one per call in call order, each with its call's tool_call_id. Send them

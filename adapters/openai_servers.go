@@ -63,6 +63,18 @@ type ServerProfile struct {
 	// refusal "", a call's custom {"name":"","input":""} beside its
 	// function): they are not read, and the replay leaves them out.
 	Placeholders bool
+
+	// ReasoningApart: the usage's completion_tokens leaves out the
+	// reasoning tokens (completion_tokens_details.reasoning_tokens), which
+	// only total_tokens counts; [Usage].Output adds them, so that it means
+	// what it means for OpenAI.
+	ReasoningApart bool
+	// ThoughtsInTotal: the usage's completion_tokens may leave out
+	// thoughts that only total_tokens counts, without reasoning_tokens to
+	// say how many; when total_tokens is more than prompt_tokens +
+	// completion_tokens, [Usage].Output is total_tokens - prompt_tokens
+	// and Reasoning (unless given) the difference.
+	ThoughtsInTotal bool
 }
 
 // The servers of this package's profiles, and OpenAI itself. Each declares
@@ -70,12 +82,14 @@ type ServerProfile struct {
 var (
 	// OpenAI is OpenAI, with the deviations ForOpenAI has always read from
 	// the servers closest to it (Gemini's and Ollama's OpenAI-compatible
-	// endpoints): [ForOpenAI] without [Server] is ForOpenAI(Server(OpenAI)).
+	// endpoints; Gemini's leaves its thoughts out of completion_tokens):
+	// [ForOpenAI] without [Server] is ForOpenAI(Server(OpenAI)).
 	OpenAI = openAIProfile
 	// Groq's OpenAI-compatible API (api.groq.com/openai/v1).
 	Groq = ServerProfile{Name: "groq", Display: "Groq"}
-	// XAI is xAI's API (api.x.ai/v1), which refuses "strict" on functions.
-	XAI = ServerProfile{Name: "xai", Display: "xAI", NoStrict: true}
+	// XAI is xAI's API (api.x.ai/v1), which refuses "strict" on functions
+	// and counts reasoning tokens apart from completion_tokens.
+	XAI = ServerProfile{Name: "xai", Display: "xAI", NoStrict: true, ReasoningApart: true}
 	// DeepSeek's API (api.deepseek.com; "strict" needs its /beta base
 	// URL), whose JSON output takes no schema: typed answers are forced
 	// tool calls.
@@ -102,7 +116,7 @@ var (
 // openAIProfile is OpenAI's profile, which ForOpenAI uses without Server
 // (whatever a program does to the variable OpenAI).
 var openAIProfile = ServerProfile{Name: NameOpenAI, Display: "OpenAI", MaxTools: maxOpenAITools,
-	MaxDescription: maxOpenAIDescription, MadeIDs: true, ArgumentsObject: true, NoArguments: true}
+	MaxDescription: maxOpenAIDescription, MadeIDs: true, ArgumentsObject: true, NoArguments: true, ThoughtsInTotal: true}
 
 // Server makes [ForOpenAI] and [ToOpenAI] speak to the server p
 // describes: the Provider's name and its errors are p's, its requests take
@@ -173,7 +187,8 @@ func serverSpec(p ServerProfile) *spec {
 		on bool
 		q  chatQuirk
 	}{{p.MadeIDs, quirkMadeIDs}, {p.ArgumentsObject, quirkArgumentsObject}, {p.NoArguments, quirkNoArguments},
-		{p.EmptyFinishReason, quirkEmptyFinish}, {p.Placeholders, quirkPlaceholders}} {
+		{p.EmptyFinishReason, quirkEmptyFinish}, {p.Placeholders, quirkPlaceholders}, {p.ReasoningApart, quirkReasoningApart},
+		{p.ThoughtsInTotal, quirkThoughtsInTotal}} {
 		if q.on {
 			srv.quirks |= q.q
 		}

@@ -115,7 +115,7 @@ func (c *OpenAIResponsesContent) appendJSON(b []byte) []byte {
 }
 
 var (
-	responsesKeys     = []string{"status", "output", "error"}
+	responsesKeys     = []string{"status", "output", "error", "usage"}
 	responsesItemKeys = []string{"type", "call_id", "name", "arguments", "content", "id", "execution"}
 )
 
@@ -170,7 +170,7 @@ func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 	switch data[0] {
 	case '[':
 	case '{':
-		var r [3][]byte
+		var r [4][]byte
 		if err := p.fields(pointer(""), data, responsesKeys, r[:]); err != nil {
 			return Turn{}, err
 		}
@@ -184,6 +184,9 @@ func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 			return Turn{}, p.fail(pointer("/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(r[1]))
 		}
 		if turn.Stop, err = p.text(pointer("/status"), r[0]); err != nil {
+			return Turn{}, err
+		}
+		if turn.Usage, err = p.responsesUsage(r[3]); err != nil {
 			return Turn{}, err
 		}
 		items, path = r[1], pointer("/output")
@@ -361,6 +364,50 @@ func responsesResults(p *spec, calls []Call, results []define.Result, cfg config
 		items[i].Output = content
 	}
 	return items, nil
+}
+
+var (
+	responsesUsageKeys        = []string{"input_tokens", "output_tokens", "input_tokens_details", "output_tokens_details"}
+	responsesInputDetailKeys  = []string{"cached_tokens", "cache_write_tokens"}
+	responsesOutputDetailKeys = []string{"reasoning_tokens"}
+)
+
+// responsesUsage reads a response's usage object raw: input_tokens (which
+// counts the cached tokens), output_tokens (which counts the reasoning
+// tokens), input_tokens_details.cached_tokens and cache_write_tokens,
+// output_tokens_details.reasoning_tokens.
+func (p replyParser) responsesUsage(raw []byte) (Usage, error) {
+	var u Usage
+	at := pointer("/usage")
+	var f [4][]byte
+	if ok, err := p.usageObject(at, raw, responsesUsageKeys, f[:]); !ok || err != nil {
+		return u, err
+	}
+	var in, out [2][]byte
+	if _, err := p.usageObject(at.key("/input_tokens_details"), f[2], responsesInputDetailKeys, in[:]); err != nil {
+		return u, err
+	}
+	if _, err := p.usageObject(at.key("/output_tokens_details"), f[3], responsesOutputDetailKeys, out[:1]); err != nil {
+		return u, err
+	}
+	for _, c := range [...]struct {
+		bit  UsageCounts
+		path string
+		raw  []byte
+	}{
+		{UsageInput, "/input_tokens", f[0]}, {UsageOutput, "/output_tokens", f[1]},
+		{UsageCacheRead, "/input_tokens_details/cached_tokens", in[0]},
+		{UsageCacheWrite, "/input_tokens_details/cache_write_tokens", in[1]},
+		{UsageReasoning, "/output_tokens_details/reasoning_tokens", out[0]},
+	} {
+		t, err := p.tokenCount(at.key(c.path), c.raw)
+		if err != nil {
+			return u, err
+		}
+		u.set(c.bit, t)
+	}
+	p.keepRaw(&u, raw)
+	return u, nil
 }
 
 // responsesContent is the output item of one piece.

@@ -42,7 +42,8 @@ const (
 // pieces bring more is an error wrapping [ErrReplyLimit], since each
 // member kept costs memory far beyond the bytes of its piece. Members the
 // reply's parser does not read and its replay does not keep (a chunk's
-// envelope, usage and metrics) are not kept, and count nothing.
+// envelope and metrics) are not kept, and count nothing; of a usage object
+// too large for [Usage.Raw], only the counts are kept.
 const MaxStreamMembers = 1024
 
 // MaxStreamCalls is the most tool calls a stream parser reads in one
@@ -98,6 +99,10 @@ type Stream struct {
 	err    error  // the first error; every later call returns it
 	closed bool
 	turn   Turn
+
+	// usageOmitted, when not 0, is the size of a usage object the
+	// assembler could not keep whole: the Turn's Usage.Raw is left out.
+	usageOmitted int
 }
 
 // streamSpec is a home's streaming: how its body is framed and a new
@@ -228,10 +233,20 @@ func (s *Stream) Close() (Turn, error) {
 	l := s.limits
 	l.reuse = &s.st
 	turn, err := s.p.parse(l, reply)
+	if err == nil && s.usageOmitted != 0 {
+		turn.Usage.Raw, turn.Usage.RawOmitted = nil, s.usageOmitted
+	}
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) {
-			re.Problem = "the assembled reply: " + re.Problem
+			// The path is into the assembled reply, which has the
+			// provider's whole shape: it says which member, not where
+			// in the body.
+			where := ""
+			if re.Path != "" {
+				where = re.Path + ": "
+			}
+			re.Problem = "the assembled reply: " + where + re.Problem
 			re.Path = ""
 		}
 		return Turn{}, s.setErr(err)
