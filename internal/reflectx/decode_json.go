@@ -30,30 +30,59 @@ func (p *Plan) DecodeJSON(dst unsafe.Pointer, data []byte) error {
 
 func (d *decoder) decodeJSON(p *Plan, dst unsafe.Pointer, data []byte) {
 	d.data = data
-	d.ws()
-	switch {
-	case d.i == len(data):
+	switch empty, object := d.argsStart(); {
+	case empty:
 		d.emptyArgs(p.root, dst)
-	case data[d.i] == 'n':
-		if d.literal("null") {
-			d.ws()
-			if d.i != len(data) {
-				d.syntax("end of input")
-			} else {
-				d.emptyArgs(p.root, dst)
-			}
+	case object:
+		d.jvalue(p.root, dst)
+		d.argsEnd()
+	}
+}
+
+// argsStart reads the start of an arguments text, which must be one JSON
+// object: empty reports text that is empty, all space or null (they mean
+// {}), and object that d.i is at the object's '{'. Any other text gets its
+// error here: a JSON value of another type a type error (ErrType,
+// "object"), anything else a syntax error at its first byte expecting '{'
+// (a word such as "nope" is not read as a misspelt null, which would mean
+// no arguments: the message must not suggest sending it).
+func (d *decoder) argsStart() (empty, object bool) {
+	d.ws()
+	if d.i == len(d.data) {
+		return true, false
+	}
+	switch c := d.data[d.i]; {
+	case c == '{':
+		return false, true
+	case c == 'n' && d.at("null"):
+		d.i += len("null")
+		d.ws()
+		if d.i != len(d.data) {
+			d.syntax("nothing after null")
+			return false, false
 		}
-	case data[d.i] != '{':
+		return true, false
+	case c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9' || c == 't' && d.at("true") || c == 'f' && d.at("false"):
 		d.mismatch("object")
 	default:
-		d.jvalue(p.root, dst)
-		if !d.fatal {
-			d.ws()
-			if d.i != len(data) {
-				d.syntax("end of input")
-			}
+		d.syntax("'{'")
+	}
+	return false, false
+}
+
+// argsEnd checks that nothing but space follows the arguments object.
+func (d *decoder) argsEnd() {
+	if !d.fatal {
+		d.ws()
+		if d.i != len(d.data) {
+			d.syntax("nothing after the object")
 		}
 	}
+}
+
+// at reports whether the text at d.i begins with word.
+func (d *decoder) at(word string) bool {
+	return len(d.data)-d.i >= len(word) && string(d.data[d.i:d.i+len(word)]) == word
 }
 
 // emptyArgs decodes {} into the root.
@@ -88,15 +117,28 @@ func (d *decoder) wsSlow() {
 	}
 }
 
-// literal reads one of true, false, null.
+// literal reads one of true, false, null. What came instead is a
+// misspelt literal only when its letters begin the word ("tru"): any other
+// word ("nope") is reported as no JSON value, without suggesting the
+// literal.
 func (d *decoder) literal(word string) bool {
-	if len(d.data)-d.i >= len(word) && string(d.data[d.i:d.i+len(word)]) == word {
+	if d.at(word) {
 		d.i += len(word)
 		return true
 	}
-	d.syntax("literal " + word)
+	n := 0
+	for d.i+n < len(d.data) && n < len(word) && d.data[d.i+n] == word[n] {
+		n++
+	}
+	if n > 1 && (d.i+n == len(d.data) || !isLetter(d.data[d.i+n])) {
+		d.syntax("literal " + word)
+	} else {
+		d.syntax("a JSON value")
+	}
 	return false
 }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // mismatch skips the value at d.i and reports it as being of the wrong type.
 func (d *decoder) mismatch(want string) {

@@ -163,8 +163,27 @@ func CheckJSON(data []byte, lim Limits) error {
 	if !d.fatal {
 		d.ws()
 		if d.i != len(d.data) {
-			d.syntax("end of input")
+			d.syntax("nothing after the value")
 		}
+	}
+	return d.finish()
+}
+
+// CheckArgs checks that data is arguments text: one JSON object (or empty
+// text, all space, or null, which mean {}) within lim.MaxBytes and
+// [MaxDepth], with the scanner and the messages of [Plan.DecodeJSON]. The
+// result is nil or an *[ArgErrors].
+func CheckArgs(data []byte, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	if len(data) > d.lim.MaxBytes {
+		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
+		return d.finish()
+	}
+	d.data = data
+	if _, object := d.argsStart(); object {
+		d.skip()
+		d.argsEnd()
 	}
 	return d.finish()
 }
