@@ -12,7 +12,7 @@ import (
 
 var anthropicSpec = &spec{
 	name: NameAnthropic, funcName: "ToAnthropic", display: "Anthropic",
-	options: optStrict | optMaxInlineDepth | optDeferred, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch",
+	options: optStrict | optMaxInlineDepth | optDeferred | optRepair, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch, RepairArguments",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64, // 64 is what every client enforces
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
 	key: &dottedKeyRule,

@@ -334,12 +334,13 @@ func (a *chatStream) give(s *Stream, i int, c *chatStreamCall) error {
 	}
 	text := jsonwire.AppendUnquoted(a.scratch[:0], append(append([]byte{'"'}, c.args...), '"'))
 	a.scratch = text
-	args, err := s.rp.check(pointer(""), text, ErrArguments, nil)
-	if err != nil {
-		return s.rp.fail(pointer(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, msgQuote(name), errProblem(err))
+	call := Call{ID: a.srv.wire(c.id), Name: name}
+	// Whole by its brackets: not cut off, whatever the finish.
+	if err := s.rp.textArgs(pointer(""), text, false, &call); err != nil {
+		return err
 	}
 	c.given = true
-	s.giveCall(Call{ID: a.srv.wire(c.id), Name: name, Args: jsonwire.AppendCompact(make([]byte, 0, len(args)), args)})
+	s.giveCall(call)
 	return nil
 }
 
@@ -354,16 +355,12 @@ func (a *chatStream) finish(s *Stream) ([]byte, error) {
 		if len(c.name) == 0 {
 			return nil, s.failStream(ErrReplyShape, "tool call %d (started in event %d) has no name", i, c.event)
 		}
-		if len(bytes.TrimSpace(c.args)) > 0 && !c.end.whole() {
-			why := "its arguments text is not one whole JSON object"
-			if !c.end.closed {
-				why = "its arguments were cut off"
-			}
-			stop := ""
-			if a.stop != nil {
-				stop = " (finish_reason " + string(a.stop) + ")"
-			}
-			return nil, s.failStream(ErrArguments, "tool call %d (%s): %s%s", i, msgQuote(string(c.name)), why, stop)
+		// Arguments that end inside their object when the reply stopped
+		// at its token limit were cut off: the turn is incomplete. Any
+		// other text that is not one object is the model's: a malformed
+		// call of the assembled reply.
+		if c.end.started && !c.end.closed && a.stop != nil && tokenLimit(string(a.stop[1:len(a.stop)-1])) {
+			return nil, s.failStream(ErrIncomplete, "tool call %d (%s): its arguments were cut off (finish_reason %s)", i, msgQuote(string(c.name)), a.stop)
 		}
 	}
 	if err := a.giveComplete(s); err != nil {

@@ -19,7 +19,7 @@ import (
 
 var mistralSpec = &spec{
 	name: NameMistral, funcName: "ToMistral", display: "Mistral",
-	options: optMaxInlineDepth, optionText: "MaxInlineDepth",
+	options: optMaxInlineDepth | optRepair, optionText: "MaxInlineDepth, RepairArguments",
 	toolName:   openAIToolName, // Mistral documents OpenAI's rule
 	dialect:    func(config) *dialect { return &mistralDialect },
 	inline:     func(config) bool { return true },

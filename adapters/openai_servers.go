@@ -175,7 +175,7 @@ func serverSpec(p ServerProfile) *spec {
 	s.base = openAISpec
 	s.name, s.display = srv.name, p.label()
 	if p.NoStrict {
-		s.options, s.optionText = s.options&^optStrict, "Server"
+		s.options, s.optionText = s.options&^optStrict, "Server, RepairArguments"
 	}
 	s.maxTools, s.maxDescription = max(p.MaxTools, 0), max(p.MaxDescription, 0)
 	s.parse = func(l ReplyLimits, reply []byte) (Turn, error) { return l.parseChat(srv, reply) }

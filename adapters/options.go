@@ -30,6 +30,9 @@ const (
 	// NullAsAnyOf, Namespace...): its owner names the home, and no other
 	// home takes it. Those that set config.mode conflict with each other.
 	optMode
+	// optRepair is RepairArguments: it sets nothing of a rendering (so
+	// it is no part of the cache key); a Provider's parses read it.
+	optRepair
 )
 
 // DefaultMaxInlineDepth is how many times one recursive type appears nested

@@ -14,7 +14,7 @@ import (
 
 var responsesSpec = &spec{
 	name: NameOpenAIResponses, funcName: "ToOpenAIResponses", display: "OpenAI",
-	options: optStrict | optDeferred | optMode, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace",
+	options: optStrict | optDeferred | optMode | optRepair, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace, RepairArguments",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
 	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,

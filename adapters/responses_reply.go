@@ -158,11 +158,15 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 		if name == "" {
 			return p.fail(at.key("/name"), ErrReplyShape, "missing name")
 		}
-		args, err := p.argsText(at.key("/arguments"), it[3])
-		if err != nil {
+		// Arguments cut off inside their object by the token limit (the
+		// item, or the response, incomplete) are an incomplete reply, not
+		// a malformed call.
+		cut := turn.Stop == "incomplete" || string(p.ix.Field(raw, "status")) == `"incomplete"`
+		c := Call{ID: callID, Name: name}
+		if err := p.argsText(at.key("/arguments"), it[3], cut, &c); err != nil {
 			return err
 		}
-		turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
+		turn.Calls = append(turn.Calls, c)
 	case typ == "tool_search_call" && string(it[6]) == `"client"`:
 		if callID == "" {
 			return p.fail(at.key("/call_id"), ErrReplyShape, "a client tool_search_call without call_id (its tool_search_output is paired by it)")
