@@ -72,6 +72,16 @@ type Call struct {
 	// the call's tool validates as any call's. Zero for arguments sent
 	// well-formed.
 	Repaired Repairs `json:"repaired,omitempty"`
+
+	// Rendering is the strict rendering of the tools the model was shown,
+	// when it changes how the call reads: set by the Parse and streams of
+	// a Provider made with [Strict] or [StrictWherePossible] whose strict
+	// mode makes optional properties nullable (OpenAI Chat Completions and
+	// Responses). A null the model sent for such a property means it was
+	// left out; toolnexus.Toolkit.Run reads it so
+	// (define.Tool.NullsAsAbsentJSON). Zero otherwise; it is never
+	// rendered.
+	Rendering Rendering `json:"-"`
 }
 
 // MarshalJSON writes the call as its field tags say. The Args of a
@@ -252,6 +262,9 @@ type ReplyLimits struct {
 
 	// repair: the Provider that parses was made with RepairArguments.
 	repair bool
+	// rendering: the strict rendering of the Provider that parses, which
+	// its calls carry (Call.Rendering).
+	rendering Rendering
 }
 
 func (l ReplyLimits) parser(provider string) replyParser {

@@ -249,6 +249,7 @@ func (s *Stream) Close() (Turn, error) {
 	if pt, ok := s.asm.(callPatcher); ok {
 		pt.patch(turn.Calls)
 	}
+	markRendering(turn.Calls, s.limits.rendering)
 	for i, c := range turn.Calls {
 		if i < len(s.handed) {
 			if h := s.handed[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) || h.Malformed != c.Malformed || h.Repaired != c.Repaired {
@@ -344,6 +345,7 @@ func (s *Stream) textRaw(raw []byte) {
 
 // giveCall records c as complete and passes it to the Call hook.
 func (s *Stream) giveCall(c Call) {
+	c.Rendering = s.limits.rendering
 	s.handed = append(s.handed, c)
 	if s.hooks.Call != nil {
 		s.hooks.Call(c)
