@@ -27,12 +27,17 @@ func WithProvider(p adapters.Provider) RunOption {
 // rendering's nulls are to be read as absent, a copy with its arguments
 // so read. It costs a few comparisons for a call that needs none of it.
 func (tk *Toolkit) effective(c *adapters.Call, r adapters.Rendering) *adapters.Call {
-	if tk.pinned == nil && c.Rendering.IsZero() && r.IsZero() {
+	if tk.pinned == nil && tk.near == nil && c.Rendering.IsZero() && r.IsZero() {
 		return c
 	}
 	i, ok := tk.byName[c.Name]
 	if !ok {
-		return c
+		if i, ok = tk.nearMiss(c.Name); !ok {
+			return c
+		}
+		e := *c
+		e.Name, e.SentName = tk.names[i], c.Name
+		c = &e
 	}
 	if !c.Rendering.IsZero() {
 		r = c.Rendering
@@ -72,4 +77,68 @@ func strictPins(tools []define.Tool) []bool {
 		}
 	}
 	return pins
+}
+
+// WithNearMissNames makes the toolkit read a call of a name it does not
+// have as a call of the one tool whose name it matches once case and the
+// separators '_' and '-' are ignored ("Get_Weather", "getWeather" and
+// "GET-WEATHER" for get_weather), when exactly one tool matches; two tools
+// that match alike (get_weather and getWeather) leave the name unknown.
+// The call the toolkit runs, and its middleware, approvers and observers
+// see ([Event].Call), has the tool's Name and the name as sent in
+// SentName; the caller's calls, their replay and their results keep the
+// name as sent. Off by default: an unknown name is the unknown-tool error.
+func WithNearMissNames() ToolkitOption {
+	return toolkitOption(func(c *toolkitConfig) { c.nearMiss = true })
+}
+
+// nearMissKeys returns each name's near-miss key to its index, -1 for a
+// key two names share.
+func nearMissKeys(names []string) map[string]int {
+	keys := make(map[string]int, len(names))
+	var buf [64]byte
+	for i, name := range names {
+		k := string(nearKey(buf[:0], name))
+		if _, dup := keys[k]; dup {
+			keys[k] = -1
+		} else {
+			keys[k] = i
+		}
+	}
+	return keys
+}
+
+// nearMiss returns the index of the one tool name is a near miss of
+// (WithNearMissNames), in time linear in len(name).
+func (tk *Toolkit) nearMiss(name string) (int, bool) {
+	if tk.near == nil {
+		return 0, false
+	}
+	var buf [64]byte
+	i, ok := tk.near[string(nearKey(buf[:0], name))]
+	return i, ok && i >= 0
+}
+
+// toolIndex returns the index of the tool a call of name runs: its own,
+// or the one it is a near miss of.
+func (tk *Toolkit) toolIndex(name string) (int, bool) {
+	if i, ok := tk.byName[name]; ok {
+		return i, true
+	}
+	return tk.nearMiss(name)
+}
+
+// nearKey appends name to dst with ASCII letters lowered and '_' and '-'
+// left out.
+func nearKey(dst []byte, name string) []byte {
+	for i := 0; i < len(name); i++ {
+		switch b := name[i]; {
+		case b == '_' || b == '-':
+		case 'A' <= b && b <= 'Z':
+			dst = append(dst, b+'a'-'A')
+		default:
+			dst = append(dst, b)
+		}
+	}
+	return dst
 }

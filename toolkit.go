@@ -24,9 +24,10 @@ var ErrUnknownTool = errors.New("unknown tool")
 type Toolkit struct {
 	tools  []define.Tool
 	byName map[string]int
-	names  []string  // the tools' names, in order
-	pairs  namePairs // their letter pairs, when there are more than cfg.closestNames
-	pinned []bool    // per tool, whether it is pinned strict (define.WithStrict(true)); nil when none is
+	names  []string       // the tools' names, in order
+	pairs  namePairs      // their letter pairs, when there are more than cfg.closestNames
+	pinned []bool         // per tool, whether it is pinned strict (define.WithStrict(true)); nil when none is
+	near   map[string]int // WithNearMissNames: each name's near-miss key to its tool, -1 when two share it; nil when off
 	cfg    toolkitConfig
 	hooks  *hooks // middleware, approvals and observers; nil when none
 }
@@ -43,6 +44,7 @@ type ToolkitOption interface {
 type toolkitConfig struct {
 	maxEchoedName int
 	closestNames  int
+	nearMiss      bool
 	middleware    []Middleware
 	named         []namedOption // options for one tool, in order
 	observers     []Observer
@@ -90,7 +92,8 @@ func NewToolkit(tools ...define.Tool) (*Toolkit, error) {
 }
 
 // NewToolkitWith is [NewToolkit] with options: [WithMaxEchoedName] and
-// [WithClosestNames] shape the error of a call of an unknown name;
+// [WithClosestNames] shape the error of a call of an unknown name, and
+// [WithNearMissNames] reads a near miss of a name as the name;
 // [WithMiddleware], [WithToolMiddleware], [WithObserver] and
 // [WithApproval] add to every call's lifecycle (see [Middleware]). An
 // option naming a tool the toolkit does not have is an error, and so is
@@ -135,6 +138,9 @@ func NewToolkitWith(tools []define.Tool, opts ...ToolkitOption) (*Toolkit, error
 		tk.pairs = newNamePairs(tk.names)
 	}
 	tk.pinned = strictPins(tk.tools)
+	if tk.cfg.nearMiss {
+		tk.near = nearMissKeys(tk.names)
+	}
 	h, err := newHooks(tk)
 	if err != nil {
 		return nil, err

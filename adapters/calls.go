@@ -31,8 +31,15 @@ type Call struct {
 	// JSON text (7 or "req-7", quotes included), "" for bare params.
 	ID string `json:"id,omitempty"`
 
-	// Name is the tool's name as the model sent it.
+	// Name is the tool's name as the model sent it (but see SentName).
 	Name string `json:"name"`
+
+	// SentName is set by toolnexus.Toolkit.Run, under
+	// toolnexus.WithNearMissNames, on the call it runs when the name the
+	// model sent is a near miss of a tool's (the wrong case, other
+	// separators): SentName is that name, Name the tool's. Middleware and
+	// observers see it; the parsers never set it.
+	SentName string `json:"sent_name,omitempty"`
 
 	// Args is the call's arguments, one compact JSON object: OpenAI's
 	// arguments text "" (and null) become {}, as does an absent Anthropic
