@@ -41,6 +41,9 @@ func TestNotAnObjectMessages(t *testing.T) {
 		{`{"city":"Oslo",}`, `invalid arguments: not a JSON object: expected string key, got "}" at offset 15`},
 		{`null x`, `invalid arguments: not a JSON object: expected nothing after null, got "x" at offset 5`},
 		{`"{\"city\":\"Oslo\"}"`, `invalid arguments: expected object, got "{\"city\":\"Oslo\"}"`},
+		{`"paths": ['app.py', "`, `invalid arguments: not a JSON object: expected '{', got "\"paths\": ['app.py', \"" at offset 0`},
+		{`[1, 2] and more`, `invalid arguments: not a JSON object: expected '{', got "[1, 2] and more" at offset 0`},
+		{`[1, 2]`, `invalid arguments: expected object, got [1, 2]`},
 	} {
 		for _, tool := range []define.Tool{typed, schemaTool, raw} {
 			res := tool.ExecuteJSON(context.Background(), []byte(tc.args))

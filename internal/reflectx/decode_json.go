@@ -42,8 +42,8 @@ func (d *decoder) decodeJSON(p *Plan, dst unsafe.Pointer, data []byte) {
 // argsStart reads the start of an arguments text, which must be one JSON
 // object: empty reports text that is empty, all space or null (they mean
 // {}), and object that d.i is at the object's '{'. Any other text gets its
-// error here: a JSON value of another type a type error (ErrType,
-// "object"), anything else a syntax error at its first byte expecting '{'
+// error here: one JSON value of another type a type error (ErrType,
+// "object"), anything else (a value followed by more text included) a syntax error at its first byte expecting '{'
 // (a word such as "nope" is not read as a misspelt null, which would mean
 // no arguments: the message must not suggest sending it).
 func (d *decoder) argsStart() (empty, object bool) {
@@ -63,6 +63,12 @@ func (d *decoder) argsStart() (empty, object bool) {
 		}
 		return true, false
 	case c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9' || c == 't' && d.at("true") || c == 'f' && d.at("false"):
+		if jsonwire.Check(d.data[d.i:], jsonwire.MaxDepth) != nil {
+			// Not one JSON value either ("paths": [...], a string and
+			// then members): no value's type is the point.
+			d.syntax("'{'")
+			return false, false
+		}
 		d.mismatch("object")
 	default:
 		d.syntax("'{'")
