@@ -37,7 +37,16 @@ func (t Tool) NullsAsAbsentJSON(args []byte) []byte {
 	if t.s == nil || !bytes.Contains(args, []byte("null")) {
 		return args
 	}
-	root := t.s.inputSchema()
+	return nullsAsAbsentJSON(t.s.inputSchema(), args)
+}
+
+// nullsAsAbsentJSON is [Tool.NullsAsAbsentJSON] under the schema root: the
+// one reading of a strict rendering's nulls, for a tool's arguments and
+// for any other JSON text a strict rendering of root constrained.
+func nullsAsAbsentJSON(root *schema.Schema, args []byte) []byte {
+	if !bytes.Contains(args, []byte("null")) {
+		return args
+	}
 	trimmed := bytes.TrimSpace(args)
 	if root == nil || len(trimmed) == 0 || trimmed[0] != '{' || jsonwire.Check(trimmed, jsonwire.MaxDepth) != nil {
 		return args
