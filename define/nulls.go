@@ -3,6 +3,7 @@ package define
 import (
 	"bytes"
 	"strings"
+	"sync"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/schema"
@@ -37,21 +38,29 @@ func (t Tool) NullsAsAbsentJSON(args []byte) []byte {
 	if t.s == nil || !bytes.Contains(args, []byte("null")) {
 		return args
 	}
-	return nullsAsAbsentJSON(t.s.inputSchema(), args)
+	return nullsAsAbsentJSON(t.s.inputSchema(), args, &t.s.nullRules)
 }
 
 // nullsAsAbsentJSON is [Tool.NullsAsAbsentJSON] under the schema root: the
 // one reading of a strict rendering's nulls, for a tool's arguments and
 // for any other JSON text a strict rendering of root constrained.
-func nullsAsAbsentJSON(root *schema.Schema, args []byte) []byte {
+// cache, when not nil, keeps the rules of root's object schemas for the
+// next call.
+func nullsAsAbsentJSON(root *schema.Schema, args []byte, cache *sync.Map) []byte {
 	if !bytes.Contains(args, []byte("null")) {
 		return args
 	}
 	trimmed := bytes.TrimSpace(args)
-	if root == nil || len(trimmed) == 0 || trimmed[0] != '{' || jsonwire.Check(trimmed, jsonwire.MaxDepth) != nil {
+	if root == nil || len(trimmed) == 0 || trimmed[0] != '{' {
 		return args
 	}
-	n := nullStrip{root: root, data: trimmed, out: make([]byte, 0, len(trimmed))}
+	c := checkers.Get().(*jsonwire.Checker)
+	bad := c.Check(trimmed, jsonwire.MaxDepth, nil) != nil
+	checkers.Put(c)
+	if bad {
+		return args
+	}
+	n := nullStrip{root: root, data: trimmed, out: make([]byte, 0, len(trimmed)), cache: cache}
 	n.value(root, 0)
 	if !n.changed {
 		return args
@@ -71,12 +80,15 @@ func (t Tool) NullsAsAbsent(args map[string]any) map[string]any {
 	if root == nil {
 		return args
 	}
-	n := nullStrip{root: root}
+	n := nullStrip{root: root, cache: &t.s.nullRules}
 	if m, changed := n.mapValue(root, args, 0); changed {
 		return m.(map[string]any)
 	}
 	return args
 }
+
+// checkers keeps the room of the checks of arguments for the next.
+var checkers = sync.Pool{New: func() any { return new(jsonwire.Checker) }}
 
 // nullStrip removes the nulls of optional properties that do not accept
 // null from checked JSON text (data, copied compact to out) or from a map.
@@ -87,16 +99,28 @@ type nullStrip struct {
 	out     []byte
 	changed bool
 	rules   map[*schema.Schema]*objectRules // each object schema's rules, gathered once
+	cache   *sync.Map                       // the tool's rules, kept across calls; nil for none
 }
 
 // rulesOf returns the rules of the object schema s, gathered once per
 // schema: an array of many objects costs one gathering.
 func (n *nullStrip) rulesOf(s *schema.Schema) *objectRules {
+	if n.cache != nil {
+		if r, ok := n.cache.Load(s); ok {
+			return r.(*objectRules)
+		}
+		r := new(objectRules)
+		n.objectOf(s, r, 0)
+		r.settle(n)
+		got, _ := n.cache.LoadOrStore(s, r)
+		return got.(*objectRules)
+	}
 	if r, ok := n.rules[s]; ok {
 		return r
 	}
 	r := new(objectRules)
 	n.objectOf(s, r, 0)
+	r.settle(n)
 	if n.rules == nil {
 		n.rules = map[*schema.Schema]*objectRules{}
 	}
@@ -198,8 +222,22 @@ func (n *nullStrip) acceptsNull(s *schema.Schema, depth int) bool {
 type objectRules struct {
 	props    map[string]*schema.Schema
 	required map[string]bool
+	absent   map[string]bool // the properties whose null means "left out"
 	others   *schema.Schema
 	ok       bool // the schema describes this object
+}
+
+// settle finds, once, the properties whose null means "left out": the
+// optional ones that take no null.
+func (r *objectRules) settle(n *nullStrip) {
+	for name, ps := range r.props {
+		if !r.required[name] && !n.acceptsNull(ps, 0) {
+			if r.absent == nil {
+				r.absent = map[string]bool{}
+			}
+			r.absent[name] = true
+		}
+	}
 }
 
 // objectOf gathers the rules of the object schema s: its own, those of its
@@ -260,7 +298,19 @@ func (n *nullStrip) member(r *objectRules, name string) (*schema.Schema, bool) {
 	if !isProp {
 		return r.others, false
 	}
-	return ps, !r.required[name] && !n.acceptsNull(ps, 0)
+	return ps, r.absent[name]
+}
+
+// memberBytes is member for a name without escapes, not copied.
+func (n *nullStrip) memberBytes(r *objectRules, name []byte) (*schema.Schema, bool) {
+	if !r.ok {
+		return nil, false
+	}
+	ps, isProp := r.props[string(name)]
+	if !isProp {
+		return r.others, false
+	}
+	return ps, r.absent[string(name)]
 }
 
 // itemsOf returns the schema of an array's items under s.
@@ -325,11 +375,13 @@ func (n *nullStrip) object(s *schema.Schema, depth int) {
 		n.ws()
 		n.i++ // ':'
 		n.ws()
-		name := string(key[1 : len(key)-1])
+		var child *schema.Schema
+		var absent bool
 		if bytes.IndexByte(key, '\\') >= 0 {
-			name = string(jsonwire.AppendUnquoted(nil, key))
+			child, absent = n.member(r, string(jsonwire.AppendUnquoted(nil, key)))
+		} else {
+			child, absent = n.memberBytes(r, key[1:len(key)-1])
 		}
-		child, absent := n.member(r, name)
 		if absent && n.data[n.i] == 'n' {
 			n.i += len("null")
 			n.changed = true
