@@ -41,9 +41,12 @@ import (
 //   - a block ends at its content_block_stop, or, when that is missing,
 //     at the next content_block_start, message_delta or message_stop; a
 //     tool_use is handed out as a call when it ends;
-//   - message_delta's delta members replace the message's (stop_reason,
-//     stop_sequence, ...), and its usage members replace those of
-//     message_start's usage;
+//   - message_delta's delta members replace the message's (stop_reason);
+//     of the message's own members, only those ParseAnthropicReply reads
+//     are kept (type, role, stop_reason, error, and any that differs from
+//     one of those only in case, which it refuses): the rest (id, model,
+//     stop_sequence, usage) are checked and dropped, as the replay is the
+//     content;
 //   - event types this file does not know are skipped (Anthropic may add
 //     some); ping is skipped.
 var anthropicStreamSpec = &streamSpec{
@@ -55,12 +58,11 @@ var anthropicEventKeys = []string{"type", "index", "delta", "content_block", "me
 
 // anthropicStream is the state of one Anthropic stream.
 type anthropicStream struct {
-	started   bool // message_start came
-	stopped   bool // message_stop came
-	deltaSeen bool // a message_delta came
-	stopSeen  bool // a message_delta gave a stop_reason that is not null
-	msg       wireMembers
-	usage     wireMembers // message's usage, when it is an object
+	started   bool        // message_start came
+	stopped   bool        // message_stop came
+	deltaSeen bool        // a message_delta came
+	stopSeen  bool        // a message_delta gave a stop_reason that is not null
+	msg       wireMembers // the message's members its parser reads; content is written from the blocks
 	content   []byte      // the ended blocks, each a compact object, joined by commas
 	blocks    int         // how many blocks ended
 	indexes   []int64     // the index of every block started, increasing
@@ -193,15 +195,12 @@ func (a *anthropicStream) start(s *Stream, msg []byte) error {
 			}
 			a.msg.add(m.Key).kind = wireContent
 			hasContent = true
-		case jsonwire.KeyIs(m.Key, "usage") && m.Val[0] == '{':
-			a.msg.add(m.Key).kind = wireUsage
-			_ = p.ix.Members(m.Val, func(u jsonwire.Member) error {
-				a.usage.set(p.ix, u.Key, u.Val)
-				return nil
-			})
-		default:
+		case keyFolds(m.Key, anthropicKeys):
 			a.msg.set(p.ix, m.Key, m.Val)
 		}
+		// The message's other members (id, model, usage, ...) are not
+		// kept: the reply's parser does not read them, and its replay is
+		// the content.
 		return nil
 	})
 	if err != nil {
@@ -210,7 +209,7 @@ func (a *anthropicStream) start(s *Stream, msg []byte) error {
 	if !hasContent {
 		a.msg.add([]byte(`"content"`)).kind = wireContent
 	}
-	return nil
+	return a.msg.overflow(p, pointer("/message"), "the message")
 }
 
 // contentKind names a non-empty content value.
@@ -292,6 +291,11 @@ func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
 	if typ == "" {
 		return p.fail(pointer("/content_block/type"), ErrReplyShape, "missing type")
 	}
+	if typ == "tool_use" {
+		if err := s.startCall(pointer("/content_block")); err != nil {
+			return err
+		}
+	}
 	if a.open != nil {
 		if err := a.end(s, " (no content_block_stop came before the next block started)"); err != nil {
 			return err
@@ -308,13 +312,17 @@ func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
 	a.open = b
 	a.indexes = append(a.indexes, index)
 	a.starts = append(a.starts, s.events)
-	return p.ix.Members(block, func(m jsonwire.Member) error {
+	err = p.ix.Members(block, func(m jsonwire.Member) error {
 		b.members.set(p.ix, m.Key, m.Val)
 		if typ == "text" && m.Val[0] == '"' && jsonwire.KeyIs(m.Key, "text") {
 			s.textRaw(m.Val)
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return b.members.overflow(p, pointer("/content_block"), "content block "+strconv.FormatInt(index, 10))
 }
 
 func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
@@ -338,7 +346,7 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 	if err != nil {
 		return err
 	}
-	return p.ix.Members(delta, func(m jsonwire.Member) error {
+	err = p.ix.Members(delta, func(m jsonwire.Member) error {
 		switch {
 		case jsonwire.KeyIs(m.Key, "type"):
 			return nil
@@ -363,6 +371,10 @@ func (a *anthropicStream) blockDelta(s *Stream, rawIndex, delta []byte) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return b.members.overflow(p, pointer("/delta"), "content block "+strconv.FormatInt(index, 10))
 }
 
 // inputSentinel is the error of a block's input that is not whole: a
@@ -417,29 +429,23 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 					return p.fail(pointer("/delta/stop_reason"), ErrIncomplete, "the input of %s was cut off before its JSON was whole (stop_reason \"max_tokens\")", a.unclosed)
 				}
 			}
-			a.msg.set(p.ix, m.Key, m.Val)
+			if keyFolds(m.Key, anthropicKeys) {
+				a.msg.set(p.ix, m.Key, m.Val) // the others (stop_sequence, ...) are not kept
+			}
 			return nil
 		})
 		if err != nil {
+			return err
+		}
+		if err := a.msg.overflow(p, pointer("/delta"), "the message"); err != nil {
 			return err
 		}
 	}
 	if usage == nil || usage[0] == 'n' {
 		return nil
 	}
-	if err := p.object(pointer("/usage"), usage); err != nil {
-		return err
-	}
-	if i := a.msg.find(keyUsage); i < 0 {
-		a.msg.add(keyUsage).kind = wireUsage
-	} else if a.msg.m[i].kind != wireUsage {
-		a.msg.m[i].kind = wireUsage
-		a.usage.reset()
-	}
-	return p.ix.Members(usage, func(m jsonwire.Member) error {
-		a.usage.set(p.ix, m.Key, m.Val)
-		return nil
-	})
+	// The usage is checked, not kept (the reply's parser does not read it).
+	return p.object(pointer("/usage"), usage)
 }
 
 // end ends the open block: its input pieces are read, a tool_use is
@@ -453,7 +459,7 @@ func (a *anthropicStream) end(s *Stream, why string) error {
 		b.input = append(b.input, '"')
 		text := jsonwire.AppendUnquoted(a.scratch[:0], b.input)
 		a.scratch = text
-		if text = bytes.TrimSpace(text); len(text) > 0 {
+		if text = trimJSONSpace(text); len(text) > 0 {
 			if err := a.readInput(s, b, text, why); err != nil {
 				return err
 			}
@@ -475,7 +481,7 @@ func (a *anthropicStream) end(s *Stream, why string) error {
 		a.content = append(a.content, ',')
 	}
 	a.blocks++
-	a.content = b.members.appendObject(a.content, nil, nil)
+	a.content = b.members.appendObject(a.content, nil)
 	return nil
 }
 
@@ -499,7 +505,8 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 		}
 		return s.failStream(a.inputSentinel(b), "the input of block %d (%s) is not valid JSON: %s: %s", b.index, a.blockName(b), errProblem(err), msgQuote(string(text)))
 	}
-	if b.typ == "tool_use" && args[0] != '{' {
+	if b.typ == "tool_use" && args[0] != '{' && args[0] != 'n' {
+		// null is no input ({}), as in a whole message.
 		return s.failStream(ErrArguments, "the input of block %d (%s) is %s, not a JSON object", b.index, a.blockName(b), jsonwire.Kind(args))
 	}
 	i := b.members.find(keyInput)
@@ -520,16 +527,25 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 // stop_reason to come is max_tokens (messageDelta then fails), else the
 // model's.
 func (a *anthropicStream) toolInput(s *Stream, b *anthropicBlock, text []byte, unclosed bool) error {
-	var c Call
-	if err := s.rp.textArgs(pointer(""), text, false, &c); err != nil {
+	inner, _, bad, err := s.rp.argsInText(pointer(""), text)
+	if err != nil {
 		return err
 	}
-	input := c.Args
-	if c.Malformed != "" || c.Repaired != 0 {
-		b.bad = &c
+	input := inner // checked: compacted into the member below, no copy of its own
+	switch {
+	case bad != "":
+		c := new(Call)
+		if err := s.rp.badArgs(pointer(""), append([]byte(nil), text...), bad, false, c); err != nil {
+			return err
+		}
+		b.bad, input = c, c.Args
 		if c.Malformed != "" {
 			input = json.RawMessage("{}") // the message needs an object
 		}
+	case inner == nil && len(trimJSONSpace(text)) > 0:
+		input = json.RawMessage("null") // no input ({}), as in a whole message
+	case inner == nil:
+		input = json.RawMessage("{}")
 	}
 	if unclosed && a.unclosed == "" {
 		a.unclosed = "block " + strconv.FormatInt(b.index, 10) + " (" + a.blockName(b) + ")"
@@ -541,7 +557,7 @@ func (a *anthropicStream) toolInput(s *Stream, b *anthropicBlock, text []byte, u
 	} else {
 		m = &b.members.m[i]
 	}
-	m.kind, m.val = wireValue, append(m.val[:0], input...)
+	m.kind, m.val = wireValue, jsonwire.AppendCompact(m.val[:0], input)
 	return nil
 }
 
@@ -613,7 +629,6 @@ var (
 	keyID    = []byte(`"id"`)
 	keyName  = []byte(`"name"`)
 	keyInput = []byte(`"input"`)
-	keyUsage = []byte(`"usage"`)
 )
 
 // quotedKey is "id" or "name", quoted.
@@ -647,10 +662,10 @@ func (a *anthropicStream) finish(s *Stream) ([]byte, error) {
 	}
 	// A block still open here started after message_delta, which is an
 	// error; message_delta and message_stop end the open block.
-	out := make([]byte, 0, len(a.content)+256)
+	out := make([]byte, 0, len(a.content)+a.msg.size()+16)
 	return a.msg.appendObject(out, func(dst []byte) []byte {
 		return append(append(append(dst, '['), a.content...), ']')
-	}, &a.usage), nil
+	}), nil
 }
 
 // ParseAnthropicStream reads an Anthropic Messages stream (a request with

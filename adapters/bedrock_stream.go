@@ -18,8 +18,9 @@ import (
 // additionalModelResponseFields}; metadata {usage, metrics, trace}. The
 // service pads every payload with a "p" member of random length, which is
 // skipped. The assembler rebuilds the Converse response
-// ({"output":{"message":...},"stopReason":...,"usage":...}) and
-// ParseBedrockReply reads it.
+// ({"output":{"message":...},"stopReason":...}: what ParseBedrockReply
+// reads; usage, metrics and trace are not kept) and ParseBedrockReply
+// reads it.
 //
 // How the stream is read:
 //   - a text block has no contentBlockStart: its first delta starts it;
@@ -67,7 +68,7 @@ type bedrockStream struct {
 	open     *bedrockBlock // the block not ended yet, if any
 	byIndex  map[int64]int // contentBlockIndex -> blocks
 	ids      map[string]bool
-	top      wireMembers // the response's members from messageStop and metadata
+	top      wireMembers // the response's members from messageStop and metadata that its parser reads
 	scratch  []byte
 }
 
@@ -326,7 +327,11 @@ func (a *bedrockStream) blockStart(s *Stream, obj []byte) error {
 			return err
 		}
 		switch typ {
-		case "", "tool_use", "server_tool_use":
+		case "", "tool_use":
+			if err := s.startCall(at); err != nil {
+				return err
+			}
+		case "server_tool_use":
 		default:
 			return p.fail(at.key("/type"), ErrReplyShape, "toolUse type %s is not supported", msgQuote(typ))
 		}
@@ -543,9 +548,13 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 			a.unclosed = "tool use block " + strconv.FormatInt(b.index, 10) + " (" + msgQuote(name) + ")"
 		}
 	}
-	b.args = c.Args
-	if c.Malformed != "" {
+	switch {
+	case c.Malformed != "":
 		b.args = []byte("{}") // the message needs an object
+	case string(trimJSONSpace(text)) == "null":
+		b.args = []byte("null") // no input, as in a whole reply: the call's {}, the replay keeps null
+	default:
+		b.args = c.Args
 	}
 	b.input = nil
 	if !b.server {
@@ -562,20 +571,26 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 // patch gives the calls of the assembled reply what it cannot hold.
 func (a *bedrockStream) patch(calls []Call) { patchCalls(calls, a.patches) }
 
-// members keeps the members of a messageStop or metadata event, but its
-// padding, as members of the response.
+// members keeps the members of a messageStop or metadata event that the
+// response's parser reads (stopReason, and any whose key differs from one
+// it reads only in case, which it refuses) as members of the response.
+// The others (usage, metrics, trace, additionalModelResponseFields, the
+// padding) are not kept: the replay is the message.
 func (a *bedrockStream) members(s *Stream, obj []byte) error {
 	p := &s.rp
-	return p.ix.Members(obj, func(m jsonwire.Member) error {
-		switch string(m.Key) {
-		case `"p"`:
-			return nil
-		case `"output"`:
+	err := p.ix.Members(obj, func(m jsonwire.Member) error {
+		switch {
+		case string(m.Key) == `"output"`:
 			return p.fail(pointer("/output"), ErrReplyShape, "an output member outside the message")
+		case keyFolds(m.Key, bedrockKeys):
+			a.top.set(p.ix, m.Key, m.Val)
 		}
-		a.top.set(p.ix, m.Key, m.Val)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	return a.top.overflow(p, pointer(""), "the response")
 }
 
 func (a *bedrockStream) finish(s *Stream) ([]byte, error) {

@@ -272,10 +272,15 @@ type ReplyLimits struct {
 	// rendering: the strict rendering of the Provider that parses, which
 	// its calls carry (Call.Rendering).
 	rendering Rendering
+
+	// reuse, set by a Stream for the parse of the reply it assembled, is
+	// the room its events' checks grew, which that parse reuses instead
+	// of growing its own (the reply is about as large as the events).
+	reuse *scratch
 }
 
 func (l ReplyLimits) parser(provider string) replyParser {
-	p := replyParser{provider: provider, maxBytes: l.MaxBytes, maxDepth: l.MaxDepth, repair: l.repair}
+	p := replyParser{provider: provider, maxBytes: l.MaxBytes, maxDepth: l.MaxDepth, repair: l.repair, reuse: l.reuse}
 	if p.maxBytes <= 0 {
 		p.maxBytes = DefaultMaxReplyBytes
 	}
@@ -310,6 +315,10 @@ type replyParser struct {
 	// scratch, set by whole, is where p.ix and p.checker live; release
 	// gives it back for the next reply.
 	scratch *scratch
+	// reuse is ReplyLimits.reuse: the scratch whole takes, which release
+	// does not give back (its Stream owns it); nil to take one from the
+	// pool.
+	reuse *scratch
 }
 
 // indexHook, when set (by tests), sees the index of every reply parsed.
@@ -339,7 +348,7 @@ func (p *replyParser) release() {
 		return
 	}
 	p.scratch, p.ix, p.checker = nil, nil, nil
-	if keepIx, keepC := s.ix.Release(), s.checker.Release(); keepIx && keepC {
+	if keepIx, keepC := s.ix.Release(), s.checker.Release(); keepIx && keepC && s != p.reuse {
 		scratchPool.Put(s)
 	}
 }
@@ -425,7 +434,10 @@ func (p replyParser) check(path loc, data []byte, sentinel error, ix *jsonwire.I
 // whole checks a whole reply, indexing it in p.ix for the reads that
 // follow; the caller releases p when done reading.
 func (p *replyParser) whole(reply []byte) ([]byte, error) {
-	s, st := scratchPool.Get().(*scratch), new(stores)
+	s, st := p.reuse, new(stores)
+	if s == nil {
+		s = scratchPool.Get().(*scratch)
+	}
 	p.scratch, p.ix, p.checker = s, &s.ix, &s.checker
 	p.texts, p.blocks = &st.texts, &st.blocks
 	p.texts.Size(len(reply))
@@ -433,6 +445,9 @@ func (p *replyParser) whole(reply []byte) ([]byte, error) {
 	// it as it goes, copying a run between spaces at a time, unless the
 	// parser said it replays none (lazyCompact).
 	p.ix.Eager = !p.lazyCompact
+	// A reply a Stream assembled is its own: when it is compact (the
+	// assemblers write it so), it is its compacted text.
+	p.ix.Owned = p.reuse != nil
 	if indexHook != nil {
 		indexHook(p.ix)
 	}
@@ -617,7 +632,7 @@ func (p replyParser) argsAndText(path loc, raw []byte, cut bool, c *Call) (strin
 // is no JSON object (not JSON, another JSON value, a key twice) gives bad,
 // what is wrong with it; err is a limit the text passes.
 func (p replyParser) argsInText(path loc, text []byte) (inner json.RawMessage, spaces int, bad string, err error) {
-	inner = bytes.TrimSpace(text)
+	inner = trimJSONSpace(text)
 	if len(inner) == 0 || string(inner) == "null" {
 		return nil, 0, "", nil
 	}
@@ -673,6 +688,22 @@ func cutInside(text []byte) bool {
 	var oe objectEnd
 	oe.feed(text)
 	return oe.started && !oe.closed
+}
+
+// trimJSONSpace returns b without the JSON space around it (space, tab,
+// LF, CR): the only space a JSON text may hold around its value, where
+// bytes.TrimSpace takes away other characters too (a vertical tab, a
+// no-break space), which would make a text that is not JSON read as
+// blank.
+func trimJSONSpace(b []byte) []byte {
+	i, j := 0, len(b)
+	for i < j && isSpace(b[i]) {
+		i++
+	}
+	for j > i && isSpace(b[j-1]) {
+		j--
+	}
+	return b[i:j]
 }
 
 // notShape is the error for a reply that lacks what every reply of the

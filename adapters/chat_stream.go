@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -20,7 +21,8 @@ import (
 //     own pieces are;
 //   - a piece without an index: it belongs to the call with its id, or,
 //     without an id, to the last call; an index reused with another id
-//     starts a new call;
+//     starts a new call, and so does a new index with an earlier call's
+//     id (two calls with one id: an error, as in a whole reply);
 //   - finish_reason: null in a later chunk leaves the earlier one;
 //   - an error object in a chunk, or an "error" event: a provider error;
 //   - usage-only chunks (choices: []) and SSE comments are skipped.
@@ -56,15 +58,18 @@ type chatStream struct {
 	calls      []*chatStreamCall
 	byIndex    map[int64]int  // a piece's index -> calls
 	byID       map[string]int // a call's id -> calls
-	scratch    []byte
 }
 
 // chatStreamCall is one tool call being assembled.
 type chatStreamCall struct {
-	id    string
-	name  []byte // the name's inside, as sent
-	typ   []byte // the type, as sent; nil when none came
-	args  []byte // the arguments pieces' insides, joined
+	id   string
+	name []byte // the name's inside, as sent
+	typ  []byte // the type, as sent; nil when none came
+	// args is a quote, then the arguments pieces' insides joined: the
+	// arguments text as sent, but its closing quote; nil when no piece had
+	// an arguments member (a whole reply without one, which only a server
+	// with quirkNoArguments may send).
+	args  []byte
 	end   objectEnd
 	given bool // handed out as complete
 	event int  // the event that started it
@@ -174,6 +179,9 @@ func (a *chatStream) delta(s *Stream, at loc, delta []byte) error {
 			}
 			return nil
 		})
+		if err := a.extras.overflow(p, at, "the assistant message"); err != nil {
+			return err
+		}
 	}
 	if d[2] == nil || d[2][0] == 'n' {
 		return nil
@@ -237,6 +245,9 @@ func (a *chatStream) callPiece(s *Stream, at loc, raw []byte) error {
 	c := a.find(hasIndex, index, id)
 	if c == nil {
 		// A new call: the calls before it may be complete now.
+		if err := s.startCall(at); err != nil {
+			return err
+		}
 		if err := a.giveComplete(s); err != nil {
 			return err
 		}
@@ -274,34 +285,40 @@ func (a *chatStream) callPiece(s *Stream, at loc, raw []byte) error {
 	if tc[2] != nil && tc[2][0] != 'n' && c.typ == nil {
 		c.typ = append([]byte(nil), tc[2]...)
 	}
-	if len(args) > 2 {
-		a.scratch = jsonwire.AppendUnquoted(a.scratch[:0], args)
-		if c.given && len(bytes.TrimSpace(a.scratch)) > 0 {
+	if args != nil {
+		inside := args[1 : len(args)-1]
+		if c.given && !escapedBlank(inside) {
 			return p.fail(at.key("/function/arguments"), ErrArguments, "arguments of tool call %d (%s) continue after they were one whole JSON object", c.pos, msgQuote(string(c.name)))
 		}
-		c.end.feed(a.scratch)
-		c.args = append(c.args, args[1:len(args)-1]...)
+		c.end.feedEscaped(inside)
+		if c.args == nil {
+			c.args = append(make([]byte, 0, len(args)), '"')
+		}
+		c.args = append(c.args, inside...)
 	}
 	return nil
 }
 
-// find returns the call a piece belongs to, nil for a new call.
+// find returns the call a piece belongs to, nil for a new call: by its
+// index when it has one (a new index is a new call, even with the id of
+// an earlier one: two calls with one id, which the assembled reply's
+// parser refuses, as a whole reply's), else by its id, else the last call.
 func (a *chatStream) find(hasIndex bool, index int64, id string) *chatStreamCall {
+	if hasIndex {
+		if j, ok := a.byIndex[index]; ok {
+			if c := a.calls[j]; id == "" || c.id == "" || c.id == id {
+				return c
+			}
+		}
+		return nil // a new index, or the index again with another id: a new call
+	}
 	if id != "" {
 		if j, ok := a.byID[id]; ok {
 			return a.calls[j]
 		}
-	}
-	if hasIndex {
-		if j, ok := a.byIndex[index]; ok {
-			if c := a.calls[j]; id == "" || c.id == "" {
-				return c
-			}
-			return nil // the index again, with another id: a new call
-		}
 		return nil
 	}
-	if id == "" && len(a.calls) > 0 {
+	if len(a.calls) > 0 {
 		return a.calls[len(a.calls)-1] // no index, no id: the call being sent
 	}
 	return nil
@@ -332,12 +349,30 @@ func (a *chatStream) give(s *Stream, i int, c *chatStreamCall) error {
 	if !ok || name == "" {
 		return nil // the assembled reply's parser reports it
 	}
-	text := jsonwire.AppendUnquoted(a.scratch[:0], append(append([]byte{'"'}, c.args...), '"'))
-	a.scratch = text
+	// The text, unquoted into the room that becomes the call's Args, and
+	// compacted there.
+	quoted := append(c.args, '"')
+	c.args = quoted[:len(quoted)-1]
+	text := jsonwire.AppendUnquoted(make([]byte, 0, len(quoted)), quoted)
 	call := Call{ID: a.srv.wire(c.id), Name: name}
-	// Whole by its brackets: not cut off, whatever the finish.
-	if err := s.rp.textArgs(pointer(""), text, false, &call); err != nil {
+	inner, spaces, bad, err := s.rp.argsInText(pointer(""), text)
+	switch {
+	case err != nil:
 		return err
+	case bad != "":
+		// Whole by its brackets: not cut off, whatever the finish. The
+		// text is the call's own (its Args when malformed).
+		if err := s.rp.badArgs(pointer(""), text, bad, false, &call); err != nil {
+			return err
+		}
+	case inner == nil:
+		call.Args = json.RawMessage("{}")
+	default:
+		call.Args = inner
+		if spaces != 0 || &inner[0] != &text[0] {
+			// In place: what is written never passes what is read.
+			call.Args = jsonwire.AppendCompact(text[:0], inner)
+		}
 	}
 	c.given = true
 	s.giveCall(call)
@@ -358,7 +393,7 @@ func (a *chatStream) finish(s *Stream) ([]byte, error) {
 		// Arguments that end inside their object when the reply stopped
 		// at its token limit were cut off: the turn is incomplete. Any
 		// other text that is not one object is the model's: a malformed
-		// call of the assembled reply.
+		// call of the assembled reply (blank or null: no arguments, {}).
 		if c.end.started && !c.end.closed && a.stop != nil && tokenLimit(string(a.stop[1:len(a.stop)-1])) {
 			return nil, s.failStream(ErrIncomplete, "tool call %d (%s): its arguments were cut off (finish_reason %s)", i, msgQuote(string(c.name)), a.stop)
 		}
@@ -366,7 +401,11 @@ func (a *chatStream) finish(s *Stream) ([]byte, error) {
 	if err := a.giveComplete(s); err != nil {
 		return nil, err
 	}
-	b := append(make([]byte, 0, 128+len(a.content)), `{"choices":[{"index":0,"message":{"role":`...)
+	n := 128 + len(a.role) + len(a.content) + a.extras.size() + len(a.stop)
+	for _, c := range a.calls {
+		n += 64 + len(c.id) + len(c.typ) + len(c.name) + len(c.args)
+	}
+	b := append(make([]byte, 0, n), `{"choices":[{"index":0,"message":{"role":`...)
 	if a.role != nil {
 		b = append(b, a.role...)
 	} else {
@@ -393,8 +432,11 @@ func (a *chatStream) finish(s *Stream) ([]byte, error) {
 			} else {
 				b = append(b, `"function"`...)
 			}
-			b = append(append(append(b, `,"function":{"name":"`...), c.name...), `","arguments":"`...)
-			b = append(append(b, c.args...), `"}}`...)
+			b = append(append(append(b, `,"function":{"name":"`...), c.name...), '"')
+			if c.args != nil {
+				b = append(append(append(b, `,"arguments":`...), c.args...), '"')
+			}
+			b = append(b, "}}"...)
 		}
 		b = append(b, ']')
 	}

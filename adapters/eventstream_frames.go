@@ -59,6 +59,7 @@ func (f *eventStreamFramer) write(b []byte, emit func(string, []byte) error) err
 				continue
 			}
 			f.need = total
+			f.buf = f.grow(len(b))
 			f.buf = append(f.buf, b...)
 			return nil
 		}
@@ -80,7 +81,7 @@ func (f *eventStreamFramer) write(b []byte, emit func(string, []byte) error) err
 			f.need = total
 		}
 		k := min(f.need-len(f.buf), len(b))
-		f.buf = append(f.buf, b[:k]...)
+		f.buf = append(f.grow(k), b[:k]...)
 		b = b[k:]
 		if len(f.buf) < f.need {
 			return nil
@@ -92,6 +93,17 @@ func (f *eventStreamFramer) write(b []byte, emit func(string, []byte) error) err
 		}
 	}
 	return nil
+}
+
+// grow returns f.buf with room for k more bytes: the room doubles, up to
+// the frame's length, as its bytes arrive (append's slower growth of
+// large slices allocates about five times the frame).
+func (f *eventStreamFramer) grow(k int) []byte {
+	n := len(f.buf) + k
+	if n <= cap(f.buf) {
+		return f.buf
+	}
+	return append(make([]byte, 0, min(max(n, 2*cap(f.buf)), max(f.need, n))), f.buf...)
 }
 
 // prelude checks the prelude at the start of b (at least 12 bytes) and

@@ -254,7 +254,7 @@ func renderGemini(p *spec, cfg config, tool string, s *schema.Schema) (json.RawM
 	if len(out.Properties) == 0 {
 		return nil, nil
 	}
-	data, err := marshalNoEscape(toGemini(out))
+	data, err := toGemini(out).appendJSON(nil)
 	if err != nil {
 		return nil, c.done(&Error{Func: p.funcName, Tool: tool, Err: ErrUnsupported, Msg: err.Error()})
 	}

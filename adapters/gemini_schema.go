@@ -1,10 +1,12 @@
 package adapters
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
@@ -44,23 +46,146 @@ type geminiProp struct {
 // geminiProps are properties in order.
 type geminiProps []geminiProp
 
+// MarshalJSON writes the properties as appendJSON writes them.
 func (ps geminiProps) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b, err := ps.appendJSON(nil)
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func (ps geminiProps) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, '{')
 	for i, p := range ps {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		writeJSONString(&b, p.name)
-		b.WriteByte(':')
-		data, err := marshalNoEscape(p.schema)
-		if err != nil {
+		b = append(appendJSONString(b, p.name), ':')
+		var err error
+		if b, err = p.schema.appendJSON(b); err != nil {
 			return nil, err
 		}
-		b.Write(data)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
+}
+
+// MarshalJSON writes the node as appendJSON writes it.
+func (g *geminiSchema) MarshalJSON() ([]byte, error) { return g.appendJSON(nil) }
+
+// appendJSON appends the node as JSON: its members in the order of its
+// fields, omitted when empty, as encoding/json (without HTML escaping)
+// writes the struct, in one pass over the tree. (Marshalling each node's
+// properties through encoding/json made it compact every subtree again
+// at every level above it: rendering 240 nested objects allocated 438
+// bytes per schema byte, 60 of them 140.)
+func (g *geminiSchema) appendJSON(b []byte) ([]byte, error) {
+	first := true
+	key := func(name string) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(append(append(b, '"'), name...), `":`...)
+	}
+	str := func(name, v string) {
+		if v != "" {
+			key(name)
+			b = appendJSONString(b, v)
+		}
+	}
+	strs := func(name string, vs []string) {
+		if len(vs) > 0 {
+			key(name)
+			for i, v := range vs {
+				b = appendJSONString(append(b, "[,"[min(i, 1)]), v)
+			}
+			b = append(b, ']')
+		}
+	}
+	num := func(name string, v *int64) {
+		if v != nil {
+			key(name)
+			b = strconv.AppendInt(b, *v, 10)
+		}
+	}
+	number := func(name string, v json.Number) error {
+		if v == "" {
+			return nil
+		}
+		if jsonwire.Check([]byte(v), 1) != nil || v[0] != '-' && (v[0] < '0' || v[0] > '9') {
+			return fmt.Errorf("json: invalid number literal %q", string(v))
+		}
+		key(name)
+		b = append(b, v...)
+		return nil
+	}
+	b = append(b, '{')
+	str("type", g.Type)
+	str("format", g.Format)
+	str("description", g.Description)
+	if g.Nullable {
+		key("nullable")
+		b = append(b, "true"...)
+	}
+	strs("enum", g.Enum)
+	str("pattern", g.Pattern)
+	num("minLength", g.MinLength)
+	num("maxLength", g.MaxLength)
+	if err := number("minimum", g.Minimum); err != nil {
+		return nil, err
+	}
+	if err := number("maximum", g.Maximum); err != nil {
+		return nil, err
+	}
+	var err error
+	if g.Items != nil {
+		key("items")
+		if b, err = g.Items.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	num("minItems", g.MinItems)
+	num("maxItems", g.MaxItems)
+	if len(g.Properties) > 0 {
+		key("properties")
+		if b, err = g.Properties.appendJSON(b); err != nil {
+			return nil, err
+		}
+	}
+	strs("propertyOrdering", g.PropertyOrdering)
+	strs("required", g.Required)
+	num("minProperties", g.MinProperties)
+	num("maxProperties", g.MaxProperties)
+	if len(g.AnyOf) > 0 {
+		key("anyOf")
+		for i, a := range g.AnyOf {
+			if b, err = a.appendJSON(append(b, "[,"[min(i, 1)])); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
+	for _, raw := range [...]struct {
+		name string
+		v    json.RawMessage
+	}{{"default", g.Default}, {"example", g.Example}} {
+		if len(raw.v) > 0 {
+			key(raw.name)
+			b = jsonwire.AppendCompact(b, raw.v)
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendJSONString appends s as encoding/json (without HTML escaping)
+// writes it.
+func appendJSONString(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, "\"\\") && isPlainASCII(s) {
+		return append(append(append(b, '"'), s...), '"')
+	}
+	data, _ := marshalNoEscape(s)
+	return append(b, data...)
 }
 
 // geminiNodes are the node rules (dialect.nodes) of Gemini "parameters",

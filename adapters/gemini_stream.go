@@ -24,8 +24,11 @@ import (
 // functionCall parts with partialArgs only (each a JSON path and a value)
 // or nothing but willContinue, and a functionCall whose willContinue is
 // not true (usually {}) as its last piece. The pieces are applied to one
-// arguments object, and the call's part is replayed as one whole
-// functionCall part ({"name","args"}, with the first piece's
+// arguments object (geminiTree: a piece costs a node or two however deep
+// its path, and the object's compact size is counted as it grows, so that
+// arguments that would make the assembled reply pass the reply limit fail
+// at the piece that passes it), and the call's part is replayed as one
+// whole functionCall part ({"name","args"}, with the first piece's
 // thoughtSignature) at the position of its first piece.
 var geminiStreamSpec = &streamSpec{
 	framer:   func(max int) framer { return &geminiFramer{max: max} },
@@ -120,8 +123,12 @@ func (f *geminiFramer) end(emit func(string, []byte) error) error {
 
 // geminiStream is the state of one Gemini stream.
 type geminiStream struct {
-	parts  []byte       // the parts so far, compact, joined by commas; holes for streamed calls
+	// parts is the reply being assembled: its head (geminiReplyHead),
+	// then the parts so far, compact, joined by commas, with holes where
+	// streamed calls' parts go when parts came after them.
+	parts  []byte
 	nparts int          // parts in parts
+	holed  int          // the bytes of the parts that go in the holes
 	holes  []geminiHole // where streamed calls' parts go, in order
 	calls  int          // calls so far, whole and streamed
 	open   *geminiCall  // the streamed call being read
@@ -148,9 +155,36 @@ type geminiCall struct {
 	head    []byte // its first part, compact, up to the functionCall value
 	fcHead  []byte // "{" and the functionCall members kept (id, name, ...), each with a comma after
 	tail    []byte // its first part after the functionCall value, compact
-	root    geminiNode
+	tree    geminiTree
 	pending string // the jsonPath of a value still streaming (its willContinue was true); "" when none
-	args    []byte // the arguments, compact, once closed
+	args    []byte // the arguments, compact, once closed, when its part goes in a hole
+}
+
+// geminiReplyHead is how the reply a Gemini stream is assembled into
+// begins.
+const geminiReplyHead = `{"candidates":[{"content":{"role":"model","parts":[`
+
+// next makes room for n more bytes of a new part in the reply, after a
+// comma when a part came before it.
+func (a *geminiStream) next(n int) {
+	if a.parts == nil {
+		a.parts = append(make([]byte, 0, n+256), geminiReplyHead...)
+	}
+	a.parts = roomFor(a.parts, n+1)
+	if a.nparts > 0 {
+		a.parts = append(a.parts, ',')
+	}
+	a.nparts++
+}
+
+// size is the bytes of the reply assembled so far, with the part of the
+// streamed call c (nil for none) as its arguments would be now.
+func (a *geminiStream) size(c *geminiCall) int {
+	n := len(a.parts) + a.holed
+	if c != nil {
+		n += len(c.head) + len(c.fcHead) + len(`"args":}`) + c.tree.size + len(c.tail)
+	}
+	return n
 }
 
 func (a *geminiStream) event(s *Stream, _ string, data []byte) error {
@@ -314,6 +348,9 @@ func (a *geminiStream) part(s *Stream, at loc, raw []byte) error {
 	}
 
 	// A call with a name: the streamed call before it, if any, has ended.
+	if err := s.startCall(fcAt); err != nil {
+		return err
+	}
 	a.ended = false
 	if err := a.closeOpen(s, p, fcAt.key("/name")); err != nil {
 		return err
@@ -334,8 +371,7 @@ func (a *geminiStream) part(s *Stream, at loc, raw []byte) error {
 	if f[2] != nil && f[2][0] != 'n' && (f[2][0] != '{' || jsonwire.SkipSpace(f[2], 1) != len(f[2])-1) {
 		return p.fail(fcAt.key("/args"), ErrArguments, "args with streamed partialArgs (willContinue): the arguments come as partialArgs")
 	}
-	c := &geminiCall{index: a.calls, event: s.events, id: id, name: name, sig: sig}
-	c.root.kind = 'o'
+	c := &geminiCall{index: a.calls, event: s.events, id: id, name: name, sig: sig, tree: newGeminiTree()}
 	a.calls++
 	off := cap(raw) - cap(fc)
 	c.head = p.ix.AppendCompact(nil, raw[:off])
@@ -350,10 +386,7 @@ func (a *geminiStream) part(s *Stream, at loc, raw []byte) error {
 		return nil
 	})
 	a.open = c
-	if a.nparts > 0 {
-		a.parts = append(a.parts, ',')
-	}
-	a.nparts++
+	a.next(0)
 	a.holes = append(a.holes, geminiHole{at: len(a.parts), c: c})
 	if partial {
 		if err := a.partialArgs(s, fcAt.key("/partialArgs"), f[3], c); err != nil {
@@ -368,10 +401,7 @@ func (a *geminiStream) part(s *Stream, at loc, raw []byte) error {
 
 // keep adds the part raw to the content, compact.
 func (a *geminiStream) keep(x *jsonwire.Index, raw []byte) {
-	if a.nparts > 0 {
-		a.parts = append(a.parts, ',')
-	}
-	a.nparts++
+	a.next(len(raw))
 	a.parts = x.AppendCompact(a.parts, raw)
 }
 
@@ -388,10 +418,7 @@ func (a *geminiStream) rest(x *jsonwire.Index, raw []byte, part *[4][]byte, othe
 	if n == 0 {
 		return
 	}
-	if a.nparts > 0 {
-		a.parts = append(a.parts, ',')
-	}
-	a.nparts++
+	a.next(len(raw))
 	a.parts = append(a.parts, '{')
 	first := true
 	_ = x.Members(raw, func(m jsonwire.Member) error {
@@ -423,12 +450,29 @@ func (a *geminiStream) closeOpen(s *Stream, p *replyParser, at loc) error {
 	return nil
 }
 
-// give hands out the streamed call c, which has ended.
+// give hands out the streamed call c, which has ended. Its arguments are
+// written once: in its place in the reply when no part came after it
+// (the Call's Args are then that slice of the reply, as a whole reply's
+// calls' are), else apart, for finish to put in its hole.
 func (a *geminiStream) give(s *Stream, c *geminiCall) {
 	a.open, a.ended = nil, true
-	c.args = c.root.appendJSON(make([]byte, 0, 64))
-	// The hook's Args are its own: the assembled reply is built from c.args.
-	s.giveCall(Call{ID: c.id, Name: c.name, Args: append(make([]byte, 0, len(c.args)), c.args...), ThoughtSignature: c.sig})
+	var args []byte
+	if h := len(a.holes) - 1; h >= 0 && a.holes[h].c == c && a.holes[h].at == len(a.parts) {
+		a.holes = a.holes[:h]
+		// Room for the part, and for the reply's end (finish).
+		a.parts = roomFor(a.parts, len(c.head)+len(c.fcHead)+len(`"args":}`)+c.tree.size+len(c.tail)+256)
+		a.parts = append(append(append(a.parts, c.head...), c.fcHead...), `"args":`...)
+		from := len(a.parts)
+		a.parts = c.tree.appendJSON(a.parts)
+		args = a.parts[from:len(a.parts):len(a.parts)]
+		a.parts = append(append(a.parts, '}'), c.tail...)
+	} else {
+		c.args = c.tree.appendJSON(make([]byte, 0, c.tree.size))
+		args = c.args
+		a.holed += len(c.head) + len(c.fcHead) + len(`"args":}`) + len(c.args) + len(c.tail)
+	}
+	c.tree = geminiTree{}
+	s.giveCall(Call{ID: c.id, Name: c.name, Args: args, ThoughtSignature: c.sig})
 }
 
 // endTurn is the end of the turn (a finishReason, or the end of the
@@ -462,12 +506,16 @@ func (a *geminiStream) finish(s *Stream) ([]byte, error) {
 		}
 		a.give(s, c)
 	}
-	const head = `{"candidates":[{"content":{"role":"model","parts":[`
-	n := len(head) + len(a.parts) + len(a.stop) + len(a.msg) + 64
-	for _, h := range a.holes {
-		n += len(h.c.head) + len(h.c.fcHead) + len(h.c.args) + len(h.c.tail) + 10
+	if a.parts == nil {
+		a.parts = append(a.parts, geminiReplyHead...)
 	}
-	b := append(make([]byte, 0, n), head...)
+	end := len(`]},"finishReason":,"finishMessage":}]}`) + len(a.stop) + len(a.msg)
+	b := a.parts
+	if len(a.holes) > 0 {
+		b = make([]byte, 0, a.size(nil)+end)
+	} else {
+		b = roomFor(b, end)
+	}
 	prev := 0
 	for _, h := range a.holes {
 		b = append(b, a.parts[prev:h.at]...)
@@ -476,7 +524,9 @@ func (a *geminiStream) finish(s *Stream) ([]byte, error) {
 		b = append(b, h.c.tail...)
 		prev = h.at
 	}
-	b = append(b, a.parts[prev:]...)
+	if len(a.holes) > 0 {
+		b = append(b, a.parts[prev:]...)
+	}
 	b = append(append(b, `]},"finishReason":`...), a.stop...)
 	if len(a.msg) > 0 {
 		b = append(append(b, `,"finishMessage":`...), a.msg...)
@@ -542,8 +592,11 @@ func (a *geminiStream) partialArgs(s *Stream, at loc, list []byte, c *geminiCall
 		if problem != "" {
 			return p.fail(pa.key("/jsonPath"), ErrArguments, "jsonPath %s: %s", msgQuote(path), problem)
 		}
-		if problem := c.root.apply(segs, path, kind, val); problem != "" {
+		if problem := c.tree.apply(segs, path, kind, val); problem != "" {
 			return p.fail(pa.key("/jsonPath"), ErrArguments, "jsonPath %s: %s", msgQuote(path), problem)
+		}
+		if n := a.size(c); n > p.maxBytes {
+			return p.fail(pa.key("/jsonPath"), ErrReplyLimit, "the arguments of tool call %d (%s) make the assembled reply %d bytes, more than the limit of %d", c.index, msgQuote(c.name), n, p.maxBytes)
 		}
 		if more {
 			c.pending = path
@@ -581,67 +634,76 @@ func parseGeminiPath(segs []geminiSeg, path string, maxSegs int) ([]geminiSeg, s
 		if len(segs) == maxSegs {
 			return segs, "more than " + strconv.Itoa(maxSegs) + " segments"
 		}
-		switch path[i] {
-		case '.':
-			j := i + 1
-			for j < len(path) {
-				c := path[j]
-				if !(c == '_' || c == '-' || c >= 0x80 || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
-					break
-				}
-				j++
-			}
-			if j == i+1 {
-				if j < len(path) && (path[j] == '.' || path[j] == '*') {
-					return segs, "at byte " + strconv.Itoa(j) + ": only singular segments (a name or an index) are supported"
-				}
-				return segs, "at byte " + strconv.Itoa(j) + ": expected a member name after \".\""
-			}
-			segs = append(segs, geminiSeg{key: path[i+1 : j], index: -1, end: j})
-			i = j
-		case '[':
-			j := skipPathSpace(path, i+1)
-			if j == len(path) {
-				return segs, "unclosed \"[\""
-			}
-			var seg geminiSeg
-			switch c := path[j]; {
-			case c == '\'' || c == '"':
-				key, k, problem := parsePathString(path, j)
-				if problem != "" {
-					return segs, problem
-				}
-				seg, j = geminiSeg{key: key, index: -1}, k
-			case c >= '0' && c <= '9':
-				k := j
-				for k < len(path) && path[k] >= '0' && path[k] <= '9' {
-					k++
-				}
-				if path[j] == '0' && k > j+1 {
-					return segs, "at byte " + strconv.Itoa(j) + ": an index with a leading zero"
-				}
-				if k-j > 9 {
-					return segs, "at byte " + strconv.Itoa(j) + ": an index too large"
-				}
-				n, _ := strconv.Atoi(path[j:k])
-				seg, j = geminiSeg{index: n}, k
-			case c == '-':
-				return segs, "at byte " + strconv.Itoa(j) + ": negative indexes are not supported"
-			default:
-				return segs, "at byte " + strconv.Itoa(j) + ": only singular segments (a quoted name or an index) are supported"
-			}
-			j = skipPathSpace(path, j)
-			if j == len(path) || path[j] != ']' {
-				return segs, "at byte " + strconv.Itoa(j) + ": expected \"]\""
-			}
-			seg.end = j + 1
-			segs = append(segs, seg)
-			i = j + 1
-		default:
-			return segs, "at byte " + strconv.Itoa(i) + ": expected \".\" or \"[\""
+		seg, problem := nextGeminiSeg(path, i)
+		if problem != "" {
+			return segs, problem
 		}
+		segs = append(segs, seg)
+		i = seg.end
 	}
 	return segs, ""
+}
+
+// nextGeminiSeg parses the segment of path that starts at byte i (a "."
+// or a "["): the segment, whose end is where the next starts, or what is
+// wrong.
+func nextGeminiSeg(path string, i int) (geminiSeg, string) {
+	switch path[i] {
+	case '.':
+		j := i + 1
+		for j < len(path) {
+			c := path[j]
+			if !(c == '_' || c == '-' || c >= 0x80 || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+				break
+			}
+			j++
+		}
+		if j == i+1 {
+			if j < len(path) && (path[j] == '.' || path[j] == '*') {
+				return geminiSeg{}, "at byte " + strconv.Itoa(j) + ": only singular segments (a name or an index) are supported"
+			}
+			return geminiSeg{}, "at byte " + strconv.Itoa(j) + ": expected a member name after \".\""
+		}
+		return geminiSeg{key: path[i+1 : j], index: -1, end: j}, ""
+	case '[':
+		j := skipPathSpace(path, i+1)
+		if j == len(path) {
+			return geminiSeg{}, "unclosed \"[\""
+		}
+		var seg geminiSeg
+		switch c := path[j]; {
+		case c == '\'' || c == '"':
+			key, k, problem := parsePathString(path, j)
+			if problem != "" {
+				return geminiSeg{}, problem
+			}
+			seg, j = geminiSeg{key: key, index: -1}, k
+		case c >= '0' && c <= '9':
+			k := j
+			for k < len(path) && path[k] >= '0' && path[k] <= '9' {
+				k++
+			}
+			if path[j] == '0' && k > j+1 {
+				return geminiSeg{}, "at byte " + strconv.Itoa(j) + ": an index with a leading zero"
+			}
+			if k-j > 9 {
+				return geminiSeg{}, "at byte " + strconv.Itoa(j) + ": an index too large"
+			}
+			n, _ := strconv.Atoi(path[j:k])
+			seg, j = geminiSeg{index: n}, k
+		case c == '-':
+			return geminiSeg{}, "at byte " + strconv.Itoa(j) + ": negative indexes are not supported"
+		default:
+			return geminiSeg{}, "at byte " + strconv.Itoa(j) + ": only singular segments (a quoted name or an index) are supported"
+		}
+		j = skipPathSpace(path, j)
+		if j == len(path) || path[j] != ']' {
+			return geminiSeg{}, "at byte " + strconv.Itoa(j) + ": expected \"]\""
+		}
+		seg.end = j + 1
+		return seg, ""
+	}
+	return geminiSeg{}, "at byte " + strconv.Itoa(i) + ": expected \".\" or \"[\""
 }
 
 func skipPathSpace(path string, i int) int {
@@ -736,160 +798,12 @@ func pathEscapeU(path string, i int) (rune, int, bool) {
 	return 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00), 12, true
 }
 
-// geminiNode is a value of a streamed call's arguments.
-type geminiNode struct {
-	kind  byte // 'o' object, 'a' array, 's' string, 'v' another value; 0 not set yet
-	keys  []string
-	kids  []*geminiNode // an object's members (with keys) or an array's elements
-	byKey map[string]int
-	val   []byte // a string's inside as sent (escaped), or another value's JSON
-}
-
-// apply sets (or, for a string, appends to) the value at the path segs
-// (path's text, for errors) to the JSON value val of kind ('s' or 'v');
-// kind 0 (no value) only checks the path against what is there. It
-// returns what is wrong, "" when nothing.
-func (root *geminiNode) apply(segs []geminiSeg, path string, kind byte, val []byte) string {
-	if len(segs) == 0 {
-		if kind != 0 {
-			return "a value for the arguments object itself"
-		}
-		return ""
-	}
-	n := root
-	for i, sg := range segs {
-		want := byte('o')
-		if sg.index >= 0 {
-			want = 'a'
-		}
-		if n.kind == 0 {
-			n.kind = want
-		}
-		if n.kind != want {
-			return pathPrefix(path, segs, i) + " holds " + n.what() + ", not " + map[byte]string{'o': "an object", 'a': "an array"}[want]
-		}
-		var next *geminiNode
-		if want == 'a' {
-			switch {
-			case sg.index < len(n.kids):
-				next = n.kids[sg.index]
-			case sg.index == len(n.kids) && kind != 0:
-				next = new(geminiNode)
-				n.kids = append(n.kids, next)
-			case kind == 0:
-				return ""
-			default:
-				return "index " + strconv.Itoa(sg.index) + " skips ahead: " + pathPrefix(path, segs, i) + " holds " + strconv.Itoa(len(n.kids)) + " element(s) so far"
-			}
-		} else {
-			j := n.find(sg.key)
-			switch {
-			case j >= 0:
-				next = n.kids[j]
-			case kind == 0:
-				return ""
-			default:
-				next = new(geminiNode)
-				n.add(sg.key, next)
-			}
-		}
-		n = next
-	}
-	switch {
-	case kind == 0:
-	case n.kind == 0 && kind == 's', kind == 's' && n.kind == 's':
-		n.kind = kind
-		n.val = append(n.val, val[1:len(val)-1]...)
-	case n.kind == 0 || kind == 'v' && n.kind == 'v':
-		n.kind = kind
-		n.val = append(n.val[:0], val...)
-	default:
-		if kind == 's' {
-			return path + " holds " + n.what() + ": a string piece cannot be appended to it"
-		}
-		return path + " holds " + n.what() + ": " + jsonwire.Kind(val) + " cannot replace it"
-	}
-	return ""
-}
-
 // pathPrefix is the path up to segment i: "$.a.b".
 func pathPrefix(path string, segs []geminiSeg, i int) string {
 	if i == 0 {
 		return "$"
 	}
 	return path[:segs[i-1].end]
-}
-
-func (n *geminiNode) what() string {
-	switch n.kind {
-	case 'o':
-		return "an object"
-	case 'a':
-		return "an array"
-	case 's':
-		return "a string"
-	}
-	return jsonwire.Kind(n.val)
-}
-
-// find returns the index of key among an object's members, -1 when absent.
-func (n *geminiNode) find(key string) int {
-	if n.byKey != nil {
-		if j, ok := n.byKey[key]; ok {
-			return j
-		}
-		return -1
-	}
-	for j, k := range n.keys {
-		if k == key {
-			return j
-		}
-	}
-	return -1
-}
-
-func (n *geminiNode) add(key string, kid *geminiNode) {
-	n.keys = append(n.keys, key)
-	n.kids = append(n.kids, kid)
-	switch {
-	case n.byKey != nil:
-		n.byKey[key] = len(n.keys) - 1
-	case len(n.keys) > 8: // a map from here: a lookup per piece stays constant
-		n.byKey = make(map[string]int, 2*len(n.keys))
-		for j, k := range n.keys {
-			n.byKey[k] = j
-		}
-	}
-}
-
-// appendJSON appends n as compact JSON.
-func (n *geminiNode) appendJSON(b []byte) []byte {
-	switch n.kind {
-	case 'o':
-		b = append(b, '{')
-		for j, k := range n.keys {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(appendString(b, k), ':')
-			b = n.kids[j].appendJSON(b)
-		}
-		return append(b, '}')
-	case 'a':
-		b = append(b, '[')
-		for j, kid := range n.kids {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = kid.appendJSON(b)
-		}
-		return append(b, ']')
-	case 's':
-		return append(append(append(b, '"'), n.val...), '"')
-	case 'v':
-		return append(b, n.val...)
-	}
-	return append(b, "null"...)
 }
 
 // ParseGeminiStream reads a Gemini (or Vertex AI) streamGenerateContent
@@ -903,7 +817,10 @@ func (n *geminiNode) appendJSON(b []byte) []byte {
 //
 // A call whose arguments Vertex AI streams (streamFunctionCallArguments:
 // partialArgs with JSON paths) is assembled into one functionCall part;
-// see [Stream] for reading calls as they complete. An error body in the
+// see [Stream] for reading calls as they complete. Its arguments count
+// against the reply limit (ReplyLimits.MaxBytes) as they grow: the piece
+// that makes the assembled reply pass it is an error wrapping
+// [ErrReplyLimit]. An error body in the
 // stream is a [*ReplyError] wrapping [ErrProviderError]; a stream that
 // ends before any finishReason, or inside a streamed call cut by the token
 // limit, wraps [ErrIncomplete]; a partialArgs path that is not a JSON path

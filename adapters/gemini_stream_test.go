@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -287,4 +288,42 @@ func feedGemini(body string) (adapters.Turn, error) {
 		}
 	}
 	return s.Close()
+}
+
+// TestGeminiStreamArgsLimit: the arguments partialArgs build count
+// against the reply limit as they grow: a stream of short paths to deep
+// new values (each piece makes about three times its bytes of
+// arguments) fails at the piece that passes ReplyLimits.MaxBytes, not
+// once its last event has come (issue 32 item 1: a 30 MiB body grew a
+// 93 MB reply and a 2.5 GB heap before the limit refused it at the end).
+func TestGeminiStreamArgsLimit(t *testing.T) {
+	deep := strings.Repeat(".a", 480)
+	var pieces [][2]string
+	for i := range 200 {
+		pieces = append(pieces, [2]string{`"$.k` + strconv.Itoa(i) + deep + `"`, `"numberValue":1`})
+	}
+	body := geminiSSE(geminiPieces("f", pieces...)...)
+	const limit = 256 << 10
+	if len(body) >= limit {
+		t.Fatalf("the body (%d bytes) is over the limit itself", len(body))
+	}
+	p := adapters.WithReplyLimits(adapters.ForGemini(), adapters.ReplyLimits{MaxBytes: limit})
+	_, err := p.ParseStream(bytes.NewReader(body))
+	var re *adapters.ReplyError
+	if !errors.As(err, &re) || !errors.Is(err, adapters.ErrReplyLimit) {
+		t.Fatalf("err = %v, want ErrReplyLimit", err)
+	}
+	// Each piece adds about 2.9 KB of arguments: the 91st or so passes
+	// 256 KiB, in its own event (the first piece is event 1).
+	if re.Event < 80 || re.Event > 100 || !strings.Contains(err.Error(), "tool call 0") {
+		t.Fatalf("the limit was passed in event %d: %v", re.Event, err)
+	}
+	// Without the limit, the arguments are whole and as long as counted.
+	turn, err := adapters.ParseGeminiStream(bytes.NewReader(body))
+	if err != nil || len(turn.Calls) != 1 {
+		t.Fatalf("%v, %d calls", err, len(turn.Calls))
+	}
+	if n := len(turn.Calls[0].Args); n < 200*2850 || n > 200*2950 {
+		t.Fatalf("arguments of %d bytes", n)
+	}
 }

@@ -31,7 +31,7 @@ type ollamaStream struct {
 	extras    wireMembers
 	calls     []byte // the tool calls, compact, comma-separated
 	ids       callIDs
-	top       wireMembers // the chunks' other members, the last value of each
+	top       wireMembers // done and done_reason, the last value of each
 	callCount int
 }
 
@@ -66,19 +66,23 @@ func (a *ollamaStream) event(s *Stream, _ string, data []byte) error {
 			return err
 		}
 	}
-	err = p.ix.Members(obj, func(m jsonwire.Member) error {
-		if jsonwire.KeyIn(m.Key, ollamaReplyKeys[:1]) || jsonwire.KeyIs(m.Key, "error") {
-			return nil
+	// The chunk's other members (model, created_at, the durations and
+	// counts) are not kept: the reply's parser reads done and done_reason
+	// of its top, and replays the message alone. The event's fields above
+	// refused a key that differs from one of those only in case.
+	for i, key := range [...][]byte{keyDone, keyDoneReason} {
+		if v := top[1+i]; v != nil {
+			a.top.set(p.ix, key, v)
 		}
-		a.top.set(p.ix, m.Key, m.Val)
-		return nil
-	})
-	if err != nil {
-		return err
 	}
 	a.done = top[1] != nil && top[1][0] == 't'
 	return nil
 }
+
+var (
+	keyDone       = []byte(`"done"`)
+	keyDoneReason = []byte(`"done_reason"`)
+)
 
 // message reads one chunk's message.
 func (a *ollamaStream) message(s *Stream, msg []byte) error {
@@ -123,6 +127,9 @@ func (a *ollamaStream) message(s *Stream, msg []byte) error {
 			}
 			return nil
 		})
+		if err := a.extras.overflow(p, at, "the message"); err != nil {
+			return err
+		}
 	}
 	if m[3] == nil || m[3][0] == 'n' {
 		return nil
@@ -133,6 +140,9 @@ func (a *ollamaStream) message(s *Stream, msg []byte) error {
 	list := pointer(at.key("/tool_calls").String())
 	return p.ix.Elems(m[3], func(i int, raw []byte) error {
 		c := list.index(i)
+		if err := s.startCall(c); err != nil {
+			return err
+		}
 		var tc [2][]byte
 		if err := p.fields(c, raw, ollamaToolCallKeys, tc[:]); err != nil {
 			return err

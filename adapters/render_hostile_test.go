@@ -192,6 +192,73 @@ func TestHugeExclusiveBounds(t *testing.T) {
 	}
 }
 
+// nestedObjectsSchema is a schema of about size bytes: properties c0,
+// c1, ... each a chain of depth objects, each holding the next as its one
+// property "a", the last a string.
+func nestedObjectsSchema(depth, size int) []byte {
+	chain := strings.Repeat(`{"type":"object","properties":{"a":`, depth) + `{"type":"string"}` + strings.Repeat("}}", depth)
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := 0; b.Len() < size; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"c%d":%s`, i, chain)
+	}
+	b.WriteString(`}}`)
+	return []byte(b.String())
+}
+
+// geminiRenderPerByte renders schema for Gemini "parameters" and returns
+// the bytes allocated per schema byte.
+func geminiRenderPerByte(t testing.TB, schema []byte) float64 {
+	tool, err := define.NewTool("nested", json.RawMessage(schema), dummy, define.WithMaxSchemaBytes(-1), define.WithMaxSchemaNodes(-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := allocated(func() { _, err = adapters.ToGemini([]define.Tool{tool}, adapters.GeminiParameters()) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return float64(n) / float64(len(schema))
+}
+
+// TestGeminiRenderDepthLinear: rendering objects nested 240 deep for
+// Gemini costs per schema byte what 60 deep costs (issue 32 item 14: 138
+// and 438 bytes per schema byte, each node's properties marshalled again
+// at every level above it; now about 72 at both: each node of the input
+// is a parsed schema.Schema of 560 bytes, a rendered one and a Gemini
+// node, for about 37 bytes of schema).
+func TestGeminiRenderDepthLinear(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under -race")
+	}
+	per60 := geminiRenderPerByte(t, nestedObjectsSchema(60, 200<<10))
+	per240 := geminiRenderPerByte(t, nestedObjectsSchema(240, 200<<10))
+	if per240 > 1.25*per60 || per240 > 100 {
+		t.Errorf("%.1f bytes allocated per schema byte 240 deep, %.1f 60 deep: want at most 100, and flat", per240, per60)
+	}
+}
+
+// BenchmarkGeminiRenderDepth renders objects nested 60 and 240 deep
+// (about 1 MB of schema each) for Gemini "parameters", reporting the
+// bytes allocated per schema byte (B/schemaB): flat in depth.
+func BenchmarkGeminiRenderDepth(b *testing.B) {
+	for _, depth := range []int{60, 240} {
+		schema := nestedObjectsSchema(depth, 1<<20)
+		b.Run(fmt.Sprintf("depth-%d", depth), func(b *testing.B) {
+			b.SetBytes(int64(len(schema)))
+			var per float64
+			n := 0
+			for b.Loop() {
+				per += geminiRenderPerByte(b, schema)
+				n++
+			}
+			b.ReportMetric(per/float64(n), "B/schemaB")
+		})
+	}
+}
+
 // BenchmarkRenderHostile renders the hostile schemas above at about 0.1,
 // 1 and 10 MB, a fresh tool each time (the rendering cache would
 // otherwise answer), and reports the bytes allocated and the nanoseconds

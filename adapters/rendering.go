@@ -26,6 +26,11 @@ import (
 // toolnexus.Toolkit.RunStream) set [Call].Rendering; [RenderingOf] gives
 // it for calls made another way (from an SDK's types).
 type Rendering struct {
+	r *rendering // nil for none: a Call carries one word
+}
+
+// rendering is a Rendering's provider and options.
+type rendering struct {
 	p   *spec
 	cfg config
 }
@@ -54,25 +59,27 @@ func (r roundTrip) rendering() Rendering {
 	if !r.spec.dialect(strict).allRequired {
 		return Rendering{}
 	}
-	return Rendering{p: r.spec, cfg: cfg}
+	return Rendering{&rendering{p: r.spec, cfg: cfg}}
 }
 
 // IsZero reports whether r is no rendering.
-func (r Rendering) IsZero() bool { return r.p == nil }
+func (r Rendering) IsZero() bool { return r.r == nil }
 
 // Equal reports whether r and o are the same rendering (go-cmp uses it).
-func (r Rendering) Equal(o Rendering) bool { return r == o }
+func (r Rendering) Equal(o Rendering) bool {
+	return r.r == o.r || r.r != nil && o.r != nil && *r.r == *o.r
+}
 
 // String names the provider and its strictness option: "openai
 // StrictWherePossible()"; "" for the zero Rendering.
 func (r Rendering) String() string {
 	switch {
-	case r.p == nil:
+	case r.r == nil:
 		return ""
-	case r.cfg.strictAuto:
-		return r.p.name + " StrictWherePossible()"
+	case r.r.cfg.strictAuto:
+		return r.r.p.name + " StrictWherePossible()"
 	}
-	return r.p.name + " Strict(true)"
+	return r.r.p.name + " Strict(true)"
 }
 
 // NullMeansAbsent reports whether r rendered tool t strict with its
@@ -82,17 +89,18 @@ func (r Rendering) String() string {
 // the strict subset and limits (as the rendering found, kept on the tool).
 // The reading itself is define's ([define.Tool.NullsAsAbsentJSON]).
 func (r Rendering) NullMeansAbsent(t define.Tool) bool {
-	if r.p == nil || t.IsZero() {
+	if r.r == nil || t.IsZero() {
 		return false
 	}
-	cfg, _ := toolConfig(r.p, r.cfg, t)
+	p := r.r.p
+	cfg, _ := toolConfig(p, r.r.cfg, t)
 	strict := cfg
 	strict.strict, strict.strictAuto = true, false
 	switch {
 	case cfg.strictAuto:
-		return fitsStrict(r.p, strict, t) && r.p.dialect(strict).allRequired
+		return fitsStrict(p, strict, t) && p.dialect(strict).allRequired
 	case cfg.strict:
-		return r.p.dialect(strict).allRequired
+		return p.dialect(strict).allRequired
 	}
 	return false
 }
@@ -116,7 +124,7 @@ func fitsStrict(p *spec, cfg config, t define.Tool) bool {
 
 // markRendering gives calls the rendering r.
 func markRendering(calls []Call, r Rendering) {
-	if r.p == nil {
+	if r.r == nil {
 		return
 	}
 	for i := range calls {

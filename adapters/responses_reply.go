@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -95,10 +96,17 @@ func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(pointer(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
 	}
 	var text textJoin
-	// Sized for every item: most items of a reply with calls are calls.
-	all := p.ix.Len(items)
-	turn.Calls, turn.Replay = sized[Call](all), sized[any](all)
-	ids := callIDs{hint: all}
+	// The replay sized for every item; the calls for the items that may
+	// be calls (a Call is large: a reply of many messages sizes none).
+	all, calls := p.ix.Len(items), 0
+	_ = p.ix.Elems(items, func(_ int, raw []byte) error {
+		if bytes.Contains(raw, []byte(`"function_call"`)) {
+			calls++
+		}
+		return nil
+	})
+	turn.Calls, turn.Replay = sized[Call](calls), sized[any](all)
+	ids := callIDs{hint: calls}
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
 		return p.responsesItem(path.index(i), raw, &turn, &ids, &text)
 	})

@@ -22,8 +22,10 @@ import (
 //     reasoning_summary_part and reasoning_summary_text events (summary
 //     parts);
 //   - response.completed and response.incomplete end the stream: their
-//     response object is the reply's envelope (status, usage,
-//     incomplete_details, ...). When it carries a non-empty output, that
+//     response object is the reply's envelope (status, error,
+//     incomplete_details; the members ParseOpenAIResponsesReply does not
+//     read, usage and the request's echo, are not kept). When it carries
+//     a non-empty output, that
 //     output is the reply, as a request without streaming would have
 //     returned it (the one OpenAI stores; its reasoning items'
 //     encrypted_content may differ from the output_item.done copies), and
@@ -41,7 +43,7 @@ import (
 // last event.
 var responsesStreamSpec = &streamSpec{
 	framer:   func(max int) framer { return newSSEFramer(max) },
-	assemble: func(*spec) assembler { return &responsesStream{byIndex: map[int64]int{}, byID: map[string]int{}} },
+	assemble: func(*spec) assembler { return new(responsesStream) },
 }
 
 // The members of a stream event that the assembler reads, by position.
@@ -79,15 +81,23 @@ var (
 
 // responsesStream is the state of one OpenAI Responses stream.
 type responsesStream struct {
-	items   []*responsesItem // in the order they were added
-	byIndex map[int64]int    // output_index -> items
-	byID    map[string]int   // item id -> items
+	// items are the items in the order they were added: nitems of them,
+	// in blocks of responsesBlock (so that they are never copied).
+	items  [][]responsesItem
+	nitems int
+	// byIndex maps an output_index to its item's position; nil while
+	// every item's output_index is its position (the usual case).
+	byIndex map[int64]int
+	byID    posIndex         // the items with ids, by id
 	pending []*responsesItem // calls whose arguments' .done came, and no output_item.done yet
 	next    int64            // the output index from which calls are not handed out yet
 	last    int64            // the output index of the last event on an item
 	ended   string           // the type of the last event (response.completed, ...) once it came
 	reply   []byte
 }
+
+// responsesBlock is how many items a block of responsesStream.items holds.
+const responsesBlock = 32
 
 // responsesItem is one output item being assembled.
 type responsesItem struct {
@@ -96,20 +106,70 @@ type responsesItem struct {
 	event   int    // the event that added it
 	added   []byte // the item as added, compact; nil when output_item.done came first
 	done    []byte // the whole item, compact: as output_item.done sent it, or built
+	final   bool   // the call (or item) is whole
+	given   bool
 
+	// What the events on the item build: for a function_call or a message
+	// from its start (responsesStream.newItem), for another item once an
+	// event on its parts comes (build); nil until then.
+	*responsesBuild
+}
+
+// responsesBuild is what the events on an item build.
+type responsesBuild struct {
 	// A function_call's parts.
 	callID, name string
 	args         []byte // the arguments' insides: the added item's, then the deltas'
 	deltas       bool
 	argsDone     []byte // the inside of function_call_arguments.done's arguments
 	hasArgsDone  bool
-	call         Call
-	final        bool // the call (or item) is whole
-	given        bool
+	call         *Call // the function_call, once built (a pointer: most items are none)
 
 	parts [2][]*responsesPart // content and summary parts, built from the events
 	shown []byte              // the insides of the output_text deltas passed to the Text hook
 	text  string              // a message's text, once whole
+}
+
+// noBuild is what an item no event built has built: nothing (read only).
+var noBuild responsesBuild
+
+// build returns what the events on it build, made when first needed.
+func (it *responsesItem) build() *responsesBuild {
+	if it.responsesBuild == nil {
+		it.responsesBuild = new(responsesBuild)
+	}
+	return it.responsesBuild
+}
+
+// built is it.responsesBuild to read: noBuild when none was made.
+func (it *responsesItem) built() *responsesBuild {
+	if it.responsesBuild == nil {
+		return &noBuild
+	}
+	return it.responsesBuild
+}
+
+// item returns the item at position j.
+func (a *responsesStream) item(j int) *responsesItem {
+	return &a.items[j/responsesBlock][j%responsesBlock]
+}
+
+// atIndex returns the position of the item whose output_index is n.
+func (a *responsesStream) atIndex(n int64) (int, bool) {
+	if a.byIndex == nil {
+		return int(n), n >= 0 && n < int64(a.nitems)
+	}
+	j, ok := a.byIndex[n]
+	return j, ok
+}
+
+// atID returns the position of the item whose id is id ("": none).
+func (a *responsesStream) atID(id string) (int, bool) {
+	if id == "" {
+		return 0, false
+	}
+	j := a.byID.lookup(hashString(id), func(j int) bool { return a.item(j).id == id })
+	return j, j >= 0
 }
 
 // responsesPart is one content or summary part of an item being built.
@@ -236,7 +296,7 @@ func (a *responsesStream) index(p *replyParser, at loc, raw []byte) (int64, erro
 // what names an item in errors: `output item 2 (function_call "fc_1")`.
 func (it *responsesItem) what() string {
 	w := "output item " + strconv.FormatInt(it.index, 10) + " (" + it.typ
-	if it.typ == "function_call" && it.name != "" {
+	if it.typ == "function_call" && it.built().name != "" {
 		w += " " + msgQuote(it.name)
 	} else if it.id != "" {
 		w += " " + msgQuote(it.id)
@@ -252,8 +312,8 @@ func (a *responsesStream) find(s *Stream, typ string, f *[rsKeys][]byte) (*respo
 	var id string
 	if r := f[rsItemID]; r != nil && r[0] == '"' && bytes.IndexByte(r, '\\') < 0 {
 		// Most often the id of the item at the output_index: no string made.
-		if j, ok := a.byIndex[a.last]; ok && string(r[1:len(r)-1]) == a.items[j].id {
-			id = a.items[j].id
+		if j, ok := a.atIndex(a.last); ok && string(r[1:len(r)-1]) == a.item(j).id {
+			id = a.item(j).id
 		}
 	}
 	if id == "" {
@@ -269,20 +329,20 @@ func (a *responsesStream) find(s *Stream, typ string, f *[rsKeys][]byte) (*respo
 		if err != nil {
 			return nil, err
 		}
-		j, ok := a.byIndex[n]
+		j, ok := a.atIndex(n)
 		if !ok {
 			return nil, p.fail(pointer("/output_index"), ErrReplyShape, "%s for output item %d, which no response.output_item.added began", typ, n)
 		}
-		it, a.last = a.items[j], n
+		it, a.last = a.item(j), n
 		if id != "" && it.id != "" && id != it.id {
 			return nil, p.fail(pointer("/item_id"), ErrReplyShape, "%s for item %s at output_index %d, where the item is %s", typ, msgQuote(id), n, msgQuote(it.id))
 		}
 	case id != "":
-		j, ok := a.byID[id]
+		j, ok := a.atID(id)
 		if !ok {
 			return nil, p.fail(pointer("/item_id"), ErrReplyShape, "%s for item %s, which no response.output_item.added began", typ, msgQuote(id))
 		}
-		it = a.items[j]
+		it = a.item(j)
 	default:
 		return nil, p.fail(pointer(""), ErrReplyShape, "%s names no item (no output_index, no item_id)", typ)
 	}
@@ -313,18 +373,41 @@ func itemFields(p *replyParser, raw []byte, v *[7][]byte) (typ, id string, err e
 // newItem records a new item at output_index n.
 func (a *responsesStream) newItem(s *Stream, n int64, typ, id string) (*responsesItem, error) {
 	p := &s.rp
-	if j, ok := a.byIndex[n]; ok {
-		return nil, p.fail(pointer("/output_index"), ErrReplyShape, "output item %d was added already, in event %d", n, a.items[j].event)
+	if j, ok := a.atIndex(n); ok {
+		return nil, p.fail(pointer("/output_index"), ErrReplyShape, "output item %d was added already, in event %d", n, a.item(j).event)
 	}
-	if j, ok := a.byID[id]; ok && id != "" {
-		return nil, p.fail(pointer("/item/id"), ErrReplyShape, "an item with id %s was added already, in event %d", msgQuote(id), a.items[j].event)
+	if j, ok := a.atID(id); ok {
+		return nil, p.fail(pointer("/item/id"), ErrReplyShape, "an item with id %s was added already, in event %d", msgQuote(id), a.item(j).event)
 	}
-	it := &responsesItem{index: n, id: id, typ: typ, event: s.events}
-	a.byIndex[n] = len(a.items)
+	if typ == "function_call" {
+		if err := s.startCall(pointer("/item")); err != nil {
+			return nil, err
+		}
+	}
+	j := a.nitems
+	if j%responsesBlock == 0 {
+		a.items = append(a.items, make([]responsesItem, responsesBlock))
+	}
+	a.nitems++
+	it := a.item(j)
+	*it = responsesItem{index: n, id: id, typ: typ, event: s.events}
+	if typ == "function_call" || typ == "message" {
+		it.build()
+	}
+	switch {
+	case a.byIndex != nil:
+		a.byIndex[n] = j
+	case n != int64(j):
+		// Not in order: from here the positions are mapped.
+		a.byIndex = make(map[int64]int, j+1)
+		for k := range j {
+			a.byIndex[int64(k)] = k
+		}
+		a.byIndex[n] = j
+	}
 	if id != "" {
-		a.byID[id] = len(a.items)
+		a.byID.add(hashString(id), j, func(k int) uint64 { return hashString(a.item(k).id) })
 	}
-	a.items = append(a.items, it)
 	return it, nil
 }
 
@@ -332,7 +415,7 @@ func (a *responsesStream) newItem(s *Stream, n int64, typ, id string) (*response
 // that sends none numbers the items in the order they come.
 func (a *responsesStream) outputIndex(p *replyParser, raw []byte) (int64, bool, error) {
 	if raw == nil || raw[0] == 'n' {
-		return int64(len(a.items)), false, nil
+		return int64(a.nitems), false, nil
 	}
 	n, err := a.index(p, pointer("/output_index"), raw)
 	return n, true, err
@@ -392,10 +475,10 @@ func (a *responsesStream) itemDone(s *Stream, f *[rsKeys][]byte) error {
 		return err
 	}
 	var it *responsesItem
-	if j, ok := a.byIndex[n]; ok && hasIndex {
-		it = a.items[j]
-	} else if j, ok := a.byID[id]; ok && !hasIndex && id != "" {
-		it = a.items[j]
+	if j, ok := a.atIndex(n); ok && hasIndex {
+		it = a.item(j)
+	} else if j, ok := a.atID(id); ok && !hasIndex {
+		it = a.item(j)
 	}
 	switch {
 	case it == nil:
@@ -419,7 +502,7 @@ func (a *responsesStream) itemDone(s *Stream, f *[rsKeys][]byte) error {
 		if it.given && !sameCall(it.call, c) {
 			return p.fail(pointer("/item"), ErrReplyShape, "%s changed after it was complete", it.what())
 		}
-		it.call = c
+		it.call = &c
 	case "message":
 		t, err := joinTextParts(*p, pointer("/item/content"), v[6], "output_text")
 		if err != nil {
@@ -476,8 +559,8 @@ func (a *responsesStream) doneCall(s *Stream, it *responsesItem, v *[7][]byte) (
 	return c, nil
 }
 
-func sameCall(a, b Call) bool {
-	return a.ID == b.ID && a.Name == b.Name && string(a.Args) == string(b.Args)
+func sameCall(a *Call, b Call) bool {
+	return a != nil && a.ID == b.ID && a.Name == b.Name && string(a.Args) == string(b.Args)
 }
 
 // sameText reports whether the insides of two JSON strings hold the same
@@ -535,7 +618,7 @@ func (a *responsesStream) arguments(s *Stream, typ string, f *[rsKeys][]byte) er
 // a new one for the next index.
 func (a *responsesStream) part(s *Stream, it *responsesItem, list int, at loc, raw []byte, typ string) (*responsesPart, error) {
 	p := &s.rp
-	parts := it.parts[list]
+	parts := it.build().parts[list]
 	n := int64(max(len(parts)-1, 0)) // no index: the last part, or the first
 	if raw != nil && raw[0] != 'n' {
 		var err error
@@ -660,7 +743,8 @@ func (a *responsesStream) showText(s *Stream, it *responsesItem, t string) error
 // form and the events on it; status and reason are the response's, at its
 // end ("" before).
 func (a *responsesStream) buildItem(s *Stream, it *responsesItem, status, reason string) error {
-	b := make([]byte, 0, len(it.added)+len(it.args)+64)
+	bd := it.built() // nothing when no event built on it
+	b := make([]byte, 0, len(it.added)+len(bd.args)+64)
 	b = append(b, '{')
 	// The item's status is its end's: the response's, or "completed" for
 	// a call the server moved on from.
@@ -675,9 +759,9 @@ func (a *responsesStream) buildItem(s *Stream, it *responsesItem, status, reason
 			return true
 		case it.typ == "function_call":
 			return jsonwire.KeyIs(key, "arguments")
-		case len(it.parts[0]) > 0 && jsonwire.KeyIs(key, "content"):
+		case len(bd.parts[0]) > 0 && jsonwire.KeyIs(key, "content"):
 			return true
-		case len(it.parts[1]) > 0 && jsonwire.KeyIs(key, "summary"):
+		case len(bd.parts[1]) > 0 && jsonwire.KeyIs(key, "summary"):
 			return true
 		}
 		return false
@@ -701,9 +785,9 @@ func (a *responsesStream) buildItem(s *Stream, it *responsesItem, status, reason
 		b = appendString(append(b, `"status":`...), itemStatus)
 	}
 	if it.typ == "function_call" {
-		args := it.args
-		if it.hasArgsDone {
-			args = it.argsDone
+		args := bd.args
+		if bd.hasArgsDone {
+			args = bd.argsDone
 		}
 		comma()
 		b = append(append(append(b, `"arguments":"`...), args...), '"')
@@ -722,20 +806,20 @@ func (a *responsesStream) buildItem(s *Stream, it *responsesItem, status, reason
 		if err != nil {
 			return err
 		}
-		if it.callID == "" || it.name == "" {
+		if bd.callID == "" || bd.name == "" {
 			return s.failStream(ErrReplyShape, "%s has no call_id or no name", it.what())
 		}
-		c.ID, c.Name, c.Args = it.callID, it.name, append([]byte(nil), c.Args...)
-		it.call = c
+		c.ID, c.Name, c.Args = bd.callID, bd.name, append([]byte(nil), c.Args...)
+		it.call = &c
 	}
 	var text []byte
 	for list, key := range [2]string{"content", "summary"} {
-		if len(it.parts[list]) == 0 {
+		if len(bd.parts[list]) == 0 {
 			continue
 		}
 		comma()
 		b = append(append(append(b, '"'), key...), `":[`...)
-		for i, pt := range it.parts[list] {
+		for i, pt := range bd.parts[list] {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -787,18 +871,18 @@ func (a *responsesStream) buildItem(s *Stream, it *responsesItem, status, reason
 // have no call before them that is not.
 func (a *responsesStream) giveReady(s *Stream) error {
 	for {
-		j, ok := a.byIndex[a.next]
+		j, ok := a.atIndex(a.next)
 		if !ok {
 			return nil
 		}
-		it := a.items[j]
+		it := a.item(j)
 		if it.typ == "function_call" {
 			if !it.final {
 				return nil
 			}
-			if !it.given {
+			if !it.given && it.call != nil {
 				it.given = true
-				s.giveCall(it.call)
+				s.giveCall(*it.call)
 			}
 		}
 		a.next++
@@ -841,43 +925,57 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 			return err
 		}
 	}
-	for _, it := range a.items {
-		if !it.final {
+	for j := range a.nitems {
+		if it := a.item(j); !it.final {
 			if err := a.buildItem(s, it, status, reason); err != nil {
 				return err
 			}
 		}
 	}
-	for k := range int64(len(a.items)) {
-		if _, ok := a.byIndex[k]; !ok {
-			return s.failStream(ErrReplyShape, "no output item %d: the items' output_index values are not 0 to %d", k, len(a.items)-1)
+	for k := range int64(a.nitems) {
+		if _, ok := a.atIndex(k); !ok {
+			return s.failStream(ErrReplyShape, "no output item %d: the items' output_index values are not 0 to %d", k, a.nitems-1)
 		}
 	}
 	if err := a.giveReady(s); err != nil {
 		return err
 	}
 	out := r[1]
-	if out != nil && out[0] == '[' && p.ix.First(out) != nil {
+	own := out != nil && out[0] == '[' && p.ix.First(out) != nil
+	if own {
 		// The response's own output is the reply; it must be the one
 		// the events built.
 		if err := a.agree(s, out); err != nil {
 			return err
 		}
-		a.reply = append([]byte(nil), p.ix.Compact(resp)...)
-		return nil
-	}
-	if out != nil && out[0] != 'n' && out[0] != '[' {
+	} else if out != nil && out[0] != 'n' && out[0] != '[' {
 		return p.fail(pointer("/response/output"), ErrReplyShape, "expected an array, got %s", jsonwire.Kind(out))
 	}
-	b := make([]byte, 0, 64+len(resp))
+	// The reply: of the response's members, those its parser reads
+	// (status, error, and any that differs from one of those only in
+	// case, which it refuses); the others (usage, the request's echo:
+	// instructions, tools, ...) are not kept. Then the output.
+	n := 64
+	if own {
+		n += len(out)
+	}
+	for j := range a.nitems {
+		n += len(a.item(j).done) + 1
+	}
+	b := make([]byte, 0, n)
 	b = append(b, '{')
 	if resp != nil {
 		_ = p.ix.Members(resp, func(m jsonwire.Member) error {
-			if !jsonwire.KeyIs(m.Key, "output") {
+			if !jsonwire.KeyIs(m.Key, "output") && keyFolds(m.Key, responsesKeys) {
 				b = append(append(b, p.ix.Compact(m.Whole)...), ',')
 			}
 			return nil
 		})
+	}
+	if own {
+		b = append(append(b, `"output":`...), p.ix.Compact(out)...)
+		a.reply = append(b, '}')
+		return nil
 	}
 	if resp == nil {
 		b = append(b, `"object":"response",`...)
@@ -889,11 +987,12 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 		b = append(appendString(append(b, `"status":`...), status), ',')
 	}
 	b = append(b, `"output":[`...)
-	for k := range int64(len(a.items)) {
+	for k := range int64(a.nitems) {
 		if k > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, a.items[a.byIndex[k]].done...)
+		j, _ := a.atIndex(k)
+		b = append(b, a.item(j).done...)
 	}
 	a.reply = append(b, "]}"...)
 	return nil
@@ -903,9 +1002,14 @@ func (a *responsesStream) end(s *Stream, typ string, resp []byte) error {
 // its other events built, when they built one.
 func (a *responsesStream) agree(s *Stream, out []byte) error {
 	p := &s.rp
-	if len(a.items) == 0 {
+	if a.nitems == 0 {
 		// No event built an item (a server that sends the response
-		// whole at its end): its text reaches the Text hook now.
+		// whole at its end): its calls count now, and its text reaches
+		// the Text hook.
+		if n := p.ix.Count(out, "type", "function_call"); n > MaxStreamCalls {
+			s.calls = n - 1
+			return s.startCall(pointer("/response/output"))
+		}
 		return p.ix.Elems(out, func(i int, raw []byte) error {
 			if raw[0] != '{' || string(p.ix.Field(raw, "type")) != `"message"` {
 				return nil // the reply's parser reports what is wrong
@@ -920,10 +1024,11 @@ func (a *responsesStream) agree(s *Stream, out []byte) error {
 	err := p.ix.Elems(out, func(i int, raw []byte) error {
 		n++
 		at := at.index(i)
-		if i >= len(a.items) {
-			return p.fail(at, ErrReplyShape, "output item %d of the response is not one the stream's events added (they added %d)", i, len(a.items))
+		if i >= a.nitems {
+			return p.fail(at, ErrReplyShape, "output item %d of the response is not one the stream's events added (they added %d)", i, a.nitems)
 		}
-		it := a.items[a.byIndex[int64(i)]]
+		j, _ := a.atIndex(int64(i))
+		it := a.item(j)
 		var v [7][]byte
 		if err := p.fields(at, raw, responsesStreamItemKeys, v[:]); err != nil {
 			return err
@@ -958,8 +1063,9 @@ func (a *responsesStream) agree(s *Stream, out []byte) error {
 	if err != nil {
 		return err
 	}
-	if n < len(a.items) {
-		return p.fail(at, ErrReplyShape, "the response has %d output items, the stream's events added %d (%s is missing)", n, len(a.items), a.items[a.byIndex[int64(n)]].what())
+	if n < a.nitems {
+		j, _ := a.atIndex(int64(n))
+		return p.fail(at, ErrReplyShape, "the response has %d output items, the stream's events added %d (%s is missing)", n, a.nitems, a.item(j).what())
 	}
 	return nil
 }
@@ -968,12 +1074,12 @@ func (a *responsesStream) finish(s *Stream) ([]byte, error) {
 	if a.ended != "" {
 		return a.reply, nil
 	}
-	for k := range int64(len(a.items)) {
-		j, ok := a.byIndex[k]
+	for k := range int64(a.nitems) {
+		j, ok := a.atIndex(k)
 		if !ok {
 			break
 		}
-		if it := a.items[j]; it.typ == "function_call" && !it.final {
+		if it := a.item(j); it.typ == "function_call" && !it.final {
 			return nil, s.failStream(ErrIncomplete, "the stream ended inside %s, before its arguments were complete", it.what())
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -37,6 +38,23 @@ const (
 	// data lines joined: 16 MiB.
 	DefaultMaxEventBytes = 16 << 20
 )
+
+// MaxStreamMembers is the most members a stream parser gathers from a
+// stream's pieces into one object of the reply it assembles: 1,024 (an
+// OpenAI Chat or Ollama message's own members, which its replay keeps;
+// an Anthropic content block's). Providers send a dozen; a stream whose
+// pieces bring more is an error wrapping [ErrReplyLimit], since each
+// member kept costs memory far beyond the bytes of its piece. Members the
+// reply's parser does not read and its replay does not keep (a chunk's
+// envelope, usage and metrics) are not kept, and count nothing.
+const MaxStreamMembers = 1024
+
+// MaxStreamCalls is the most tool calls a stream parser reads in one
+// streamed reply: 4,096. Models send a few at once; a stream that begins
+// more is an error wrapping [ErrReplyLimit] when its piece arrives, since
+// each call costs the stream its own state and the Call handed out on top
+// of the reply's parse, several hundred bytes for a piece of thirty.
+const MaxStreamCalls = 4096
 
 // StreamHooks receive a streamed reply's parts as they arrive. They are
 // called on the goroutine that writes to the [Stream], before its Write
@@ -80,6 +98,7 @@ type Stream struct {
 	maxEvents, maxEventBytes int
 
 	handed []Call // the calls given to hooks.Call, in order
+	calls  int    // the calls begun so far (startCall)
 	err    error  // the first error; every later call returns it
 	closed bool
 	turn   Turn
@@ -237,7 +256,9 @@ func (s *Stream) Close() (Turn, error) {
 	if err != nil {
 		return Turn{}, s.setErr(err)
 	}
-	turn, err := s.p.parse(s.limits, reply)
+	l := s.limits
+	l.reuse = &s.st
+	turn, err := s.p.parse(l, reply)
 	if err != nil {
 		var re *ReplyError
 		if errors.As(err, &re) {
@@ -250,17 +271,20 @@ func (s *Stream) Close() (Turn, error) {
 		pt.patch(turn.Calls)
 	}
 	markRendering(turn.Calls, s.limits.rendering)
-	for i, c := range turn.Calls {
-		if i < len(s.handed) {
-			if h := s.handed[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) || h.Malformed != c.Malformed || h.Repaired != c.Repaired {
-				return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, msgQuote(h.Name)))
-			}
-			continue
-		}
-		s.giveCall(c)
-	}
 	if len(s.handed) > len(turn.Calls) {
 		return Turn{}, s.setErr(s.failStream(ErrReplyShape, "%d tool calls were complete during the stream, %d in the assembled reply", len(s.handed), len(turn.Calls)))
+	}
+	for i, h := range s.handed {
+		if c := turn.Calls[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) || h.Malformed != c.Malformed || h.Repaired != c.Repaired {
+			return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, msgQuote(h.Name)))
+		}
+	}
+	// The turn's calls are the ones handed out so far and the rest, which
+	// the hook gets now: s.handed becomes the turn's, appended in place.
+	given := len(s.handed)
+	s.handed = turn.Calls[:given]
+	for _, c := range turn.Calls[given:] {
+		s.giveCall(c)
 	}
 	s.turn = turn
 	return turn, nil
@@ -346,10 +370,24 @@ func (s *Stream) textRaw(raw []byte) {
 // giveCall records c as complete and passes it to the Call hook.
 func (s *Stream) giveCall(c Call) {
 	c.Rendering = s.limits.rendering
+	if len(s.handed) == cap(s.handed) {
+		// Double: append's slower growth of long slices allocates about
+		// five times the final size.
+		s.handed = append(make([]Call, 0, 2*cap(s.handed)+4), s.handed...)
+	}
 	s.handed = append(s.handed, c)
 	if s.hooks.Call != nil {
 		s.hooks.Call(c)
 	}
+}
+
+// startCall counts a call that the piece at at begins: past
+// MaxStreamCalls, it is an error.
+func (s *Stream) startCall(at loc) error {
+	if s.calls++; s.calls > MaxStreamCalls {
+		return s.rp.fail(at, ErrReplyLimit, "more than %d tool calls (a streamed reply may hold at most %d)", MaxStreamCalls, MaxStreamCalls)
+	}
+	return nil
 }
 
 // handedOut is how many calls are complete so far.
@@ -366,6 +404,11 @@ type objectEnd struct {
 	started bool // a byte other than space came
 	closed  bool // the first value closed, or was not an object
 	after   bool // a byte other than space came after it closed
+	// null is how many bytes of "null" the text began with (when it did
+	// not begin with an object), notNull whether a byte other than space
+	// followed them (or broke them off).
+	null    int8
+	notNull bool
 }
 
 func (t *objectEnd) feed(b []byte) {
@@ -373,13 +416,21 @@ func (t *objectEnd) feed(b []byte) {
 		switch {
 		case t.closed:
 			t.after = t.after || !isSpace(c)
+			switch {
+			case t.notNull:
+			case t.null < 4 && c == "null"[t.null]:
+				t.null++
+			case t.null < 4 || !isSpace(c):
+				t.notNull = true
+			}
 		case !t.started:
 			if isSpace(c) {
 				continue
 			}
-			t.started = true
+			t.started, t.notNull = true, true
 			if c != '{' {
 				t.closed, t.after = true, true // not an object: never whole
+				t.null, t.notNull = 1, c != 'n'
 			}
 			t.depth = 1
 		case t.inStr:
@@ -402,8 +453,58 @@ func (t *objectEnd) feed(b []byte) {
 	}
 }
 
+// feedEscaped feeds the text that inside, the inside of a checked JSON
+// string (a piece of an arguments text as sent), stands for, without
+// unquoting it into a copy.
+func (t *objectEnd) feedEscaped(inside []byte) {
+	for i := 0; i < len(inside); {
+		j := i
+		for j < len(inside) && inside[j] != '\\' {
+			j++
+		}
+		t.feed(inside[i:j])
+		if j == len(inside) {
+			return
+		}
+		// One escape: the byte it stands for, or for a character beyond
+		// ASCII (which matters only as a byte that is not space), 'x'.
+		e := inside[j+1]
+		i = j + 2
+		switch c, ok := jsonwire.ShortEscape(e); {
+		case ok:
+			t.feed1(c)
+		case e == 'u':
+			r, n, _ := jsonwire.UnescapeU(inside, j)
+			i = j + n
+			if r >= 0x80 {
+				r = 'x'
+			}
+			t.feed1(byte(r))
+		default: // " \ /
+			t.feed1(e)
+		}
+	}
+}
+
+func (t *objectEnd) feed1(c byte) {
+	b := [1]byte{c}
+	t.feed(b[:])
+}
+
+// escapedBlank reports whether the text that inside (the inside of a
+// checked JSON string) stands for is JSON space only.
+func escapedBlank(inside []byte) bool {
+	var t objectEnd
+	t.feedEscaped(inside)
+	return !t.started
+}
+
 // whole reports whether the text so far is one object, brackets balanced.
 func (t *objectEnd) whole() bool { return t.closed && !t.after }
+
+// none reports whether the text so far is JSON space, or null between
+// JSON space: arguments that a reply's parser reads as none ({}).
+func (t *objectEnd) none() bool { return !t.started || t.null == 4 && !t.notNull }
 
 // member kinds of a wireMember.
 const (
@@ -411,7 +512,6 @@ const (
 	wireArray   = 'a' // val is an array's elements, compact, without brackets
 	wireValue   = 'v' // val is a compact value
 	wireContent = 'c' // the message's content, written from the blocks
-	wireUsage   = 'u' // the message's usage, written from its members
 )
 
 // wireMembers are an object's members, in the order they first came,
@@ -420,6 +520,10 @@ type wireMembers struct {
 	m      []wireMember
 	last   int            // the member found last: deltas repeat one key
 	byName map[string]int // the members by name, once there are many
+	// over: a member was refused, MaxStreamMembers being there; the
+	// assembler reports it (overflow) after the piece.
+	over  bool
+	spill wireMember // where a refused member is written, to be dropped
 }
 
 type wireMember struct {
@@ -433,7 +537,33 @@ func (w *wireMembers) reset() {
 	for i := range w.m {
 		w.m[i] = wireMember{key: w.m[i].key[:0], val: w.m[i].val[:0], name: w.m[i].name[:0]}
 	}
-	w.m, w.last, w.byName = w.m[:0], 0, nil
+	w.m, w.last, w.byName, w.over = w.m[:0], 0, nil, false
+}
+
+// overflow is the error of a piece that brought the object what (of the
+// reply, "the message") more than MaxStreamMembers members; nil when it
+// did not.
+func (w *wireMembers) overflow(p *replyParser, at loc, what string) error {
+	if !w.over {
+		return nil
+	}
+	return p.fail(at, ErrReplyLimit, "more than %d members in %s (a stream's pieces may bring at most %d to one object)", MaxStreamMembers, what, MaxStreamMembers)
+}
+
+// keyFolds reports whether the member key (quoted, as sent) is one of
+// names, or equals one in another case: a member the reply's parser reads
+// (or refuses), which an assembled reply keeps for it.
+func keyFolds(key []byte, names []string) bool {
+	inner := key[1 : len(key)-1]
+	if bytes.IndexByte(inner, '\\') >= 0 {
+		inner = jsonwire.AppendUnquoted(nil, key)
+	}
+	for _, n := range names {
+		if bytes.EqualFold(inner, []byte(n)) {
+			return true
+		}
+	}
+	return false
 }
 
 // find returns the position of the member with the key key (quoted, as
@@ -471,9 +601,15 @@ func keyText(key []byte) string {
 	return string(jsonwire.AppendUnquoted(nil, key))
 }
 
-// add appends a new member and returns it.
+// add appends a new member and returns it; past MaxStreamMembers, it
+// sets w.over and returns a member that is dropped.
 func (w *wireMembers) add(key []byte) *wireMember {
 	n := len(w.m)
+	if n >= MaxStreamMembers {
+		w.over = true
+		w.spill.key, w.spill.val, w.spill.name = w.spill.key[:0], w.spill.val[:0], nil
+		return &w.spill
+	}
 	if n < cap(w.m) {
 		w.m = w.m[:n+1]
 	} else {
@@ -582,9 +718,18 @@ func (w *wireMembers) appendElem(x *jsonwire.Index, key string, val []byte) byte
 	return 0
 }
 
-// appendObject appends the members as one JSON object; content and usage
-// write the message's.
-func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte, usage *wireMembers) []byte {
+// size is about the bytes appendObject and appendMembers write.
+func (w *wireMembers) size() int {
+	n := 2
+	for i := range w.m {
+		n += len(w.m[i].key) + len(w.m[i].val) + 4
+	}
+	return n
+}
+
+// appendObject appends the members as one JSON object; content writes the
+// message's content.
+func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte) []byte {
 	dst = append(dst, '{')
 	for i := range w.m {
 		m := &w.m[i]
@@ -599,13 +744,86 @@ func (w *wireMembers) appendObject(dst []byte, content func([]byte) []byte, usag
 			dst = append(append(append(dst, '['), m.val...), ']')
 		case wireContent:
 			dst = content(dst)
-		case wireUsage:
-			dst = usage.appendObject(dst, nil, nil)
 		default:
 			dst = append(dst, m.val...)
 		}
 	}
 	return append(dst, '}')
+}
+
+// posIndex finds the things a stream keeps in order (output items) by a
+// key of theirs: open addressing over their positions, at a load of at
+// most three quarters, about eleven bytes a key allocated as it grows,
+// where a map allocates several times that.
+type posIndex struct {
+	slots []int32 // a position plus one; 0: empty
+	n     int
+}
+
+// lookup returns the position whose key has the hash h and is the one
+// same tells, -1 when there is none.
+func (x *posIndex) lookup(h uint64, same func(pos int) bool) int {
+	if len(x.slots) == 0 {
+		return -1
+	}
+	for i := x.start(h); ; {
+		p := x.slots[i]
+		if p == 0 {
+			return -1
+		}
+		if same(int(p - 1)) {
+			return int(p - 1)
+		}
+		if i++; i == len(x.slots) {
+			i = 0
+		}
+	}
+}
+
+// add adds the position pos, whose key (not in x) has the hash h; hash
+// returns the hash of any position's key, to grow.
+func (x *posIndex) add(h uint64, pos int, hash func(pos int) uint64) {
+	if 4*(x.n+1) > 3*len(x.slots) {
+		old := x.slots
+		x.slots = make([]int32, 2*len(old)+16)
+		for _, p := range old {
+			if p != 0 {
+				x.place(hash(int(p-1)), p)
+			}
+		}
+	}
+	x.place(h, int32(pos+1))
+	x.n++
+}
+
+func (x *posIndex) place(h uint64, p int32) {
+	i := x.start(h)
+	for x.slots[i] != 0 {
+		if i++; i == len(x.slots) {
+			i = 0
+		}
+	}
+	x.slots[i] = p
+}
+
+// start is the slot where the search for hash h starts.
+func (x *posIndex) start(h uint64) int {
+	return int(h >> 32 * uint64(len(x.slots)) >> 32)
+}
+
+var posSeed = maphash.MakeSeed()
+
+// hashString is a key's hash for a posIndex.
+func hashString(s string) uint64 { return maphash.String(posSeed, s) }
+
+// roomFor returns b with room for n more bytes: its room doubles when it
+// grows, where append's slower growth of large slices allocates about
+// five times the final size of one appended to piece by piece.
+func roomFor(b []byte, n int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	return append(make([]byte, 0, max(len(b)+n, 2*cap(b))), b...)
 }
 
 // kindName names a member kind in an error.

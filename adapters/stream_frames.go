@@ -30,7 +30,7 @@ func frameError(sentinel error, format string, args ...any) error {
 // event then fails on that event's JSON, not silently).
 type sseFramer struct {
 	max     int    // the largest event, in bytes
-	line    []byte // the line being read, when it spans writes
+	line    gather // the line being read, when it spans writes
 	data    []byte // the event's data lines, joined
 	name    []byte // the event's name
 	hasData bool   // the event has a data line (maybe empty)
@@ -48,19 +48,18 @@ func (f *sseFramer) write(b []byte, emit func(string, []byte) error) error {
 	for len(b) > 0 {
 		i := bytes.IndexAny(b, "\r\n")
 		if i < 0 {
-			if len(f.line)+len(b) > f.max+16 {
+			if f.line.n+len(b) > f.max+16 {
 				return frameError(ErrReplyLimit, "a line of more than %d bytes", f.max)
 			}
-			f.line = appendDoubling(f.line, b)
+			f.line.add(b)
 			return nil
 		}
 		line := b[:i]
-		if len(f.line) > 0 {
-			if len(f.line)+i > f.max+16 {
+		if f.line.n > 0 {
+			if f.line.n+i > f.max+16 {
 				return frameError(ErrReplyLimit, "a line of more than %d bytes", f.max)
 			}
-			f.line = appendDoubling(f.line, line)
-			line = f.line
+			line = f.line.join(line)
 		}
 		if b[i] == '\r' {
 			if i+1 == len(b) {
@@ -71,7 +70,7 @@ func (f *sseFramer) write(b []byte, emit func(string, []byte) error) error {
 		}
 		b = b[i+1:]
 		err := f.lineDone(line, emit)
-		f.line = f.line[:0]
+		f.line.reset()
 		if err != nil {
 			return err
 		}
@@ -105,14 +104,15 @@ func (f *sseFramer) lineDone(line []byte, emit func(string, []byte) error) error
 	}
 	switch string(field) {
 	case "data":
-		if !f.hasData && len(f.data) == 0 && len(f.line) > 0 && len(line) == len(f.line) && &line[0] == &f.line[0] {
+		if !f.hasData && len(f.data) == 0 && f.line.joined(line) {
 			// The event's first data line, read across writes: it becomes
-			// the data, and the data's room the next line's, instead of a
-			// copy of a line that may be megabytes long.
-			if len(f.data)+len(value) > f.max {
+			// the data, and the data's room the room the next line is
+			// joined in, instead of a copy of a line that may be
+			// megabytes long.
+			if len(value) > f.max {
 				return frameError(ErrReplyLimit, "an event of more than %d bytes", f.max)
 			}
-			f.data, f.line = value, f.data[:0]
+			f.data, f.line.room = value, f.data[:0]
 			f.hasData = true
 			return nil
 		}
@@ -122,7 +122,7 @@ func (f *sseFramer) lineDone(line []byte, emit func(string, []byte) error) error
 		if len(f.data)+len(value) > f.max {
 			return frameError(ErrReplyLimit, "an event of more than %d bytes", f.max)
 		}
-		f.data = append(f.data, value...)
+		f.data = appendDoubling(f.data, value)
 		f.hasData = true
 	case "event":
 		f.name = append(f.name[:0], value...)
@@ -141,13 +141,92 @@ func appendDoubling(dst, src []byte) []byte {
 }
 
 func (f *sseFramer) end(emit func(string, []byte) error) error {
-	if len(f.line) > 0 {
-		if err := f.lineDone(f.line, emit); err != nil {
+	if f.line.n > 0 {
+		if err := f.lineDone(f.line.join(nil), emit); err != nil {
 			return err
 		}
-		f.line = f.line[:0]
+		f.line.reset()
 	}
 	return f.lineDone(nil, emit)
+}
+
+// gather holds the bytes of one line or value that arrive over several
+// writes. They go into chunks, doubling from gatherFirst bytes up to
+// gatherChunk, which are reused for the next line, and are joined once,
+// when the line is whole, in one room grown to the size needed (and
+// reused too). A line of n bytes so costs about 2n bytes allocated, where
+// one room doubled as it grew cost 2n to 4n (append's growth, about 5n),
+// and lines of similar sizes allocate nothing after the first.
+type gather struct {
+	chunks [][]byte // the chunks in use, each full but the last
+	free   [][]byte // the chunks of earlier lines, to reuse
+	n      int      // the bytes gathered
+	room   []byte   // where the chunks are joined
+}
+
+const (
+	gatherFirst = 512
+	gatherChunk = 64 << 10
+)
+
+// add gathers b.
+func (g *gather) add(b []byte) {
+	g.n += len(b)
+	for len(b) > 0 {
+		k := len(g.chunks) - 1
+		if k < 0 || len(g.chunks[k]) == cap(g.chunks[k]) {
+			g.chunks = append(g.chunks, g.chunk())
+			k++
+		}
+		c := g.chunks[k]
+		m := min(cap(c)-len(c), len(b))
+		g.chunks[k] = append(c, b[:m]...)
+		b = b[m:]
+	}
+}
+
+// chunk returns an empty chunk: one of the free ones, else a new one
+// twice as large as the last in use.
+func (g *gather) chunk() []byte {
+	if n := len(g.free); n > 0 {
+		c := g.free[n-1]
+		g.free = g.free[:n-1]
+		return c[:0]
+	}
+	size := gatherFirst
+	if k := len(g.chunks); k > 0 {
+		size = min(2*cap(g.chunks[k-1]), gatherChunk)
+	}
+	return make([]byte, 0, size)
+}
+
+// join returns the bytes gathered followed by tail, in g's room, which
+// stays g's until the next join (see joined).
+func (g *gather) join(tail []byte) []byte {
+	n := g.n + len(tail)
+	if cap(g.room) < n {
+		g.room = make([]byte, 0, n)
+	}
+	out := g.room[:0]
+	for _, c := range g.chunks {
+		out = append(out, c...)
+	}
+	g.room = append(out, tail...)
+	return g.room
+}
+
+// joined reports whether line is what the last join returned.
+func (g *gather) joined(line []byte) bool {
+	return len(line) > 0 && len(line) == len(g.room) && &line[0] == &g.room[0]
+}
+
+// reset empties g for the next line, keeping its chunks to reuse.
+func (g *gather) reset() {
+	for i, c := range g.chunks {
+		g.free = append(g.free, c)
+		g.chunks[i] = nil
+	}
+	g.chunks, g.n = g.chunks[:0], 0
 }
 
 // valueFramer reads a body of JSON objects: one JSON array of them (a
@@ -161,7 +240,7 @@ type valueFramer struct {
 	depth  int    // brackets open in the object
 	inStr  bool   // in a string of the object
 	esc    bool   // after a backslash in that string
-	buf    []byte // the object read so far, when it spans writes
+	buf    gather // the object read so far, when it spans writes
 	offset int    // body bytes before this write
 	seen   bool   // a byte other than space came
 }
@@ -207,7 +286,10 @@ func (f *valueFramer) write(b []byte, emit func(string, []byte) error) error {
 				if f.depth == 0 {
 					obj := b[max(start, 0) : i+1]
 					if start < 0 {
-						obj = append(f.buf, obj...)
+						if f.buf.n+len(obj) > f.max {
+							return frameError(ErrReplyLimit, "an event of more than %d bytes", f.max)
+						}
+						obj = f.buf.join(obj)
 					}
 					if len(obj) > f.max {
 						return frameError(ErrReplyLimit, "an event of more than %d bytes", f.max)
@@ -218,7 +300,8 @@ func (f *valueFramer) write(b []byte, emit func(string, []byte) error) error {
 						f.state = ' '
 					}
 					err := emit("", obj)
-					f.buf, start = f.buf[:0], -1
+					f.buf.reset()
+					start = -1
 					if err != nil {
 						return err
 					}
@@ -256,10 +339,10 @@ func (f *valueFramer) write(b []byte, emit func(string, []byte) error) error {
 		if start >= 0 {
 			piece = b[start:]
 		}
-		if len(f.buf)+len(piece) > f.max {
+		if f.buf.n+len(piece) > f.max {
 			return frameError(ErrReplyLimit, "an event of more than %d bytes", f.max)
 		}
-		f.buf = append(f.buf, piece...)
+		f.buf.add(piece)
 	}
 	f.offset += len(b)
 	return nil

@@ -1,6 +1,7 @@
 package jsonwire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"hash/maphash"
 	"math/bits"
@@ -66,10 +67,12 @@ type pathSeg struct {
 	isKey bool
 }
 
-// keyRef is a key of an object: data[start:end], or unesc[start:end] when
-// the key held escapes (end has the bit unescBit set). Eight bytes a key:
-// replies are shorter than 2 GiB.
-type keyRef struct{ start, end uint32 }
+// keyRef is a key of an object: where its text starts in data (the byte
+// after its opening quote: a key without escapes ends at the next quote),
+// or, with the bit unescBit set, where the text of a key that held
+// escapes starts in unesc, unescaped, after four bytes of its length.
+// Four bytes a key: texts are shorter than 2 GiB.
+type keyRef uint32
 
 const unescBit = 1 << 31
 
@@ -90,12 +93,22 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 		stack: c.stack[:0], keys: c.keys[:0], unesc: c.unesc[:0], table: c.table, pend: c.pend[:0],
 		tapeMax: len(data)/tapeRatio + 16}
 	if ix != nil {
-		*ix = Index{text: data, spans: ix.spans[:0], tape: ix.tape[:0], Eager: ix.Eager}
+		tape := ix.tape[:0]
+		if cap(tape) > cap(c.pend) {
+			// The larger room to the pending entries, which grow first:
+			// close may make them the tape where they are.
+			tape, c.pend = c.pend, tape
+		}
+		*ix = Index{text: data, spans: ix.spans[:0], tape: tape, Eager: ix.Eager, Owned: ix.Owned}
 		if ix.Eager {
 			// Always a copy, even of a text without space: the readers
 			// hand out slices of it (CompactIn), which must not be the
-			// caller's bytes.
-			c.eager, c.out = true, make([]byte, 0, len(data))
+			// caller's bytes. An owned text is copied from its first
+			// space on (spaceRun), if it has one.
+			c.eager = true
+			if !ix.Owned {
+				c.out = make([]byte, 0, len(data))
+			}
 		}
 	}
 	c.space()
@@ -111,7 +124,10 @@ func (c *Checker) Check(data []byte, maxDepth int, ix *Index) *Error {
 	}
 	if ix != nil {
 		ix.space = c.spaces
-		if c.eager {
+		switch {
+		case c.eager && c.out == nil: // an owned text without space
+			ix.compacted = data
+		case c.eager:
 			ix.compacted = append(c.out, data[c.last:]...)
 		}
 	}
@@ -134,6 +150,9 @@ func (c *Checker) spaceRun() {
 		c.spaces += n
 		if c.eager {
 			// The text without space, copied a run between spaces at a time.
+			if c.out == nil {
+				c.out = make([]byte, 0, len(c.data))
+			}
 			c.out = append(c.out, c.data[c.last:start]...)
 			c.last = c.pos
 		}
@@ -483,6 +502,16 @@ func (c *Checker) close(o opened, start int) {
 		sp.end, sp.spaces = uint32(c.pos), uint32(c.spaces)-sp.before
 		if o.cuts == c.cuts { // else its entries were cut: the readers scan it
 			t := c.ix.tape
+			if n := len(c.pend) - o.pend; len(t) == 0 && n > cap(t) && n > 8*o.pend {
+				// The first container taped holds most pending entries
+				// (one large object or array): its entries become the
+				// tape where they are (the few before them, left in
+				// place, are read by no container), and the pending
+				// entries before them move to the tape's room.
+				sp.first, sp.n = uint32(o.pend)+1, uint32(n)
+				c.ix.tape, c.pend = c.pend, append(t[:0], c.pend[:o.pend]...)
+				return
+			}
 			if t == nil {
 				t = make([]entry, 0, len(c.data)/tapeGuess+16)
 			}
@@ -503,6 +532,11 @@ func (c *Checker) keep(e entry) {
 		c.pend = c.pend[:0]
 		c.cuts++
 		return
+	}
+	if len(c.pend) == cap(c.pend) {
+		// Double, within the budget: append's slower growth of large
+		// slices allocates about five times the final size.
+		c.pend = append(make([]entry, 0, min(2*cap(c.pend)+16, c.tapeMax)), c.pend...)
 	}
 	c.pend = append(c.pend, e)
 }
@@ -550,21 +584,23 @@ func (c *Checker) object(depth int) *Error {
 		if err != nil {
 			return err
 		}
-		k := keyRef{start: uint32(start + 1), end: uint32(c.pos - 1)}
+		k, text := keyRef(start+1), c.data[start+1:c.pos-1]
 		if escaped {
+			c.unesc = binary.LittleEndian.AppendUint32(c.unesc, 0)
 			from := len(c.unesc)
 			if c.LenientText {
 				c.unesc = AppendUnquotedValid(c.unesc, c.data[start:c.pos])
 			} else {
 				c.unesc = AppendUnquoted(c.unesc, c.data[start:c.pos])
 			}
-			k = keyRef{start: uint32(from), end: uint32(len(c.unesc)) | unescBit}
+			binary.LittleEndian.PutUint32(c.unesc[from-4:], uint32(len(c.unesc)-from))
+			k, text = keyRef(from)|unescBit, c.unesc[from:]
 		}
 		if len(c.keys) == cap(c.keys) { // double: append's slower growth allocates more in all
 			c.keys = append(make([]keyRef, 0, 2*cap(c.keys)+16), c.keys...)
 		}
 		c.keys = append(c.keys, k)
-		c.stack[len(c.stack)-1].key = c.keyBytes(k)
+		c.stack[len(c.stack)-1].key = text
 		c.space()
 		if c.pos == len(c.data) {
 			return c.eof()
@@ -601,49 +637,54 @@ func (c *Checker) object(depth int) *Error {
 }
 
 func (c *Checker) keyBytes(k keyRef) []byte {
-	if k.end&unescBit != 0 {
-		return c.unesc[k.start : k.end&^unescBit]
+	if k&unescBit != 0 {
+		at := int(k &^ unescBit)
+		return c.unesc[at:][:binary.LittleEndian.Uint32(c.unesc[at-4:])]
 	}
-	return c.data[k.start:k.end]
+	return c.data[k:][:bytes.IndexByte(c.data[k:], '"')]
 }
 
 // duplicate returns a key that appears twice in keys: by comparing pairs for
 // a few keys, with a hash set beyond, so the check stays linear.
 func (c *Checker) duplicate(keys []keyRef) (keyRef, bool) {
 	if len(keys) <= 8 {
+		var texts [8][]byte
+		for i, k := range keys {
+			texts[i] = c.keyBytes(k)
+		}
 		for i := 1; i < len(keys); i++ {
-			ki := c.keyBytes(keys[i])
-			for _, kj := range keys[:i] {
+			ki := texts[i]
+			for _, kj := range texts[:i] {
 				// The lengths first: most keys differ in length.
-				if int(kj.end&^unescBit-kj.start) == len(ki) && string(c.keyBytes(kj)) == string(ki) {
+				if len(kj) == len(ki) && string(kj) == string(ki) {
 					return keys[i], true
 				}
 			}
 		}
-		return keyRef{}, false
+		return 0, false
 	}
-	size := 16
-	for size < 2*len(keys) {
-		size *= 2
-	}
+	// Open addressing at a load of at most three quarters, the slot
+	// from the hash's top bits (any table size, not a power of two).
+	size := len(keys) + len(keys)/3 + 1
 	if cap(c.table) < size {
 		c.table = make([]int32, size)
 	}
 	table := c.table[:size]
 	clear(table)
-	mask := uint64(size - 1)
 	for i, k := range keys {
 		kb := c.keyBytes(k)
-		h := maphash.Bytes(keySeed, kb) & mask
+		h := int(uint64(uint32(maphash.Bytes(keySeed, kb))) * uint64(size) >> 32)
 		for table[h] != 0 {
 			if string(c.keyBytes(keys[table[h]-1])) == string(kb) {
 				return k, true
 			}
-			h = (h + 1) & mask
+			if h++; h == size {
+				h = 0
+			}
 		}
 		table[h] = int32(i + 1)
 	}
-	return keyRef{}, false
+	return 0, false
 }
 
 func quoteByte(b byte) string {
@@ -780,7 +821,7 @@ func (c *Checker) Spaces() int { return c.spaces }
 func (c *Checker) Release() bool {
 	c.data, c.out, c.ix = nil, nil, nil
 	clear(c.stack[:cap(c.stack)])
-	size := cap(c.stack)*int(unsafe.Sizeof(pathSeg{})) + cap(c.keys)*8 + cap(c.unesc) +
+	size := cap(c.stack)*int(unsafe.Sizeof(pathSeg{})) + cap(c.keys)*4 + cap(c.unesc) +
 		cap(c.table)*4 + cap(c.pend)*int(unsafe.Sizeof(entry{}))
 	return size <= maxKept
 }

@@ -31,8 +31,13 @@ type Index struct {
 	space     int     // the bytes of insignificant space in text
 	compacted []byte  // text without insignificant space: by the check when eager, else when first needed
 	Eager     bool    // whether the check makes compacted as it goes (set before it)
-	scanned   int     // the bytes the readers scanned to skip values, for tests
-	cur       int     // the last value lookup found, where the next search starts
+	// Owned: the text is the index's to hand out (no caller changes it
+	// after the check), so that when it holds no insignificant space,
+	// compacted is the text itself rather than a copy (set before the
+	// check).
+	Owned   bool
+	scanned int // the bytes the readers scanned to skip values, for tests
+	cur     int // the last value lookup found, where the next search starts
 }
 
 // span is a recorded value, text[start:end], holding spaces bytes of
@@ -53,12 +58,14 @@ type entry struct{ k, v, e uint32 }
 const keyEscaped = 1 << 31
 
 // tapeRatio bounds the tape: at most one entry for every tapeRatio bytes
-// of text (twelve bytes of tape for eight of text, however the text is
-// made). A text that would need more (a long array of single digits) has
-// its later containers read by scanning, as without a tape. tapeGuess is
-// the room the tape starts with: one entry for that many bytes.
+// of text (twelve bytes of tape for sixteen of text, however the text is
+// made, and as much again for the pending entries as they grow). A text
+// that would need more (a long array of single digits, an object of many
+// short members) has its later containers read by scanning, as without a
+// tape. tapeGuess is the room the tape starts with: one entry for that
+// many bytes.
 const (
-	tapeRatio = 8
+	tapeRatio = 16
 	tapeGuess = 32
 )
 
