@@ -60,7 +60,8 @@ func sse(name, data string) string {
 }
 
 // key is the i-th shortest distinct member name (letters and digits, the
-// shortest first): the densest members a body can hold.
+// shortest first, none a reader's own key in any case): the densest
+// members a body can hold.
 func key(i int) string {
 	const chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 	for len(shortKeys) <= i {
@@ -77,7 +78,10 @@ func key(i int) string {
 			k /= len(chars)
 		}
 		shortNext++
-		if s := strings.ToLower(string(b)); s != "id" && s != "p" {
+		// Names of four letters and more are the readers' own words
+		// ("done", "role", "type", ...) in some case, which a reader
+		// refuses as a near-miss of its key: such a key has a digit.
+		if s := strings.ToLower(string(b)); s != "id" && s != "p" && (n < 4 || strings.ContainsAny(s, "0123456789")) {
 			shortKeys = append(shortKeys, string(b))
 		}
 	}

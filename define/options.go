@@ -110,6 +110,13 @@ func WithMaxOutputBytes(n int) Option {
 	return optionFunc{func(c *config) { c.maxOutput = n }, fmt.Sprintf("WithMaxOutputBytes(%d)", n)}
 }
 
+// MaxOutputBytes is the output limit that opts give a tool, resolved as
+// the tool resolves it: the n of the last [WithMaxOutputBytes](n) among
+// them, [DefaultMaxOutputBytes] for none or 0, and a negative number for
+// no bound. A proxy that joins a remote result itself (the MCP client)
+// reads its limit here, so that it cuts where the tool would.
+func MaxOutputBytes(opts ...Option) int { return newConfig(opts).outputLimit() }
+
 // WithMaxSchemaBytes bounds the length of the hand-written schema given
 // to [NewTool] (a proxy's schema comes from another server): a longer one
 // is an error wrapping [schema.ErrTooLarge]. n = 0 means

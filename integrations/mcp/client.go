@@ -568,7 +568,7 @@ func (r *Remote) newTool(t *mcp.Tool, name string) (define.Tool, error) {
 	}
 	opts := append(append([]define.Option(nil), r.cfg.toolOpts...),
 		define.WithName(name), define.WithDescription(desc), define.WithTitle(title))
-	session, remote, server, maxOutput := r.session, t.Name, r.cfg.server, outputLimit(opts)
+	session, remote, server, maxOutput := r.session, t.Name, r.cfg.server, define.MaxOutputBytes(opts...)
 	handler := func(ctx context.Context, args json.RawMessage) (any, error) {
 		if keys != nil {
 			var err error

@@ -376,26 +376,3 @@ func structuredError(server, tool string, err error) define.Result {
 	return define.Result{Output: fmt.Sprintf("mcp server %s: tool %s: structuredContent: %v", server, tool, err), IsError: true,
 		Err: &CallError{Server: server, Tool: tool, Err: err}}
 }
-
-// outputLimit is the output limit that opts give a tool: the n of the
-// last define.WithMaxOutputBytes(n) among them (read from the option's
-// String, "WithMaxOutputBytes(n)"), resolved as define resolves it:
-// define.DefaultMaxOutputBytes for none or 0, < 0 for no bound.
-func outputLimit(opts []define.Option) int {
-	limit := 0
-	for _, o := range opts {
-		if o == nil {
-			continue
-		}
-		s := o.String()
-		if rest, ok := strings.CutPrefix(s, "WithMaxOutputBytes("); ok && strings.HasSuffix(rest, ")") {
-			if n, err := strconv.Atoi(strings.TrimSuffix(rest, ")")); err == nil {
-				limit = n
-			}
-		}
-	}
-	if limit == 0 {
-		return define.DefaultMaxOutputBytes
-	}
-	return limit
-}
