@@ -502,10 +502,6 @@ func escapedBlank(inside []byte) bool {
 // whole reports whether the text so far is one object, brackets balanced.
 func (t *objectEnd) whole() bool { return t.closed && !t.after }
 
-// none reports whether the text so far is JSON space, or null between
-// JSON space: arguments that a reply's parser reads as none ({}).
-func (t *objectEnd) none() bool { return !t.started || t.null == 4 && !t.notNull }
-
 // member kinds of a wireMember.
 const (
 	wireString  = 's' // val is a string's inside, escaped as sent
