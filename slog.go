@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 
+	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/echo"
 )
 
@@ -35,7 +36,9 @@ func SlogArgs(max int) SlogOption {
 // SlogObserver returns an [Observer] that logs one record per call to
 // logger (nil: slog.Default()), with the message "tool call" and the
 // attributes tool, call_id, outcome ([Outcome]) and duration, and error,
-// the result's Output, when the call failed; args with [SlogArgs]. A call
+// the result's Output, when the call failed; parts, for a result with
+// parts, their kinds, MIME types and sizes as define.Summary gives them
+// (never their bytes); args with [SlogArgs]. A call
 // that went well, is pending or was denied logs at Info; a tool's error,
 // bad arguments and an unknown tool at Warn; a panic, a timeout, a
 // cancellation and a call not run at Error.
@@ -57,7 +60,7 @@ func SlogObserver(logger *slog.Logger, opts ...SlogOption) Observer {
 		if !l.Enabled(ctx, level) {
 			return
 		}
-		attrs := make([]slog.Attr, 0, 6)
+		attrs := make([]slog.Attr, 0, 7)
 		attrs = append(attrs,
 			slog.String("tool", e.Call.Name),
 			slog.String("call_id", e.Call.ID),
@@ -65,6 +68,9 @@ func SlogObserver(logger *slog.Logger, opts ...SlogOption) Observer {
 			slog.Duration("duration", e.Duration))
 		if e.Result.IsError {
 			attrs = append(attrs, slog.String("error", e.Result.Output))
+		}
+		if len(e.Result.Parts) > 0 {
+			attrs = append(attrs, slog.String("parts", define.Summary(e.Result.Parts)))
 		}
 		if cfg.args > 0 {
 			attrs = append(attrs, slog.String("args", echo.Cut(eventArgs(e), cfg.args)))

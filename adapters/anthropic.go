@@ -28,10 +28,15 @@ var anthropicSpec = &spec{
 	build:       buildAs(buildAnthropic),
 	parse:       ReplyLimits.ParseAnthropicReply,
 	stream:      anthropicStreamSpec,
-	results: func(c []Call, r []define.Result) ([]any, error) {
-		m, err := AnthropicResults(c, r)
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		cfg, err := resultsConfig(p, "AnthropicResults", o, false)
+		if err != nil {
+			return nil, err
+		}
+		m, err := anthropicResults(p, c, r, cfg)
 		return asEntries([]AnthropicToolResultMessage{m}, err)
 	},
+	media: &mediaSpec{place: anthropicPlace, options: "MediaAsNote"},
 	looks: func(member func(string) []byte) string {
 		switch {
 		case string(member("type")) != `"message"`:

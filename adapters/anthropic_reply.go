@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -26,8 +27,139 @@ type AnthropicToolResultMessage struct {
 type AnthropicToolResult struct {
 	Type      string `json:"type"` // "tool_result"
 	ToolUseID string `json:"tool_use_id"`
-	Content   string `json:"content,omitempty"` // omitted when the output is empty (an empty text is rejected)
-	IsError   bool   `json:"is_error"`
+	// Content is the result: its text, a string (nil, and left out, when
+	// the output is empty: the API rejects an empty text), or, for a
+	// result with parts, its blocks, a []AnthropicContentBlock: a text
+	// block with the Output (when not empty), then a block for each part.
+	Content any  `json:"content,omitempty"`
+	IsError bool `json:"is_error"`
+}
+
+// AnthropicContentBlock is a block of a tool_result's content: "text"
+// (Text), "image" (Source: base64 or url) or "document" (Source: base64
+// or url for a PDF, content for a text file; Title its file name).
+type AnthropicContentBlock struct {
+	Type   string           `json:"type"`
+	Text   string           `json:"text,omitempty"`
+	Source *AnthropicSource `json:"source,omitempty"`
+	Title  string           `json:"title,omitempty"`
+}
+
+// AnthropicSource is an image's or a document's source: Type "base64"
+// (MediaType and Data, base64 in JSON), "url" (URL), or "content" (a
+// document of text blocks: Content, a text file's text).
+type AnthropicSource struct {
+	Type      string                  `json:"type"`
+	MediaType string                  `json:"media_type,omitempty"`
+	Data      []byte                  `json:"data,omitempty"`
+	URL       string                  `json:"url,omitempty"`
+	Content   []AnthropicContentBlock `json:"content,omitempty"`
+}
+
+// size and appendJSON make the message a jsonAppender (AppendJSON): as
+// json.Marshal writes it, its parts' bytes encoded once, straight into
+// the request.
+func (m AnthropicToolResultMessage) size() int {
+	n := 32 + len(m.Role)
+	for i := range m.Content {
+		r := &m.Content[i]
+		n += 64 + len(r.ToolUseID) + len(r.Type)
+		switch c := r.Content.(type) {
+		case string:
+			n += len(c) + 2
+		case []AnthropicContentBlock:
+			n += anthropicBlocksSize(c)
+		}
+	}
+	return n
+}
+
+func (m AnthropicToolResultMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendMember(b, "content")
+	if m.Content == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i := range m.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		r := &m.Content[i]
+		b = append(b, '{')
+		b = appendStringMember(b, "type", r.Type)
+		b = appendStringMember(b, "tool_use_id", r.ToolUseID)
+		switch c := r.Content.(type) {
+		case nil:
+		case string:
+			b = appendStringMember(b, "content", c)
+		case []AnthropicContentBlock:
+			b = appendAnthropicBlocks(appendMember(b, "content"), c)
+		default:
+			data, _ := json.Marshal(c) // set by hand: as json.Marshal writes it
+			b = append(appendMember(b, "content"), data...)
+		}
+		b = appendMember(b, "is_error")
+		if r.IsError {
+			b = append(b, "true}"...)
+		} else {
+			b = append(b, "false}"...)
+		}
+	}
+	return append(b, ']', '}')
+}
+
+func anthropicBlocksSize(blocks []AnthropicContentBlock) int {
+	n := 2
+	for _, c := range blocks {
+		n += 48 + len(c.Type) + len(c.Text) + len(c.Title)
+		if s := c.Source; s != nil {
+			n += 64 + len(s.Type) + len(s.MediaType) + len(s.URL) + base64Size(len(s.Data)) + anthropicBlocksSize(s.Content)
+		}
+	}
+	return n
+}
+
+// appendAnthropicBlocks appends blocks as json.Marshal writes them.
+func appendAnthropicBlocks(b []byte, blocks []AnthropicContentBlock) []byte {
+	if blocks == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, c := range blocks {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		b = appendStringMember(b, "type", c.Type)
+		if c.Text != "" {
+			b = appendStringMember(b, "text", c.Text)
+		}
+		if s := c.Source; s != nil {
+			b = appendMember(b, "source")
+			b = append(b, '{')
+			b = appendStringMember(b, "type", s.Type)
+			if s.MediaType != "" {
+				b = appendStringMember(b, "media_type", s.MediaType)
+			}
+			if len(s.Data) > 0 {
+				b = appendBase64(appendMember(b, "data"), s.Data)
+			}
+			if s.URL != "" {
+				b = appendStringMember(b, "url", s.URL)
+			}
+			if len(s.Content) > 0 {
+				b = appendAnthropicBlocks(appendMember(b, "content"), s.Content)
+			}
+			b = append(b, '}')
+		}
+		if c.Title != "" {
+			b = appendStringMember(b, "title", c.Title)
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
 }
 
 var (
@@ -142,20 +274,115 @@ func (l ReplyLimits) ParseAnthropicReply(reply []byte) (Turn, error) {
 // message (the API joins consecutive user turns) or append blocks after
 // these.
 //
+// A result with parts has its content as blocks
+// ([AnthropicToolResult.Content] a []AnthropicContentBlock): a text block
+// with its Output, then a text block for each text part, an image block
+// (base64: PNG, JPEG, GIF or WebP; or url) for each image, and a document
+// block for each PDF (base64, or url) and text file (a content source of
+// its text), titled with its file name. Anthropic takes no audio and no other document type there:
+// such a part is an error wrapping [ErrMedia] unless [MediaAsNote] is
+// given.
+//
 // Results and calls must be one to one ([ErrResultCount]), and every call
 // needs an id ([ErrCallID]).
-func AnthropicResults(calls []Call, results []define.Result) (AnthropicToolResultMessage, error) {
-	if err := checkResultPairs("AnthropicResults", calls, results, true); err != nil {
+func AnthropicResults(calls []Call, results []define.Result, opts ...Option) (AnthropicToolResultMessage, error) {
+	cfg, err := resultsConfig(anthropicSpec, "AnthropicResults", opts, true)
+	if err != nil {
+		return AnthropicToolResultMessage{}, err
+	}
+	return anthropicResults(anthropicSpec, calls, results, cfg)
+}
+
+func anthropicResults(p *spec, calls []Call, results []define.Result, cfg config) (AnthropicToolResultMessage, error) {
+	const fn = "AnthropicResults"
+	if err := checkResultPairs(fn, calls, results, true); err != nil {
 		return AnthropicToolResultMessage{}, err
 	}
 	msg := AnthropicToolResultMessage{Role: "user", Content: make([]AnthropicToolResult, len(calls))}
+	m := newMedia(p, fn, cfg)
 	for i, c := range calls {
-		r := results[i]
+		r := &results[i]
 		out := r.Output
 		if r.IsError {
-			out = resultErrorText(r)
+			out = resultErrorText(*r)
 		}
-		msg.Content[i] = AnthropicToolResult{Type: "tool_result", ToolUseID: c.ID, Content: out, IsError: r.IsError}
+		tr := AnthropicToolResult{Type: "tool_result", ToolUseID: c.ID, IsError: r.IsError}
+		if out != "" {
+			tr.Content = out
+		}
+		pieces, err := m.pieces(i, &calls[i], r)
+		if err != nil {
+			return AnthropicToolResultMessage{}, err
+		}
+		if pieces != nil {
+			blocks := make([]AnthropicContentBlock, 0, len(pieces)+1)
+			if out != "" {
+				blocks = append(blocks, AnthropicContentBlock{Type: "text", Text: out})
+			}
+			for _, pc := range pieces {
+				if b, ok := anthropicResultBlock(pc); ok {
+					blocks = append(blocks, b)
+				}
+			}
+			tr.Content = blocks
+		}
+		msg.Content[i] = tr
 	}
 	return msg, nil
+}
+
+// anthropicResultBlock is the block of one piece; false for an empty text,
+// which the API refuses.
+func anthropicResultBlock(pc piece) (AnthropicContentBlock, bool) {
+	p := pc.part
+	switch {
+	case p == nil:
+		return AnthropicContentBlock{Type: "text", Text: pc.text}, pc.text != ""
+	case p.Kind == define.PartText:
+		return AnthropicContentBlock{Type: "text", Text: p.Text}, p.Text != ""
+	}
+	typ := "document"
+	if p.Kind == define.PartImage {
+		typ = "image"
+	}
+	b := AnthropicContentBlock{Type: typ, Source: &AnthropicSource{Type: "base64", MediaType: p.MIMEType, Data: p.Data}}
+	switch {
+	case p.Data == nil:
+		b.Source = &AnthropicSource{Type: "url", URL: p.URL}
+	case strings.HasPrefix(p.MIMEType, "text/"):
+		b.Source = &AnthropicSource{Type: "content", Content: []AnthropicContentBlock{{Type: "text", Text: string(p.Data)}}}
+	}
+	if typ == "document" {
+		b.Title = p.Filename
+	}
+	return b, true
+}
+
+// anthropicPlace is where Anthropic takes a part: text, images (PNG,
+// JPEG, GIF, WebP; data or URL) and documents (PDF, data or URL; text
+// files, data) inside the tool_result.
+func anthropicPlace(p *define.Part, _ config) (place, string) {
+	switch p.Kind {
+	case define.PartText:
+		return inResult, ""
+	case define.PartImage:
+		switch p.MIMEType {
+		case "image/png", "image/jpeg", "image/gif", "image/webp":
+			return inResult, ""
+		case "":
+			if p.Data == nil {
+				return inResult, ""
+			}
+		}
+		return nowhere, "takes images as PNG, JPEG, GIF or WebP only"
+	case define.PartFile:
+		switch {
+		case p.MIMEType == "application/pdf", p.Data == nil && p.MIMEType == "":
+			return inResult, ""
+		case p.Data != nil && strings.HasPrefix(p.MIMEType, "text/"):
+			return inResult, ""
+		}
+		return nowhere, "takes documents as PDF (data or URL) or plain text (data) only"
+	}
+	return nowhere, "takes no audio"
 }

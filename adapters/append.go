@@ -11,7 +11,8 @@ import (
 // AppendJSON appends to dst the JSON encoding of tools, a value returned by
 // [ToOpenAI], [ToOpenAIResponses], [ToAnthropic], [ToGemini], [ToMCP],
 // [ToBedrock] or [ToOllama], byte for byte what json.Marshal(tools)
-// returns.
+// returns; or of the history entries of [Provider.Results] (a []any), as a
+// JSON array, each byte for byte what json.Marshal writes.
 //
 // It exists for the request hot path: json.Marshal re-validates every
 // pre-rendered schema (a per-byte scan that dominates its cost), while
@@ -19,7 +20,13 @@ import (
 // ToX functions cache are compact, valid JSON; a schema you substitute must
 // be too). Use it when the request body is assembled as bytes; splicing the
 // result into a struct as a json.RawMessage would bring the scan back.
+// Results with parts (images, files, audio) gain the most: a part's bytes
+// are encoded once, as base64, straight into dst, where json.Marshal
+// encodes them into a buffer, scans it and copies it.
 func AppendJSON(dst []byte, tools any) ([]byte, error) {
+	if entries, ok := tools.([]any); ok {
+		return appendEntries(dst, entries)
+	}
 	for _, h := range homes {
 		if h.appendJSON == nil {
 			continue
@@ -29,6 +36,42 @@ func AppendJSON(dst []byte, tools any) ([]byte, error) {
 		}
 	}
 	return dst, fmt.Errorf("adapters: AppendJSON: %T is not a tools value of this package", tools)
+}
+
+// jsonAppender is a history entry that writes its own JSON, byte for
+// byte what json.Marshal writes (the entries that carry parts' bytes).
+type jsonAppender interface {
+	size() int // about the length of its JSON: at least the bytes of its parts
+	appendJSON(dst []byte) []byte
+}
+
+// appendEntries appends history entries as a JSON array: those that
+// write their own JSON straight into dst, grown once by their size, the
+// others as json.Marshal writes them.
+func appendEntries(dst []byte, entries []any) ([]byte, error) {
+	n := 2
+	for _, e := range entries {
+		if a, ok := e.(jsonAppender); ok {
+			n += a.size() + 1
+		}
+	}
+	dst = slices.Grow(dst, n)
+	dst = append(dst, '[')
+	for i, e := range entries {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if a, ok := e.(jsonAppender); ok {
+			dst = a.appendJSON(dst)
+			continue
+		}
+		b, err := json.Marshal(e)
+		if err != nil {
+			return dst, fmt.Errorf("adapters: AppendJSON: entries[%d]: %w", i, err)
+		}
+		dst = append(dst, b...)
+	}
+	return append(dst, ']'), nil
 }
 
 // appendList appends ts as a JSON array, one by one. dst grows once, by

@@ -20,10 +20,15 @@ var bedrockSpec = &spec{
 	tools:   func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildBedrock) },
 	build:   buildAs(buildBedrock),
 	parse:   ReplyLimits.ParseBedrockReply,
-	results: func(c []Call, r []define.Result) ([]any, error) {
-		m, err := BedrockResults(c, r)
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		cfg, err := resultsConfig(p, "BedrockResults", o, false)
+		if err != nil {
+			return nil, err
+		}
+		m, err := bedrockResults(p, c, r, cfg)
 		return asEntries([]BedrockToolResultMessage{m}, err)
 	},
+	media: &mediaSpec{place: bedrockPlace, options: "MediaAsNote", after: "after the tool results"},
 	looks: func(member func(string) []byte) string {
 		if member("output") != nil && member("stopReason") != nil {
 			return "a Bedrock Converse response"

@@ -2,7 +2,9 @@ package adapters
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -17,9 +19,14 @@ type BedrockToolResultMessage struct {
 	Content []BedrockToolResultBlock `json:"content"`
 }
 
-// BedrockToolResultBlock is a content block holding one toolResult.
+// BedrockToolResultBlock is a content block of the message that answers
+// the calls: one toolResult, or, after them, a text block or a document
+// block carrying a document of a result (see [BedrockResults]); exactly
+// one member is set.
 type BedrockToolResultBlock struct {
-	ToolResult BedrockToolResult `json:"toolResult"`
+	ToolResult BedrockToolResult     `json:"toolResult,omitzero"`
+	Text       string                `json:"text,omitempty"`
+	Document   *BedrockDocumentBlock `json:"document,omitempty"`
 }
 
 // BedrockToolResult is one call's result.
@@ -29,11 +36,137 @@ type BedrockToolResult struct {
 	Status    string                     `json:"status"`  // "success" or "error"
 }
 
+// IsZero reports whether r is the zero toolResult, which a block after
+// the toolResults leaves out (omitzero): encoding/json calls it on the
+// slice's element in place, cheaper than its reflection over the fields.
+func (r *BedrockToolResult) IsZero() bool {
+	return r.ToolUseID == "" && r.Content == nil && r.Status == ""
+}
+
 // BedrockToolResultContent is one block of a toolResult's content: exactly
-// one of json and text.
+// one of json, text and image.
 type BedrockToolResultContent struct {
-	JSON json.RawMessage `json:"json,omitempty"`
-	Text string          `json:"text,omitempty"`
+	JSON  json.RawMessage    `json:"json,omitempty"`
+	Text  string             `json:"text,omitempty"`
+	Image *BedrockImageBlock `json:"image,omitempty"`
+}
+
+// size and appendJSON make the message a jsonAppender (AppendJSON).
+func (m BedrockToolResultMessage) size() int {
+	n := 32 + len(m.Role)
+	for i := range m.Content {
+		bl := &m.Content[i]
+		n += 96 + len(bl.ToolResult.ToolUseID) + len(bl.Text)
+		for _, c := range bl.ToolResult.Content {
+			n += 32 + len(c.JSON) + len(c.Text)
+			if c.Image != nil {
+				n += 48 + base64Size(len(c.Image.Source.Bytes))
+			}
+		}
+		if d := bl.Document; d != nil {
+			n += 64 + len(d.Name) + base64Size(len(d.Source.Bytes))
+		}
+	}
+	return n
+}
+
+func (m BedrockToolResultMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendMember(b, "content")
+	if m.Content == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i := range m.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		bl := &m.Content[i]
+		b = append(b, '{')
+		if tr := &bl.ToolResult; tr.ToolUseID != "" || tr.Content != nil || tr.Status != "" {
+			b = appendMember(b, "toolResult")
+			b = append(b, '{')
+			b = appendStringMember(b, "toolUseId", tr.ToolUseID)
+			b = appendMember(b, "content")
+			if tr.Content == nil {
+				b = append(b, "null"...)
+			} else {
+				b = append(b, '[')
+				for j, c := range tr.Content {
+					if j > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, '{')
+					if len(c.JSON) > 0 {
+						b = appendMember(b, "json")
+						b, _ = appendRaw(b, c.JSON) // compact JSON this package made
+					}
+					if c.Text != "" {
+						b = appendStringMember(b, "text", c.Text)
+					}
+					if im := c.Image; im != nil {
+						b = appendMember(b, "image")
+						b = append(b, '{')
+						b = appendStringMember(b, "format", im.Format)
+						b = appendBedrockSource(b, im.Source)
+						b = append(b, '}')
+					}
+					b = append(b, '}')
+				}
+				b = append(b, ']')
+			}
+			b = appendStringMember(b, "status", tr.Status)
+			b = append(b, '}')
+		}
+		if bl.Text != "" {
+			b = appendStringMember(b, "text", bl.Text)
+		}
+		if d := bl.Document; d != nil {
+			b = appendMember(b, "document")
+			b = append(b, '{')
+			b = appendStringMember(b, "format", d.Format)
+			b = appendStringMember(b, "name", d.Name)
+			b = appendBedrockSource(b, d.Source)
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']', '}')
+}
+
+func appendBedrockSource(b []byte, s BedrockSource) []byte {
+	b = appendMember(b, "source")
+	b = append(b, '{')
+	b = appendMember(b, "bytes")
+	if s.Bytes == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendBase64(b, s.Bytes)
+	}
+	return append(b, '}')
+}
+
+// BedrockImageBlock is an image: its format ("png", "jpeg", "gif" or
+// "webp") and its bytes (base64 in JSON).
+type BedrockImageBlock struct {
+	Format string        `json:"format"`
+	Source BedrockSource `json:"source"`
+}
+
+// BedrockDocumentBlock is a document: its format ("pdf", "csv", "doc",
+// "docx", "xls", "xlsx", "html", "txt" or "md"), its name (letters,
+// digits, single spaces, hyphens, parentheses and square brackets), and
+// its bytes.
+type BedrockDocumentBlock struct {
+	Format string        `json:"format"`
+	Name   string        `json:"name"`
+	Source BedrockSource `json:"source"`
+}
+
+// BedrockSource is a block's bytes (base64 in JSON).
+type BedrockSource struct {
+	Bytes []byte `json:"bytes"`
 }
 
 // BedrockEmptyOutput is the text sent for a successful result whose Output
@@ -252,27 +385,61 @@ func (p replyParser) citedText(at loc, raw []byte, text *textJoin) error {
 // [BedrockEmptyOutput] (and an error without a message gets one), since
 // Bedrock rejects a toolResult, especially an error one, with empty content.
 //
+// A result's parts follow: a text block for each text part and an image
+// block (PNG, JPEG, GIF or WebP, its bytes) for each image, inside the
+// toolResult; a document (pdf, csv, doc, docx, xls, xlsx, html, txt, md)
+// goes after the toolResult blocks, in the same message, as a text block
+// naming its call and a document block, since Claude on Bedrock does not
+// see a document inside a toolResult; the toolResult's text says where it
+// is. Bedrock takes images as data only (or from S3) and no audio: such a
+// part is an error wrapping [ErrMedia] unless [MediaAsNote] is given.
+//
 // Results and calls must be one to one ([ErrResultCount]), and every call
 // needs an id ([ErrCallID]).
-func BedrockResults(calls []Call, results []define.Result) (BedrockToolResultMessage, error) {
-	if err := checkResultPairs("BedrockResults", calls, results, true); err != nil {
+func BedrockResults(calls []Call, results []define.Result, opts ...Option) (BedrockToolResultMessage, error) {
+	cfg, err := resultsConfig(bedrockSpec, "BedrockResults", opts, true)
+	if err != nil {
+		return BedrockToolResultMessage{}, err
+	}
+	return bedrockResults(bedrockSpec, calls, results, cfg)
+}
+
+func bedrockResults(p *spec, calls []Call, results []define.Result, cfg config) (BedrockToolResultMessage, error) {
+	const fn = "BedrockResults"
+	if err := checkResultPairs(fn, calls, results, true); err != nil {
 		return BedrockToolResultMessage{}, err
 	}
 	msg := BedrockToolResultMessage{Role: "user", Content: make([]BedrockToolResultBlock, len(calls))}
+	m := newMedia(p, fn, cfg)
 	for i, c := range calls {
-		msg.Content[i].ToolResult = bedrockResult(c, results[i])
+		pieces, err := m.pieces(i, &calls[i], &results[i])
+		if err != nil {
+			return BedrockToolResultMessage{}, err
+		}
+		msg.Content[i].ToolResult = bedrockResult(c, results[i], pieces)
+	}
+	names := map[string]bool{}
+	for _, a := range m.attach {
+		name := bedrockDocumentName(a.part.Filename, a.n)
+		if names[name] {
+			name += " (" + strconv.Itoa(a.n) + ")"
+		}
+		names[name] = true
+		msg.Content = append(msg.Content, BedrockToolResultBlock{Text: a.label},
+			BedrockToolResultBlock{Document: &BedrockDocumentBlock{Format: bedrockDocFormat(a.part.MIMEType), Name: name, Source: BedrockSource{Bytes: a.part.Data}}})
 	}
 	return msg, nil
 }
 
-func bedrockResult(c Call, r define.Result) BedrockToolResult {
+func bedrockResult(c Call, r define.Result, pieces []piece) BedrockToolResult {
 	tr := BedrockToolResult{ToolUseID: c.ID, Status: "success"}
 	switch {
 	case r.IsError:
 		tr.Status = "error"
 		tr.Content = []BedrockToolResultContent{{Text: resultErrorText(r)}}
-	case r.Output == "":
+	case r.Output == "" && pieces == nil:
 		tr.Content = []BedrockToolResultContent{{Text: BedrockEmptyOutput}}
+	case r.Output == "":
 	default:
 		if v, ok := resultJSON(r, false); ok {
 			tr.Content = []BedrockToolResultContent{{JSON: v}}
@@ -280,5 +447,105 @@ func bedrockResult(c Call, r define.Result) BedrockToolResult {
 			tr.Content = []BedrockToolResultContent{{Text: r.Output}}
 		}
 	}
+	for _, pc := range pieces {
+		switch p := pc.part; {
+		case p == nil && pc.text != "":
+			tr.Content = append(tr.Content, BedrockToolResultContent{Text: pc.text})
+		case p == nil:
+		case p.Kind == define.PartText:
+			if p.Text != "" {
+				tr.Content = append(tr.Content, BedrockToolResultContent{Text: p.Text})
+			}
+		default:
+			tr.Content = append(tr.Content, BedrockToolResultContent{Image: &BedrockImageBlock{Format: strings.TrimPrefix(p.MIMEType, "image/"), Source: BedrockSource{Bytes: p.Data}}})
+		}
+	}
+	if len(tr.Content) == 0 {
+		tr.Content = []BedrockToolResultContent{{Text: BedrockEmptyOutput}}
+	}
 	return tr
+}
+
+// bedrockPlace is where Bedrock takes a part: text and images (PNG, JPEG,
+// GIF, WebP: their bytes) inside the toolResult, documents after the
+// toolResults.
+func bedrockPlace(p *define.Part, _ config) (place, string) {
+	switch {
+	case p.Kind == define.PartText:
+		return inResult, ""
+	case p.Kind == define.PartImage && p.Data == nil, p.Kind == define.PartFile && p.Data == nil:
+		return nowhere, "takes images and documents as bytes (or from S3), not by URL"
+	case p.Kind == define.PartImage:
+		switch p.MIMEType {
+		case "image/png", "image/jpeg", "image/gif", "image/webp":
+			return inResult, ""
+		}
+		return nowhere, "takes images as PNG, JPEG, GIF or WebP only"
+	case p.Kind == define.PartFile && bedrockDocFormat(p.MIMEType) != "":
+		return afterResults, ""
+	case p.Kind == define.PartFile:
+		return nowhere, "takes documents as pdf, csv, doc, docx, xls, xlsx, html, txt or md only"
+	}
+	return nowhere, "takes no audio"
+}
+
+// bedrockDocFormat is a document block's format of a MIME type; "" for
+// one Bedrock does not take.
+func bedrockDocFormat(mime string) string {
+	switch mime {
+	case "application/pdf":
+		return "pdf"
+	case "text/csv":
+		return "csv"
+	case "application/msword":
+		return "doc"
+	case "application/vnd.openxmlformats-officedocument.wordprocessingml.document":
+		return "docx"
+	case "application/vnd.ms-excel":
+		return "xls"
+	case "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet":
+		return "xlsx"
+	case "text/html":
+		return "html"
+	case "text/plain":
+		return "txt"
+	case "text/markdown":
+		return "md"
+	}
+	return ""
+}
+
+// bedrockDocumentName is a document's name as Bedrock takes it: the file
+// name without its extension, each character Bedrock refuses made a
+// hyphen, runs of spaces made one, at most 200 bytes; "Attachment N"
+// when nothing is left.
+func bedrockDocumentName(filename string, n int) string {
+	if i := strings.LastIndexByte(filename, '.'); i > 0 {
+		filename = filename[:i]
+	}
+	var b strings.Builder
+	space := true // no leading space
+	for _, r := range filename {
+		switch {
+		case unicode.IsSpace(r):
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		case r < 0x80 && (isAlnum(byte(r)) || r == '-' || r == '(' || r == ')' || r == '[' || r == ']'):
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+		space = false
+		if b.Len() >= 200 {
+			break
+		}
+	}
+	name := strings.TrimRight(b.String(), " ")
+	if name == "" {
+		return "Attachment " + strconv.Itoa(n)
+	}
+	return name
 }

@@ -39,10 +39,21 @@ var geminiSpec = &spec{
 	build:  buildAs(buildGemini),
 	parse:  ReplyLimits.ParseGeminiReply,
 	stream: geminiStreamSpec,
-	results: func(c []Call, r []define.Result) ([]any, error) {
-		m, err := GeminiResults(c, r)
-		return asEntries([]GeminiFunctionResponses{m}, err)
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		cfg, err := resultsConfig(p, "GeminiResults", o, false)
+		if err != nil {
+			return nil, err
+		}
+		m, attach, err := geminiResults(p, "GeminiResults", c, r, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if u := geminiMediaContent(attach); u != nil {
+			return []any{m, *u}, nil
+		}
+		return []any{m}, nil
 	},
+	media: &mediaSpec{place: geminiPlace, options: "MediaAsNote, GeminiMediaInUserTurn"},
 	looks: func(member func(string) []byte) string {
 		switch {
 		case member("candidates") != nil || member("promptFeedback") != nil:
@@ -97,6 +108,18 @@ const (
 	geminiJSON                     // GeminiJSONSchema(): parametersJsonSchema everywhere
 	geminiParams                   // GeminiParameters(): parameters everywhere, or an error
 )
+
+// GeminiMediaInUserTurn makes [GeminiResults] (and the Results of
+// [ForGemini] with it) send every part of the results in a user content
+// after the function responses, as models before Gemini 3 need (they
+// take no functionResponse.parts), instead of the images and PDFs inside
+// the function responses. It is a results option: ToGemini ignores it.
+func GeminiMediaInUserTurn() Option {
+	return option{k: optResults, f: func(c *config) { c.mediaMode = geminiUserTurn }, text: "GeminiMediaInUserTurn()", owner: NameGemini}
+}
+
+// geminiUserTurn is the results mode of GeminiMediaInUserTurn.
+const geminiUserTurn = 1
 
 // GeminiJSONSchema makes [ToGemini] send every tool's schema as
 // "parametersJsonSchema" (JSON Schema, with $ref/$defs, additionalProperties

@@ -24,6 +24,146 @@ type GeminiFunctionResponse struct {
 	ID       string         `json:"id,omitempty"` // the call's id, echoed when the model sent one
 	Name     string         `json:"name"`
 	Response GeminiResponse `json:"response"`
+	// Parts are the result's images and PDF files, inline (Gemini 3's
+	// multimodal function responses); nil for a result without.
+	Parts []GeminiMediaPart `json:"parts,omitempty"`
+}
+
+// GeminiMediaPart is a part of media: inline data (its type and bytes,
+// base64 in JSON), a file by URI, or (in a user content) text.
+type GeminiMediaPart struct {
+	Text       string          `json:"text,omitempty"`
+	InlineData *GeminiBlob     `json:"inlineData,omitempty"`
+	FileData   *GeminiFileData `json:"fileData,omitempty"`
+}
+
+// GeminiBlob is inline data: its MIME type and its bytes.
+type GeminiBlob struct {
+	MIMEType string `json:"mimeType"`
+	Data     []byte `json:"data"`
+}
+
+// GeminiFileData is a file by URI, of a MIME type.
+type GeminiFileData struct {
+	MIMEType string `json:"mimeType"`
+	FileURI  string `json:"fileUri"`
+}
+
+// size and appendJSON make the content a jsonAppender (AppendJSON).
+func (c GeminiFunctionResponses) size() int {
+	n := 32 + len(c.Role)
+	for i := range c.Parts {
+		fr := &c.Parts[i].FunctionResponse
+		n += 96 + len(fr.ID) + len(fr.Name) + len(fr.Response.Output) + len(fr.Response.Error) + geminiPartsSize(fr.Parts)
+	}
+	return n
+}
+
+func (c GeminiFunctionResponses) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", c.Role)
+	b = appendMember(b, "parts")
+	if c.Parts == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i := range c.Parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		fr := &c.Parts[i].FunctionResponse
+		b = append(b, `{"functionResponse":{`...)
+		if fr.ID != "" {
+			b = appendStringMember(b, "id", fr.ID)
+		}
+		b = appendStringMember(b, "name", fr.Name)
+		b = appendMember(b, "response")
+		b = append(b, '{')
+		if len(fr.Response.Output) > 0 {
+			b = appendMember(b, "output")
+			b, _ = appendRaw(b, fr.Response.Output) // compact JSON this package made
+		}
+		if fr.Response.Error != "" {
+			b = appendStringMember(b, "error", fr.Response.Error)
+		}
+		b = append(b, '}')
+		if len(fr.Parts) > 0 {
+			b = appendGeminiParts(appendMember(b, "parts"), fr.Parts)
+		}
+		b = append(b, '}', '}')
+	}
+	return append(b, ']', '}')
+}
+
+func (c GeminiMediaContent) size() int { return 32 + len(c.Role) + geminiPartsSize(c.Parts) }
+
+func (c GeminiMediaContent) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", c.Role)
+	b = appendGeminiParts(appendMember(b, "parts"), c.Parts)
+	return append(b, '}')
+}
+
+func geminiPartsSize(parts []GeminiMediaPart) int {
+	n := 2
+	for _, p := range parts {
+		n += 64 + len(p.Text)
+		if p.InlineData != nil {
+			n += len(p.InlineData.MIMEType) + base64Size(len(p.InlineData.Data))
+		}
+		if p.FileData != nil {
+			n += len(p.FileData.MIMEType) + len(p.FileData.FileURI)
+		}
+	}
+	return n
+}
+
+// appendGeminiParts appends parts as json.Marshal writes them.
+func appendGeminiParts(b []byte, parts []GeminiMediaPart) []byte {
+	if parts == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, p := range parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '{')
+		if p.Text != "" {
+			b = appendStringMember(b, "text", p.Text)
+		}
+		if d := p.InlineData; d != nil {
+			b = appendMember(b, "inlineData")
+			b = append(b, '{')
+			b = appendStringMember(b, "mimeType", d.MIMEType)
+			b = appendMember(b, "data")
+			if d.Data == nil {
+				b = append(b, "null"...)
+			} else {
+				b = appendBase64(b, d.Data)
+			}
+			b = append(b, '}')
+		}
+		if f := p.FileData; f != nil {
+			b = appendMember(b, "fileData")
+			b = append(b, '{')
+			b = appendStringMember(b, "mimeType", f.MIMEType)
+			b = appendStringMember(b, "fileUri", f.FileURI)
+			b = append(b, '}')
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// GeminiMediaContent is the user content that carries, after the
+// function responses, the media Gemini takes only there (audio, images
+// and files by URL, other types), or all of it with
+// [GeminiMediaInUserTurn]: for each part, a text part naming its call,
+// then the part.
+type GeminiMediaContent struct {
+	Role  string            `json:"role"` // "user"
+	Parts []GeminiMediaPart `json:"parts"`
 }
 
 // GeminiResponse is the response object of a functionResponse: exactly one
@@ -476,25 +616,129 @@ func geminiJoin(x *jsonwire.Index, lists [][]byte) json.RawMessage {
 // signatures are not repeated here: they stay on the model's parts in the
 // replayed content.
 //
+// A result's text parts and text files follow its text, one a line (X is
+// then a string); a result of parts alone has the response {}. Its images (PNG, JPEG, WebP) and PDF files go inside
+// its functionResponse as inline parts, Gemini 3's multimodal function
+// responses; audio, other types, and parts by URL go in a user content
+// after the function responses (Gemini takes them only there), which
+// this function's return type cannot hold: such results are an error
+// wrapping [ErrMediaMessage] here; render them with
+// [GeminiResultsAndMedia] or [Provider.Results], or with [MediaAsNote].
+// [GeminiMediaInUserTurn] sends every part in that user content, for
+// models before Gemini 3.
+//
 // Results and calls must be one to one ([ErrResultCount]).
-func GeminiResults(calls []Call, results []define.Result) (GeminiFunctionResponses, error) {
-	if err := checkResultPairs("GeminiResults", calls, results, false); err != nil {
+func GeminiResults(calls []Call, results []define.Result, opts ...Option) (GeminiFunctionResponses, error) {
+	cfg, err := resultsConfig(geminiSpec, "GeminiResults", opts, true)
+	if err != nil {
 		return GeminiFunctionResponses{}, err
 	}
-	out := GeminiFunctionResponses{Role: "user", Parts: make([]GeminiFunctionResponsePart, len(calls))}
-	for i, c := range calls {
-		out.Parts[i].FunctionResponse = GeminiFunctionResponse{ID: c.ID, Name: c.Name, Response: geminiResponse(results[i])}
+	out, attach, err := geminiResults(geminiSpec, "GeminiResults", calls, results, cfg)
+	if err == nil {
+		err = followsError("GeminiResults", "GeminiResultsAndMedia", attach)
+	}
+	if err != nil {
+		return GeminiFunctionResponses{}, err
 	}
 	return out, nil
 }
 
-func geminiResponse(r define.Result) GeminiResponse {
+// GeminiResultsAndMedia is [GeminiResults] with the media Gemini takes
+// only in a user content: the function responses, then the user content
+// to send right after them ([GeminiMediaContent]: for each part, a text
+// part naming its call, then an inlineData or fileData part). media is
+// nil when no result has such parts.
+func GeminiResultsAndMedia(calls []Call, results []define.Result, opts ...Option) (responses GeminiFunctionResponses, media *GeminiMediaContent, err error) {
+	cfg, err := resultsConfig(geminiSpec, "GeminiResultsAndMedia", opts, true)
+	if err != nil {
+		return GeminiFunctionResponses{}, nil, err
+	}
+	out, attach, err := geminiResults(geminiSpec, "GeminiResultsAndMedia", calls, results, cfg)
+	if err != nil {
+		return GeminiFunctionResponses{}, nil, err
+	}
+	return out, geminiMediaContent(attach), nil
+}
+
+func geminiResults(p *spec, fn string, calls []Call, results []define.Result, cfg config) (GeminiFunctionResponses, []attachment, error) {
+	if err := checkResultPairs(fn, calls, results, false); err != nil {
+		return GeminiFunctionResponses{}, nil, err
+	}
+	out := GeminiFunctionResponses{Role: "user", Parts: make([]GeminiFunctionResponsePart, len(calls))}
+	m := newMedia(p, fn, cfg)
+	for i, c := range calls {
+		pieces, err := m.pieces(i, &calls[i], &results[i])
+		if err != nil {
+			return GeminiFunctionResponses{}, nil, err
+		}
+		fr := GeminiFunctionResponse{ID: c.ID, Name: c.Name, Response: geminiResponse(results[i], pieces)}
+		for _, pc := range pieces {
+			if pc.part != nil {
+				fr.Parts = append(fr.Parts, geminiMediaPart(pc.part))
+			}
+		}
+		out.Parts[i].FunctionResponse = fr
+	}
+	return out, m.attach, nil
+}
+
+func geminiResponse(r define.Result, pieces []piece) GeminiResponse {
+	texts := false
+	for _, pc := range pieces {
+		texts = texts || pc.part == nil
+	}
 	if r.IsError {
-		return GeminiResponse{Error: resultErrorText(r)}
+		return GeminiResponse{Error: joinText(resultErrorText(r), pieces)}
 	}
-	if v, ok := resultJSON(r, true); ok {
-		return GeminiResponse{Output: v}
+	if !texts {
+		if v, ok := resultJSON(r, true); ok {
+			return GeminiResponse{Output: v}
+		}
+		if r.Output == "" && len(pieces) > 0 {
+			return GeminiResponse{} // the parts are the output: {}
+		}
 	}
-	s, _ := json.Marshal(r.Output) // a string never fails to marshal
+	s, _ := json.Marshal(joinText(r.Output, pieces)) // a string never fails to marshal
 	return GeminiResponse{Output: s}
+}
+
+// geminiMediaPart is the inline or file part of p.
+func geminiMediaPart(p *define.Part) GeminiMediaPart {
+	if p.Data == nil {
+		return GeminiMediaPart{FileData: &GeminiFileData{MIMEType: p.MIMEType, FileURI: p.URL}}
+	}
+	return GeminiMediaPart{InlineData: &GeminiBlob{MIMEType: p.MIMEType, Data: p.Data}}
+}
+
+// geminiMediaContent is the user content carrying attach, nil for none.
+func geminiMediaContent(attach []attachment) *GeminiMediaContent {
+	if len(attach) == 0 {
+		return nil
+	}
+	c := &GeminiMediaContent{Role: "user", Parts: make([]GeminiMediaPart, 0, 2*len(attach))}
+	for _, a := range attach {
+		c.Parts = append(c.Parts, GeminiMediaPart{Text: a.label}, geminiMediaPart(a.part))
+	}
+	return c
+}
+
+// geminiPlace is where Gemini takes a part: text in the response's text;
+// images (PNG, JPEG, WebP) and PDF files inline in the functionResponse
+// (Gemini 3), or, with GeminiMediaInUserTurn, in a user content after the
+// function responses, where every other part goes (Gemini's API takes no
+// file URI in a function response).
+func geminiPlace(p *define.Part, cfg config) (place, string) {
+	switch {
+	case p.Kind == define.PartText, isText(p):
+		return asText, ""
+	case p.Data == nil && p.MIMEType == "":
+		return nowhere, "needs the MIME type of a part by URL (the URL's extension tells none: give FileURLPart a type)"
+	case p.Data == nil, cfg.mediaMode == geminiUserTurn:
+		return afterResults, ""
+	}
+	switch p.MIMEType {
+	case "image/png", "image/jpeg", "image/webp", "application/pdf":
+		return inResult, ""
+	}
+	return afterResults, ""
 }

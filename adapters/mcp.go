@@ -19,9 +19,13 @@ var mcpSpec = &spec{
 	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildMCP) },
 	build: buildAs(buildMCP),
 	parse: ReplyLimits.ParseMCPReply,
-	results: func(c []Call, r []define.Result) ([]any, error) {
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		if _, err := resultsConfig(p, "MCPResponses", o, false); err != nil {
+			return nil, err
+		}
 		return asEntries(MCPResponses(c, r))
 	},
+	media: &mcpMedia,
 	looks: func(member func(string) []byte) string {
 		if member("jsonrpc") != nil || member("method") != nil {
 			return "a JSON-RPC message"
@@ -31,6 +35,9 @@ var mcpSpec = &spec{
 	prompt:     func(string) []any { return []any{} }, // MCP has no conversation
 	appendJSON: appendAs(sizeMCP, appendMCP),
 }
+
+// mcpMedia is MCP's media: every part goes in the result's content.
+var mcpMedia = mediaSpec{place: func(*define.Part, config) (place, string) { return inResult, "" }, options: "MediaAsNote"}
 
 // mcpNullDialect is plain JSON Schema with nullable values as anyOf
 // (NullAsAnyOf).

@@ -2,6 +2,9 @@ package adapters
 
 import (
 	"encoding/json"
+	"net/url"
+	"path"
+	"strconv"
 	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
@@ -12,7 +15,9 @@ import (
 // MCPCallToolResult is the result of an MCP tools/call request.
 type MCPCallToolResult struct {
 	// Content is one text block holding the Output (for a typed output,
-	// its JSON text, for clients that do not read structuredContent).
+	// its JSON text, for clients that do not read structuredContent),
+	// then a block for each part of the result (none without an Output
+	// when it has parts).
 	Content []MCPContent `json:"content"`
 	// StructuredContent is the typed output as a JSON object, present when
 	// the tool returned a value that is a JSON object (a struct or a map),
@@ -22,10 +27,108 @@ type MCPCallToolResult struct {
 	IsError bool `json:"isError"`
 }
 
-// MCPContent is an MCP content block; this package writes text blocks.
+// MCPContent is an MCP content block: "text" (Text), "image" and "audio"
+// (Data, base64 in JSON, and MIMEType), "resource" (an embedded
+// resource: Resource) or "resource_link" (URI, Name, MIMEType). Empty
+// members are left out: this package makes no empty text block.
 type MCPContent struct {
-	Type string `json:"type"` // "text"
-	Text string `json:"text"`
+	Type     string       `json:"type"`
+	Text     string       `json:"text,omitempty"`
+	Data     []byte       `json:"data,omitempty"`
+	MIMEType string       `json:"mimeType,omitempty"`
+	Resource *MCPResource `json:"resource,omitempty"`
+	URI      string       `json:"uri,omitempty"`
+	Name     string       `json:"name,omitempty"`
+}
+
+// MCPResource is an embedded resource's contents: its URI and MIME type,
+// and its text, or its bytes (Blob, base64 in JSON).
+type MCPResource struct {
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Blob     []byte `json:"blob,omitempty"`
+}
+
+func (c *MCPContent) size() int {
+	n := 64 + len(c.Type) + len(c.Text) + len(c.MIMEType) + len(c.URI) + len(c.Name) + base64Size(len(c.Data))
+	if r := c.Resource; r != nil {
+		n += 48 + len(r.URI) + len(r.MIMEType) + len(r.Text) + base64Size(len(r.Blob))
+	}
+	return n
+}
+
+// appendJSON appends the block as json.Marshal writes it.
+func (c *MCPContent) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", c.Type)
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
+	}
+	if len(c.Data) > 0 {
+		b = appendBase64(appendMember(b, "data"), c.Data)
+	}
+	if c.MIMEType != "" {
+		b = appendStringMember(b, "mimeType", c.MIMEType)
+	}
+	if r := c.Resource; r != nil {
+		b = appendMember(b, "resource")
+		b = append(b, '{')
+		b = appendStringMember(b, "uri", r.URI)
+		if r.MIMEType != "" {
+			b = appendStringMember(b, "mimeType", r.MIMEType)
+		}
+		if r.Text != "" {
+			b = appendStringMember(b, "text", r.Text)
+		}
+		if len(r.Blob) > 0 {
+			b = appendBase64(appendMember(b, "blob"), r.Blob)
+		}
+		b = append(b, '}')
+	}
+	if c.URI != "" {
+		b = appendStringMember(b, "uri", c.URI)
+	}
+	if c.Name != "" {
+		b = appendStringMember(b, "name", c.Name)
+	}
+	return append(b, '}')
+}
+
+// mcpContent is the block of part j of a result.
+func mcpContent(p *define.Part, j int) MCPContent {
+	switch {
+	case p.Kind == define.PartText:
+		return MCPContent{Type: "text", Text: p.Text} // an empty one is left out
+	case p.Data == nil:
+		return MCPContent{Type: "resource_link", URI: p.URL, Name: urlName(p.URL, j), MIMEType: p.MIMEType}
+	case p.Kind == define.PartFile:
+		r := &MCPResource{URI: PartURI(j, p), MIMEType: p.MIMEType, Blob: p.Data}
+		if strings.HasPrefix(p.MIMEType, "text/") {
+			r.Text, r.Blob = string(p.Data), nil
+		}
+		return MCPContent{Type: "resource", Resource: r}
+	}
+	return MCPContent{Type: string(p.Kind), Data: p.Data, MIMEType: p.MIMEType}
+}
+
+// PartURI is the URI of the embedded resource that carries file part j
+// of a result (MCP's resources need one): "toolnexus://part/J/NAME", NAME
+// its file name (or "attachment-N.EXT"), escaped as a URL path segment.
+// tnmcp reads the name back from it.
+func PartURI(j int, p *define.Part) string {
+	return "toolnexus://part/" + strconv.Itoa(j) + "/" + url.PathEscape(fileName(p, j+1))
+}
+
+// urlName is a resource link's name: the last segment of its URL's path,
+// or "part-J".
+func urlName(raw string, j int) string {
+	if u, err := url.Parse(raw); err == nil {
+		if name := path.Base(u.Path); name != "." && name != "/" && name != "" {
+			return name
+		}
+	}
+	return "part-" + strconv.Itoa(j)
 }
 
 // MCPResponse is the JSON-RPC response to a tools/call request.
@@ -33,6 +136,50 @@ type MCPResponse struct {
 	JSONRPC string            `json:"jsonrpc"` // "2.0"
 	ID      json.RawMessage   `json:"id"`      // the request's id, echoed
 	Result  MCPCallToolResult `json:"result"`
+}
+
+// size and appendJSON make the response a jsonAppender (AppendJSON): as
+// json.Marshal writes it, the id and structuredContent (compact JSON, as
+// this package makes them) HTML-escaped, not validated again.
+func (r MCPResponse) size() int {
+	n := 64 + len(r.JSONRPC) + len(r.ID) + len(r.Result.StructuredContent)
+	for i := range r.Result.Content {
+		n += r.Result.Content[i].size() + 1
+	}
+	return n
+}
+
+func (r MCPResponse) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "jsonrpc", r.JSONRPC)
+	b = appendMember(b, "id")
+	b, _ = appendRaw(b, r.ID) // appendRaw never fails
+	b = appendMember(b, "result")
+	b = append(b, '{')
+	b = appendMember(b, "content")
+	if r.Result.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Result.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = r.Result.Content[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	if len(r.Result.StructuredContent) > 0 {
+		b = appendMember(b, "structuredContent")
+		b, _ = appendRaw(b, r.Result.StructuredContent)
+	}
+	b = appendMember(b, "isError")
+	if r.Result.IsError {
+		b = append(b, "true"...)
+	} else {
+		b = append(b, "false"...)
+	}
+	return append(b, '}', '}')
 }
 
 var (
@@ -174,13 +321,29 @@ func (p replyParser) mcpParams(path loc, raw []byte) (Call, error) {
 }
 
 // MCPResults renders the results of calls as MCP CallToolResults, one per
-// call in call order: content is one text block with the Output, isError
-// is set for error results, and structuredContent is the typed output
-// ([define.Result.Value]) when it is a JSON object.
+// call in call order: content is one text block with the Output (none
+// for an empty Output), isError is set for error results, and
+// structuredContent is the typed output ([define.Result.Value]) when it
+// is a JSON object.
+//
+// A result's parts follow its text block (which is left out when its
+// Output is empty): a text block for a text part, an image or audio block
+// (data and mimeType) for an image or a sound, an embedded resource (its
+// text for a text file, else its bytes as blob; its URI from [PartURI])
+// for a file, and a resource_link for an image or a file by URL. MCP
+// carries every part; a malformed one (made by hand, without a kind or a
+// MIME type) is an error wrapping [ErrMedia]. MCPResults takes
+// [MediaAsNote], which changes nothing.
 //
 // Results and calls must be one to one ([ErrResultCount]).
-func MCPResults(calls []Call, results []define.Result) ([]MCPCallToolResult, error) {
+func MCPResults(calls []Call, results []define.Result, opts ...Option) ([]MCPCallToolResult, error) {
+	if _, err := resultsConfig(mcpSpec, "MCPResults", opts, true); err != nil {
+		return nil, err
+	}
 	if err := checkResultPairs("MCPResults", calls, results, false); err != nil {
+		return nil, err
+	}
+	if err := mcpCheckParts("MCPResults", calls, results); err != nil {
 		return nil, err
 	}
 	out := make([]MCPCallToolResult, len(calls))
@@ -197,6 +360,9 @@ func MCPResults(calls []Call, results []define.Result) ([]MCPCallToolResult, err
 // by hand) is sent as a JSON string.
 func MCPResponses(calls []Call, results []define.Result) ([]MCPResponse, error) {
 	if err := checkResultPairs("MCPResponses", calls, results, true); err != nil {
+		return nil, err
+	}
+	if err := mcpCheckParts("MCPResponses", calls, results); err != nil {
 		return nil, err
 	}
 	out := make([]MCPResponse, len(calls))
@@ -216,14 +382,58 @@ func mcpID(id string) json.RawMessage {
 	return q
 }
 
-// MCPResult renders one result as a CallToolResult; see [MCPResults].
-func MCPResult(r define.Result) MCPCallToolResult {
-	if r.IsError {
-		return MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: resultErrorText(r)}}, IsError: true}
+// mcpCheckParts reports the first malformed part of results.
+func mcpCheckParts(fn string, calls []Call, results []define.Result) error {
+	for i := range results {
+		if len(results[i].Parts) == 0 {
+			continue
+		}
+		m := media{ms: &mcpMedia, display: "MCP", fn: fn}
+		if _, err := m.pieces(i, &calls[i], &results[i]); err != nil {
+			return err
+		}
 	}
-	res := MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: r.Output}}}
-	if v := structuredValue(&r); len(v) > 0 && v[0] == '{' {
-		res.StructuredContent = v
+	return nil
+}
+
+// MCPResult renders one result as a CallToolResult; see [MCPResults]. A
+// malformed part (made by hand) makes it an error result naming the part.
+func MCPResult(r define.Result) MCPCallToolResult {
+	text := r.Output
+	if r.IsError {
+		text = resultErrorText(r)
+	}
+	if len(r.Parts) == 0 {
+		res := MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: text}}, IsError: r.IsError}
+		if text == "" {
+			res.Content = []MCPContent{} // no empty text block
+		}
+		if !r.IsError {
+			if v := structuredValue(&r); len(v) > 0 && v[0] == '{' {
+				res.StructuredContent = v
+			}
+		}
+		return res
+	}
+	res := MCPCallToolResult{Content: make([]MCPContent, 0, len(r.Parts)+1), IsError: r.IsError}
+	if text != "" {
+		res.Content = append(res.Content, MCPContent{Type: "text", Text: text})
+	}
+	for j := range r.Parts {
+		p := &r.Parts[j]
+		if bad := wellFormed(p); bad != "" {
+			msg := "part " + strconv.Itoa(j) + ", " + p.String() + ": " + bad
+			return MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: msg}}, IsError: true}
+		}
+		if p.Kind == define.PartText && p.Text == "" {
+			continue
+		}
+		res.Content = append(res.Content, mcpContent(p, j))
+	}
+	if !r.IsError {
+		if v := structuredValue(&r); len(v) > 0 && v[0] == '{' {
+			res.StructuredContent = v
+		}
 	}
 	return res
 }

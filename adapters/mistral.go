@@ -28,9 +28,25 @@ var mistralSpec = &spec{
 	build:      buildAs(buildFunction),
 	parse:      ReplyLimits.ParseMistralReply,
 	stream:     chatStreams(&mistralServer),
-	results: func(c []Call, r []define.Result) ([]any, error) {
-		return asEntries(MistralResults(c, r))
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		cfg, err := resultsConfig(p, "MistralResults", o, false)
+		if err != nil {
+			return nil, err
+		}
+		msgs, attach, err := mistralResults(p, "MistralResults", c, r, cfg)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, 0, len(msgs)+2)
+		for _, m := range msgs {
+			out = append(out, m)
+		}
+		if m := mistralMedia(attach); m != nil {
+			out = append(out, m.Messages()...)
+		}
+		return out, nil
 	},
+	media:  &mediaSpec{place: mistralPlace, options: "MediaAsNote", callID: mistralCallID},
 	shape:  chatShape, // OpenAI's home names the shape to the other parsers
 	prompt: userText,
 	choice: mistralChoice,
@@ -212,18 +228,111 @@ type MistralToolMessage struct {
 // one) is sent as nine such characters drawn from it, the same that
 // [ParseMistralReply] puts in a replay for that id, so the results of any
 // calls answer consistently. Mistral has no error flag, so an error
-// result's content is its Output prefixed with "error: ". Results and
-// calls must be one to one ([ErrResultCount]), and every call needs an id
-// ([ErrCallID]).
-func MistralResults(calls []Call, results []define.Result) ([]MistralToolMessage, error) {
-	if err := checkResultPairs("MistralResults", calls, results, true); err != nil {
+// result's content is its Output prefixed with "error: ". A tool message
+// carries text only: text parts and text files follow the Output; images
+// (and PDF files by URL, as document_url) go in a user message after the
+// tool messages and an assistant message, so results with them are an
+// error wrapping
+// [ErrMediaMessage]: use [MistralResultsAndMedia] or [Provider.Results],
+// or [MediaAsNote]. Mistral's chat takes no other file (its data, not a
+// URL) and no audio: such a part is an error wrapping [ErrMedia] unless
+// MediaAsNote is given. Results and calls must be one to one
+// ([ErrResultCount]), and every call needs an id ([ErrCallID]).
+func MistralResults(calls []Call, results []define.Result, opts ...Option) ([]MistralToolMessage, error) {
+	cfg, err := resultsConfig(mistralSpec, "MistralResults", opts, true)
+	if err != nil {
 		return nil, err
 	}
-	msgs := make([]MistralToolMessage, len(calls))
-	for i, c := range calls {
-		msgs[i] = MistralToolMessage{Role: "tool", ToolCallID: mistralCallID(c.ID), Name: c.Name, Content: resultText(results[i])}
+	msgs, attach, err := mistralResults(mistralSpec, "MistralResults", calls, results, cfg)
+	if err == nil {
+		err = followsError("MistralResults", "MistralResultsAndMedia", attach)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return msgs, nil
+}
+
+// MistralResultsAndMedia is [MistralResults] with the media of the
+// results: the tool messages, then, when results carry images or PDF
+// files by URL, the two messages to send right after them
+// ([MistralMedia]). media is nil when no result has any.
+func MistralResultsAndMedia(calls []Call, results []define.Result, opts ...Option) (msgs []MistralToolMessage, media *MistralMedia, err error) {
+	cfg, err := resultsConfig(mistralSpec, "MistralResultsAndMedia", opts, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs, attach, err := mistralResults(mistralSpec, "MistralResultsAndMedia", calls, results, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return msgs, mistralMedia(attach), nil
+}
+
+// MistralMedia is what carries the media of results after Mistral's tool
+// messages: an assistant message, since Mistral refuses a user message
+// right after a tool message ("Unexpected role 'user' after role
+// 'tool'"), then the user message with the media, in OpenAI Chat's
+// shape, which Mistral shares (a text part naming each part's call, then
+// an image_url part with the image's address or data: URL, or a
+// document_url part).
+type MistralMedia struct {
+	Assistant MistralAssistantMessage
+	User      OpenAIMediaMessage
+}
+
+// Messages returns the two messages, in order, as history entries.
+func (m *MistralMedia) Messages() []any { return []any{m.Assistant, m.User} }
+
+// MistralAssistantMessage is an assistant message of text.
+type MistralAssistantMessage struct {
+	Role    string `json:"role"` // "assistant"
+	Content string `json:"content"`
+}
+
+// MistralMediaBridge is the text of the assistant message between
+// Mistral's tool messages and the user message that carries their media.
+const MistralMediaBridge = "The tool results have attachments; I will read them in the next message."
+
+// mistralMedia is the messages carrying attach, nil for none.
+func mistralMedia(attach []attachment) *MistralMedia {
+	u := chatMediaMessage(attach)
+	if u == nil {
+		return nil
+	}
+	return &MistralMedia{Assistant: MistralAssistantMessage{Role: "assistant", Content: MistralMediaBridge}, User: *u}
+}
+
+func mistralResults(p *spec, fn string, calls []Call, results []define.Result, cfg config) ([]MistralToolMessage, []attachment, error) {
+	if err := checkResultPairs(fn, calls, results, true); err != nil {
+		return nil, nil, err
+	}
+	msgs := make([]MistralToolMessage, len(calls))
+	attach, err := chatResults(p, fn, calls, results, cfg, func(i int, text string) {
+		c := calls[i]
+		msgs[i] = MistralToolMessage{Role: "tool", ToolCallID: mistralCallID(c.ID), Name: c.Name, Content: text}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return msgs, attach, nil
+}
+
+// mistralPlace is where Mistral's chat API takes a part: text and text
+// files in the tool message; images, and PDF files by URL (document_url),
+// in the user message after the tool messages.
+func mistralPlace(p *define.Part, _ config) (place, string) {
+	switch {
+	case p.Kind == define.PartText, isText(p):
+		return asText, ""
+	case p.Kind == define.PartImage:
+		return afterResults, ""
+	case p.Kind == define.PartFile && p.Data == nil && (p.MIMEType == "application/pdf" || p.MIMEType == ""):
+		return afterResults, ""
+	case p.Kind == define.PartFile:
+		return nowhere, "takes a document in a chat message only by URL (document_url), as a PDF"
+	}
+	return nowhere, "takes no audio in a chat message"
 }
 
 // mistralChoice renders a Choice for ToolChoice: "auto", "any" or "none",

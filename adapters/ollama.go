@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/schema"
@@ -24,9 +25,25 @@ var ollamaSpec = &spec{
 	tools:    func(p *spec, t []define.Tool, o []Option) (any, error) { return render(p, t, o, buildFunction) },
 	build:    buildAs(buildFunction),
 	parse:    ReplyLimits.ParseOllamaReply,
-	results: func(c []Call, r []define.Result) ([]any, error) {
-		return asEntries(OllamaResults(c, r))
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		cfg, err := resultsConfig(p, "OllamaResults", o, false)
+		if err != nil {
+			return nil, err
+		}
+		msgs, attach, err := ollamaResults(p, "OllamaResults", c, r, cfg)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]any, 0, len(msgs)+1)
+		for _, m := range msgs {
+			out = append(out, m)
+		}
+		if m := ollamaMediaMessage(attach); m != nil {
+			out = append(out, *m)
+		}
+		return out, nil
 	},
+	media: &mediaSpec{place: ollamaPlace, options: "MediaAsNote"},
 	looks: func(member func(string) []byte) string {
 		if member("message") != nil && member("done") != nil {
 			return "an Ollama /api/chat reply"
@@ -273,16 +290,130 @@ func (p replyParser) ollamaToolCalls(path loc, list []byte, turn *Turn, replay *
 // right after the assistant message that made the calls.
 //
 // Ollama has no error flag, so an error result's content is its Output
-// prefixed with "error: ". Results and calls must be one to one
+// prefixed with "error: ". Text parts and text files follow the Output;
+// images go in a user message after the tool messages (see
+// [OllamaResultsAndMedia]: the server takes images on any message, but
+// some models' prompt renderers drop those of a tool message), so results
+// with images are an error wrapping [ErrMediaMessage] here unless
+// [MediaAsNote] is given. Ollama takes images as data only, and no other
+// file and no audio: such a part is an error wrapping [ErrMedia] unless
+// MediaAsNote is given. Results and calls must be one to one
 // ([ErrResultCount]); a call may have no id, since Ollama pairs results
 // with calls by name and order.
-func OllamaResults(calls []Call, results []define.Result) ([]OllamaToolMessage, error) {
-	if err := checkResultPairs("OllamaResults", calls, results, false); err != nil {
+func OllamaResults(calls []Call, results []define.Result, opts ...Option) ([]OllamaToolMessage, error) {
+	cfg, err := resultsConfig(ollamaSpec, "OllamaResults", opts, true)
+	if err != nil {
 		return nil, err
 	}
-	msgs := make([]OllamaToolMessage, len(calls))
-	for i, c := range calls {
-		msgs[i] = OllamaToolMessage{Role: "tool", ToolName: c.Name, ToolCallID: c.ID, Content: resultText(results[i])}
+	msgs, attach, err := ollamaResults(ollamaSpec, "OllamaResults", calls, results, cfg)
+	if err == nil {
+		err = followsError("OllamaResults", "OllamaResultsAndMedia", attach)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return msgs, nil
+}
+
+// OllamaMediaMessage is the user message that carries, after the tool
+// messages, the images of their results: its content names each image's
+// call, one a line, in the order of images (base64 in JSON).
+type OllamaMediaMessage struct {
+	Role    string   `json:"role"` // "user"
+	Content string   `json:"content"`
+	Images  [][]byte `json:"images"`
+}
+
+// size and appendJSON make the message a jsonAppender (AppendJSON).
+func (m OllamaMediaMessage) size() int {
+	n := 48 + len(m.Role) + len(m.Content)
+	for _, im := range m.Images {
+		n += 1 + base64Size(len(im))
+	}
+	return n
+}
+
+func (m OllamaMediaMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "content", m.Content)
+	b = appendMember(b, "images")
+	if m.Images == nil {
+		return append(b, "null}"...)
+	}
+	b = append(b, '[')
+	for i, im := range m.Images {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if im == nil {
+			b = append(b, "null"...)
+		} else {
+			b = appendBase64(b, im)
+		}
+	}
+	return append(b, ']', '}')
+}
+
+// OllamaResultsAndMedia is [OllamaResults] with the images of the
+// results: the tool messages, then, when results carry images, the user
+// message to send right after them. media is nil when no result has any.
+func OllamaResultsAndMedia(calls []Call, results []define.Result, opts ...Option) (msgs []OllamaToolMessage, media *OllamaMediaMessage, err error) {
+	cfg, err := resultsConfig(ollamaSpec, "OllamaResultsAndMedia", opts, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs, attach, err := ollamaResults(ollamaSpec, "OllamaResultsAndMedia", calls, results, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return msgs, ollamaMediaMessage(attach), nil
+}
+
+func ollamaResults(p *spec, fn string, calls []Call, results []define.Result, cfg config) ([]OllamaToolMessage, []attachment, error) {
+	if err := checkResultPairs(fn, calls, results, false); err != nil {
+		return nil, nil, err
+	}
+	msgs := make([]OllamaToolMessage, len(calls))
+	m := newMedia(p, fn, cfg)
+	for i, c := range calls {
+		pieces, err := m.pieces(i, &calls[i], &results[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		msgs[i] = OllamaToolMessage{Role: "tool", ToolName: c.Name, ToolCallID: c.ID, Content: joinText(resultText(results[i]), pieces)}
+	}
+	return msgs, m.attach, nil
+}
+
+// ollamaMediaMessage is the user message carrying attach, nil for none.
+func ollamaMediaMessage(attach []attachment) *OllamaMediaMessage {
+	if len(attach) == 0 {
+		return nil
+	}
+	msg := &OllamaMediaMessage{Role: "user", Images: make([][]byte, len(attach))}
+	labels := make([]string, len(attach))
+	for i, a := range attach {
+		labels[i] = a.label
+		msg.Images[i] = a.part.Data
+	}
+	msg.Content = strings.Join(labels, "\n")
+	return msg
+}
+
+// ollamaPlace is where Ollama takes a part: text and text files in the
+// tool message, images (their data) in the user message after the tool
+// messages.
+func ollamaPlace(p *define.Part, _ config) (place, string) {
+	switch {
+	case p.Kind == define.PartText, isText(p):
+		return asText, ""
+	case p.Kind == define.PartImage && p.Data != nil:
+		return afterResults, ""
+	case p.Kind == define.PartImage:
+		return nowhere, "takes images as data only (base64 in images), not by URL"
+	case p.Kind == define.PartFile:
+		return nowhere, "takes no files but text files"
+	}
+	return nowhere, "takes no audio"
 }

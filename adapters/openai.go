@@ -29,9 +29,15 @@ var openAISpec = &spec{
 	build:  buildAs(buildOpenAI),
 	parse:  ReplyLimits.ParseOpenAIReply,
 	stream: chatStreams(&openAIServer),
-	results: func(c []Call, r []define.Result) ([]any, error) {
-		return asEntries(OpenAIResults(c, r))
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		cfg, err := resultsConfig(p, "OpenAIResults", o, false)
+		if err != nil {
+			return nil, err
+		}
+		msgs, attach, err := openAIResults(p, "OpenAIResults", c, r, cfg)
+		return chatEntries(msgs, chatMediaMessage(attach), err)
 	},
+	media: &mediaSpec{place: openAIPlace, options: "MediaAsNote"},
 	looks: func(member func(string) []byte) string {
 		if member("choices") != nil {
 			return "an OpenAI chat completion"
@@ -171,17 +177,89 @@ var openAIServer = chatServer{name: NameOpenAI, what: "an OpenAI chat completion
 // request in which any tool_call_id goes unanswered.
 //
 // Chat has no error flag, so an error result's content is its Output
-// prefixed with "error: ". Results and calls must be one to one
-// ([ErrResultCount]), and every call needs an id ([ErrCallID]).
-func OpenAIResults(calls []Call, results []define.Result) ([]OpenAIToolMessage, error) {
-	if err := checkResultPairs("OpenAIResults", calls, results, true); err != nil {
+// prefixed with "error: ". A tool message carries text only: a result's
+// text parts and text files follow its Output, one a line; its images,
+// PDF files and WAV or MP3 audio go in a user message after the tool
+// messages, which this function's return type cannot hold, so such
+// results are an error wrapping [ErrMediaMessage]: render them with
+// [OpenAIResultsAndMedia] or [Provider.Results], or with [MediaAsNote]
+// (a note naming each part in its tool message). A part Chat takes in no
+// form (a file that is not a PDF, audio of another format) is an error
+// wrapping [ErrMedia] unless MediaAsNote is given. Results and calls must
+// be one to one ([ErrResultCount]), and every call needs an id
+// ([ErrCallID]).
+func OpenAIResults(calls []Call, results []define.Result, opts ...Option) ([]OpenAIToolMessage, error) {
+	cfg, err := resultsConfig(openAISpec, "OpenAIResults", opts, true)
+	if err != nil {
 		return nil, err
 	}
-	msgs := make([]OpenAIToolMessage, len(calls))
-	for i, c := range calls {
-		msgs[i] = OpenAIToolMessage{Role: "tool", ToolCallID: c.ID, Content: resultText(results[i])}
+	msgs, attach, err := openAIResults(openAISpec, "OpenAIResults", calls, results, cfg)
+	if err == nil {
+		err = followsError("OpenAIResults", "OpenAIResultsAndMedia", attach)
+	}
+	if err != nil {
+		return nil, err
 	}
 	return msgs, nil
+}
+
+// OpenAIResultsAndMedia is [OpenAIResults] with the media of the
+// results: the tool messages, then, when results carry images, PDF files
+// or audio, the user message to send right after them ([OpenAIMediaMessage]:
+// for each part, a text part naming its call, then an image_url part
+// with its address or a data: URL, a file part with a data: URL and its
+// name, or an input_audio part). The tool message of such a result says
+// where each part is ("[image: image/png, 4033 bytes; attachment 1, in
+// the next message]"). media is nil when no result has any.
+func OpenAIResultsAndMedia(calls []Call, results []define.Result, opts ...Option) (msgs []OpenAIToolMessage, media *OpenAIMediaMessage, err error) {
+	cfg, err := resultsConfig(openAISpec, "OpenAIResultsAndMedia", opts, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	msgs, attach, err := openAIResults(openAISpec, "OpenAIResultsAndMedia", calls, results, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return msgs, chatMediaMessage(attach), nil
+}
+
+func openAIResults(p *spec, fn string, calls []Call, results []define.Result, cfg config) ([]OpenAIToolMessage, []attachment, error) {
+	if err := checkResultPairs(fn, calls, results, true); err != nil {
+		return nil, nil, err
+	}
+	msgs := make([]OpenAIToolMessage, len(calls))
+	if !hasParts(results) {
+		for i, c := range calls {
+			msgs[i] = OpenAIToolMessage{Role: "tool", ToolCallID: c.ID, Content: resultText(results[i])}
+		}
+		return msgs, nil, nil
+	}
+	attach, err := chatResults(p, fn, calls, results, cfg, func(i int, text string) {
+		msgs[i] = OpenAIToolMessage{Role: "tool", ToolCallID: calls[i].ID, Content: text}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return msgs, attach, nil
+}
+
+// openAIPlace is where OpenAI Chat (and the servers of its shape) sends a
+// part: text and text files in the tool message, images, PDF files and
+// WAV or MP3 audio in the user message after the tool messages.
+func openAIPlace(p *define.Part, _ config) (place, string) {
+	switch {
+	case p.Kind == define.PartText, isText(p):
+		return asText, ""
+	case p.Kind == define.PartImage:
+		return afterResults, ""
+	case p.Kind == define.PartFile && p.Data == nil:
+		return nowhere, "takes no file by URL (only its data, as a PDF)"
+	case p.Kind == define.PartFile && p.MIMEType != "application/pdf":
+		return nowhere, "takes files as PDF only"
+	case p.Kind == define.PartAudio && audioFormat(p.MIMEType) == "":
+		return nowhere, "takes audio as WAV or MP3 only"
+	}
+	return afterResults, ""
 }
 
 // ParseOpenAIStream reads an OpenAI Chat Completions stream (a request

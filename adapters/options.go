@@ -33,6 +33,10 @@ const (
 	// optRepair is RepairArguments: it sets nothing of a rendering (so
 	// it is no part of the cache key); a Provider's parses read it.
 	optRepair
+	// optResults is an option of the results functions (MediaAsNote, and
+	// with an owner a home's own): every home's ToX accepts and ignores
+	// it, so that one option list serves ForX.
+	optResults
 )
 
 // DefaultMaxInlineDepth is how many times one recursive type appears nested
@@ -52,6 +56,11 @@ type config struct {
 	strictAuto bool  // StrictWherePossible(): strict when the schema allows
 	depth      int   // MaxInlineDepth; 0 means DefaultMaxInlineDepth
 	mode       uint8 // a home's own mode, set by its options (Gemini's schema field, MCP's NullAsAnyOf); 0 is its default
+
+	// The results options, which a rendering never reads (newConfig
+	// leaves them zero, so that they make no cache key of their own).
+	mediaNote bool  // MediaAsNote
+	mediaMode uint8 // a home's own results mode (GeminiMediaInUserTurn)
 }
 
 type option struct {
@@ -122,6 +131,9 @@ func newConfig(p *spec, opts []Option) (config, error) {
 	for _, o := range opts {
 		if o == nil {
 			continue
+		}
+		if o.kind() == optResults && (o.home() == "" || o.home() == p.home()) {
+			continue // read by the results functions
 		}
 		if o.kind()&p.options == 0 || o.home() != "" && o.home() != p.home() {
 			return config{}, &Error{Func: p.funcName, Err: ErrOption,

@@ -67,7 +67,14 @@ type Provider interface {
 	ParseStream(body io.Reader) (Turn, error)
 
 	// Results renders the results of calls, one to one and in call order,
-	// as the history entries that answer them.
+	// as the history entries that answer them, with the results options
+	// among the Provider's ([MediaAsNote], ...). A result's parts
+	// ([define.Result.Parts]) go in the provider's own form: inside the
+	// tool results where the provider takes them there, else in a message
+	// after them (a user message of OpenAI Chat and the servers of its
+	// shape, Mistral and Ollama; a user content of Gemini), one more
+	// entry at the end, so that appending every entry to the history is
+	// still the whole answer. docs/providers.md has the table.
 	Results(calls []Call, results []define.Result) ([]any, error)
 
 	// impl returns the package's implementation: the provider's home and
@@ -131,7 +138,7 @@ func (r roundTrip) reading() ReplyLimits {
 }
 
 func (r roundTrip) Results(calls []Call, results []define.Result) ([]any, error) {
-	return r.spec.results(calls, results)
+	return r.spec.results(r.spec, calls, results, r.opts)
 }
 
 // asEntries turns a typed slice into history entries.

@@ -60,10 +60,14 @@ type spec struct {
 	tools func(p *spec, tools []define.Tool, opts []Option) (any, error)
 	// build renders one tool with cfg, uncached: its tools function's
 	// entry (a declaration, for Gemini). The tests render through it.
-	build   func(p *spec, cfg config, d toolData) (any, error)
-	parse   func(l ReplyLimits, reply []byte) (Turn, error)
-	results func(calls []Call, results []define.Result) ([]any, error)
-	prompt  func(text string) []any
+	build func(p *spec, cfg config, d toolData) (any, error)
+	parse func(l ReplyLimits, reply []byte) (Turn, error)
+	// results renders results as history entries with the options of
+	// ForX (the results options among them; the others are ignored).
+	results func(p *spec, calls []Call, results []define.Result, opts []Option) ([]any, error)
+	// media tells where the parts of results go.
+	media  *mediaSpec
+	prompt func(text string) []any
 
 	// stream reads the provider's streamed replies; nil when it has none
 	// (MCP).

@@ -21,9 +21,14 @@ var responsesSpec = &spec{
 	tools: func(p *spec, t []define.Tool, o []Option) (any, error) { return toResponses(p, t, o) },
 	build: buildAs(buildOpenAIResponses),
 	parse: ReplyLimits.ParseOpenAIResponsesReply,
-	results: func(c []Call, r []define.Result) ([]any, error) {
-		return asEntries(OpenAIResponsesResults(c, r))
+	results: func(p *spec, c []Call, r []define.Result, o []Option) ([]any, error) {
+		cfg, err := resultsConfig(p, "OpenAIResponsesResults", o, false)
+		if err != nil {
+			return nil, err
+		}
+		return asEntries(responsesResults(p, c, r, cfg))
 	},
+	media: &mediaSpec{place: responsesPlace, options: "MediaAsNote"},
 	looks: func(member func(string) []byte) string {
 		switch {
 		case member("output") != nil && member("stopReason") == nil, string(member("object")) == `"response"`:

@@ -16,7 +16,103 @@ import (
 type OpenAIResponsesFunctionCallOutput struct {
 	Type   string `json:"type"` // "function_call_output"
 	CallID string `json:"call_id"`
-	Output string `json:"output"`
+	// Output is the result: its text, a string, or, for a result with
+	// parts, a list, a []OpenAIResponsesContent: an input_text item with
+	// the text (when not empty), then an item for each part.
+	Output any `json:"output"`
+}
+
+// size and appendJSON make the item a jsonAppender (AppendJSON): as
+// json.Marshal writes it, its parts' bytes encoded once, straight into
+// the request.
+func (o OpenAIResponsesFunctionCallOutput) size() int {
+	n := 48 + len(o.Type) + len(o.CallID)
+	switch out := o.Output.(type) {
+	case string:
+		n += len(out)
+	case []OpenAIResponsesContent:
+		for i := range out {
+			n += out[i].size() + 1
+		}
+	}
+	return n
+}
+
+func (o OpenAIResponsesFunctionCallOutput) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", o.Type)
+	b = appendStringMember(b, "call_id", o.CallID)
+	switch out := o.Output.(type) {
+	case string:
+		b = appendStringMember(b, "output", out)
+	case []OpenAIResponsesContent:
+		b = appendMember(b, "output")
+		if out == nil {
+			b = append(b, "null"...)
+			break
+		}
+		b = append(b, '[')
+		for i := range out {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = out[i].appendJSON(b)
+		}
+		b = append(b, ']')
+	default:
+		data, _ := json.Marshal(out) // set by hand: as json.Marshal writes it
+		b = append(appendMember(b, "output"), data...)
+	}
+	return append(b, '}')
+}
+
+// OpenAIResponsesContent is one item of a function_call_output's output
+// list: input_text (Text), input_image (ImageURL, its address or a data:
+// URL, and Detail) or input_file (FileData, a data: URL, or FileURL, and
+// Filename).
+type OpenAIResponsesContent struct {
+	Type     string    `json:"type"`
+	Text     string    `json:"text,omitempty"`
+	ImageURL *MediaURL `json:"image_url,omitempty"`
+	Detail   string    `json:"detail,omitempty"`
+	FileData *MediaURL `json:"file_data,omitempty"`
+	FileURL  string    `json:"file_url,omitempty"`
+	Filename string    `json:"filename,omitempty"`
+}
+
+func (c *OpenAIResponsesContent) size() int {
+	n := 2 + memberSize("type", c.Type) + memberSize("text", c.Text) + memberSize("detail", c.Detail) +
+		memberSize("file_url", c.FileURL) + memberSize("filename", c.Filename)
+	for _, u := range [...]*MediaURL{c.ImageURL, c.FileData} {
+		if u != nil {
+			n += 16 + len(u.URL) + u.dataSize()
+		}
+	}
+	return n
+}
+
+func (c *OpenAIResponsesContent) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", c.Type)
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
+	}
+	if c.ImageURL != nil {
+		b = appendMediaURL(appendMember(b, "image_url"), c.ImageURL)
+	}
+	if c.Detail != "" {
+		b = appendStringMember(b, "detail", c.Detail)
+	}
+	if c.FileData != nil {
+		b = appendMediaURL(appendMember(b, "file_data"), c.FileData)
+	}
+	if c.FileURL != "" {
+		b = appendStringMember(b, "file_url", c.FileURL)
+	}
+	if c.Filename != "" {
+		b = appendStringMember(b, "filename", c.Filename)
+	}
+	return append(b, '}')
 }
 
 var (
@@ -205,15 +301,82 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 // items.
 //
 // The Responses API has no error flag, so an error result's output is its
-// Output prefixed with "error: ". Results and calls must be one to one
+// Output prefixed with "error: ". A result with parts has its output as a
+// list ([OpenAIResponsesFunctionCallOutput.Output] a
+// []OpenAIResponsesContent): an input_text item
+// with that text, then for each part an input_text (a text part, or a
+// text file with a line naming it), an input_image (its address, or its
+// data as a data: URL, "detail": "auto") or an input_file (its data as a
+// data: URL with its name, or its address). Responses takes no audio in a
+// function_call_output: an audio part is an error wrapping [ErrMedia]
+// unless [MediaAsNote] is given. Results and calls must be one to one
 // ([ErrResultCount]), and every call needs an id ([ErrCallID]).
-func OpenAIResponsesResults(calls []Call, results []define.Result) ([]OpenAIResponsesFunctionCallOutput, error) {
-	if err := checkResultPairs("OpenAIResponsesResults", calls, results, true); err != nil {
+func OpenAIResponsesResults(calls []Call, results []define.Result, opts ...Option) ([]OpenAIResponsesFunctionCallOutput, error) {
+	cfg, err := resultsConfig(responsesSpec, "OpenAIResponsesResults", opts, true)
+	if err != nil {
+		return nil, err
+	}
+	return responsesResults(responsesSpec, calls, results, cfg)
+}
+
+func responsesResults(p *spec, calls []Call, results []define.Result, cfg config) ([]OpenAIResponsesFunctionCallOutput, error) {
+	const fn = "OpenAIResponsesResults"
+	if err := checkResultPairs(fn, calls, results, true); err != nil {
 		return nil, err
 	}
 	items := make([]OpenAIResponsesFunctionCallOutput, len(calls))
+	m := newMedia(p, fn, cfg)
 	for i, c := range calls {
-		items[i] = OpenAIResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: resultText(results[i])}
+		text := resultText(results[i])
+		items[i] = OpenAIResponsesFunctionCallOutput{Type: "function_call_output", CallID: c.ID, Output: text}
+		if len(results[i].Parts) == 0 {
+			continue
+		}
+		pieces, err := m.pieces(i, &calls[i], &results[i])
+		if err != nil {
+			return nil, err
+		}
+		if pieces == nil {
+			continue
+		}
+		content := make([]OpenAIResponsesContent, 0, len(pieces)+1)
+		if text != "" {
+			content = append(content, OpenAIResponsesContent{Type: "input_text", Text: text})
+		}
+		for _, pc := range pieces {
+			content = append(content, responsesContent(pc, len(content)+1))
+		}
+		items[i].Output = content
 	}
 	return items, nil
+}
+
+// responsesContent is the output item of one piece.
+func responsesContent(pc piece, n int) OpenAIResponsesContent {
+	p := pc.part
+	switch {
+	case p == nil:
+		return OpenAIResponsesContent{Type: "input_text", Text: pc.text}
+	case p.Kind == define.PartText:
+		return OpenAIResponsesContent{Type: "input_text", Text: p.Text}
+	case p.Kind == define.PartImage:
+		u := mediaURL(p)
+		return OpenAIResponsesContent{Type: "input_image", ImageURL: &u, Detail: "auto"}
+	case p.Data == nil:
+		return OpenAIResponsesContent{Type: "input_file", FileURL: p.URL, Filename: p.Filename}
+	}
+	u := mediaURL(p)
+	return OpenAIResponsesContent{Type: "input_file", FileData: &u, Filename: fileName(p, n)}
+}
+
+// responsesPlace is where Responses takes a part: every part but audio
+// in the function_call_output's output list, a text file as text.
+func responsesPlace(p *define.Part, _ config) (place, string) {
+	switch {
+	case isText(p):
+		return asText, ""
+	case p.Kind == define.PartAudio:
+		return nowhere, "takes no audio in a function_call_output"
+	}
+	return inResult, ""
 }

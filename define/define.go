@@ -86,7 +86,7 @@ func DefineTool[In, Out any](fn func(context.Context, In) (Out, error), opts ...
 		}
 	}
 
-	h := &typedHandler[In, Out]{fn: fn, name: name, info: in, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit()}
+	h := &typedHandler[In, Out]{fn: fn, name: name, info: in, render: outputRenderer[Out](), limits: cfg.limits, maxOutput: cfg.outputLimit(), parts: cfg.partLimits()}
 	h.isPtr = isPtr
 	if !isPtr { // used only while the plan calls no user method (decode)
 		h.pool = &sync.Pool{New: func() any { return &pooledInput[In, Out]{h: h} }}
@@ -139,6 +139,9 @@ func objectOutput(t reflect.Type) bool {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	if t == reflect.TypeFor[Part]() {
+		return false // content, not a structured output
+	}
 	return t.Kind() == reflect.Struct || t.Kind() == reflect.Map && t.Key().Kind() == reflect.String
 }
 
@@ -157,6 +160,7 @@ type typedHandler[In, Out any] struct {
 	pool      *sync.Pool
 	limits    reflectx.Limits
 	maxOutput int
+	parts     partLimits
 }
 
 // callArgs is a call's arguments, as JSON text or as a map, and how to
@@ -297,6 +301,9 @@ func (h *typedHandler[In, Out]) finish(ctx context.Context, in In, res *Result) 
 		return
 	}
 	*res = limitOutput(h.render(out, h.maxOutput), h.maxOutput)
+	if len(res.Parts) > 0 {
+		*res = checkParts(h.name, *res, h.parts)
+	}
 }
 
 // pooledInput is what a typedHandler's pool holds: a value to decode into
@@ -424,7 +431,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		}
 	}
 	s := &state{name: name, original: original, description: cfg.description, title: cfg.title, strict: cfg.strict, meta: cfg.meta, input: in}
-	limits, maxOutput := cfg.limits, cfg.outputLimit()
+	limits, maxOutput, parts := cfg.limits, cfg.outputLimit(), cfg.partLimits()
 	data, err := in.MarshalJSON()
 	if err != nil {
 		return Tool{}, fmt.Errorf("%s: input schema: %w", label, err)
@@ -446,7 +453,7 @@ func NewTool(name string, inputSchema json.RawMessage, handler RawHandler, opts 
 		if err != nil {
 			return limitOutput(handlerErrorResult(err), maxOutput)
 		}
-		return limitOutput(renderAny(out, maxOutput), maxOutput)
+		return limitResult(name, renderAny(out, maxOutput), maxOutput, parts)
 	}
 	// jsonObject checks arguments as JSON text: against the schema, or
 	// without validation only that they are one object.
@@ -566,6 +573,19 @@ func (c config) outputLimit() int {
 		return DefaultMaxOutputBytes
 	}
 	return c.maxOutput
+}
+
+// partLimits are the resolved WithMaxPartBytes and the bound of a result
+// with parts: WithMaxOutputBytes when given, else DefaultMaxResultBytes.
+func (c config) partLimits() partLimits {
+	l := partLimits{part: c.maxPart, result: c.maxOutput}
+	if l.part == 0 {
+		l.part = DefaultMaxPartBytes
+	}
+	if l.result == 0 {
+		l.result = DefaultMaxResultBytes
+	}
+	return l
 }
 
 func newConfig(opts []Option) config {

@@ -22,6 +22,7 @@ type config struct {
 	title       string
 	limits      reflectx.Limits    // argument bounds; zero fields mean the defaults
 	maxOutput   int                // 0: DefaultMaxOutputBytes; < 0: none
+	maxPart     int                // 0: DefaultMaxPartBytes; < 0: none
 	schemaLim   schema.ParseLimits // NewTool's hand-written schema; zero fields mean the defaults
 	strict      strictPin
 	examples    []any // WithExamples (examples.go)
@@ -106,8 +107,25 @@ func WithMaxPatternBytes(n int) Option {
 // error result wrapping [ErrOutputTooLarge]. A value's encoding stops as
 // soon as it passes the bound, so refusing a huge output costs about n
 // bytes. n = 0 means [DefaultMaxOutputBytes]; n < 0 means no bound.
+//
+// A result with parts ([Result.Parts]) is bounded as a whole too: its
+// Output and every part's [Part.EncodedSize] (data counted as base64,
+// what the provider's JSON carries) together at most n bytes, or
+// [DefaultMaxResultBytes] (32 MiB) when n = 0, so that the default
+// keeps text outputs at 1 MiB and lets images through.
 func WithMaxOutputBytes(n int) Option {
 	return optionFunc{func(c *config) { c.maxOutput = n }, fmt.Sprintf("WithMaxOutputBytes(%d)", n)}
+}
+
+// WithMaxPartBytes bounds each part of a call's result ([Result.Parts])
+// by its [Part.EncodedSize]: its data's base64 length (4 bytes for every
+// 3), its text, or its URL. A larger part makes the call an error result
+// naming the tool and the part ([PartError], wrapping
+// [ErrOutputTooLarge]). n = 0 means [DefaultMaxPartBytes] (20 MiB, about
+// 15 MB of data); n < 0 means no bound. Providers bound parts too
+// (Anthropic an image at 5 MB, Bedrock at 3.75 MB): docs/limits.md.
+func WithMaxPartBytes(n int) Option {
+	return optionFunc{func(c *config) { c.maxPart = n }, fmt.Sprintf("WithMaxPartBytes(%d)", n)}
 }
 
 // MaxOutputBytes is the output limit that opts give a tool, resolved as

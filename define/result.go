@@ -38,6 +38,15 @@ type Result struct {
 	// context's error. errors.Is and errors.As work on it.
 	Err error
 
+	// Parts is the content the tool returns besides its text: images,
+	// files, audio, and text placed among them (see [Part]). A handler
+	// returns them in a Result, or as its output when Out is Part or
+	// []Part. The adapters send Output first, then the parts in order,
+	// each in the provider's own form. They are checked when the call
+	// ends ([PartError]) and bounded by [WithMaxPartBytes] and
+	// [WithMaxOutputBytes].
+	Parts []Part
+
 	// valueJSON is Value as JSON, as the call encoded it within its
 	// limits (for the adapters' structured outputs); "" when not encoded.
 	valueJSON string
@@ -82,13 +91,18 @@ type ArgErrors = reflectx.ArgErrors
 // PanicError is the Err of a Result whose handler panicked.
 type PanicError struct {
 	Tool  string // the tool's name
-	Value any    // what the handler panicked with
+	Value any    // what the handler panicked with (read back from JSON: its text, as Error showed it)
 	Stack []byte // the goroutine's stack at the panic
+
+	msg string // the message, for an error read back from JSON
 }
 
 // Error names the tool and what it panicked with, cut at
 // [MaxEchoedPanic] bytes (Value keeps it whole).
 func (e *PanicError) Error() string {
+	if e.msg != "" {
+		return e.msg
+	}
 	return "tool " + e.Tool + " panicked: " + echo.Value(e.Value, MaxEchoedPanic)
 }
 
@@ -159,6 +173,10 @@ func outputRenderer[Out any]() func(o Out, max int) Result {
 	switch {
 	case t == reflect.TypeFor[Result]():
 		return func(o Out, max int) Result { return passResult(*(*Result)(unsafe.Pointer(&o)), max) }
+	case t == reflect.TypeFor[Part]():
+		return func(o Out, _ int) Result { return Result{Parts: []Part{*(*Part)(unsafe.Pointer(&o))}} }
+	case t == reflect.TypeFor[[]Part]():
+		return func(o Out, _ int) Result { return Result{Parts: *(*[]Part)(unsafe.Pointer(&o))} }
 	case t.Kind() == reflect.String:
 		// Any string kind has the layout of string.
 		return func(o Out, _ int) Result { return Result{Output: *(*string)(unsafe.Pointer(&o))} }
@@ -180,6 +198,14 @@ func renderAny(v any, max int) Result {
 		if o != nil {
 			return passResult(*o, max)
 		}
+	case Part:
+		return Result{Parts: []Part{o}}
+	case *Part:
+		if o != nil {
+			return Result{Parts: []Part{*o}}
+		}
+	case []Part:
+		return Result{Parts: o}
 	}
 	return renderJSON(v, max)
 }
@@ -257,6 +283,16 @@ func limitOutput(r Result, max int) Result {
 		return r
 	}
 	return outputTooLarge(len(r.Output), max)
+}
+
+// limitResult is limitOutput, then checkParts for a result with parts: a
+// call's end, for the tool named tool.
+func limitResult(tool string, r Result, max int, parts partLimits) Result {
+	r = limitOutput(r, max)
+	if len(r.Parts) == 0 {
+		return r
+	}
+	return checkParts(tool, r, parts)
 }
 
 // outputTooLarge is limitOutput's error result, apart so that limitOutput

@@ -62,11 +62,14 @@
 // tool_use input, which the SDK keeps as raw JSON, goes to
 // [define.Tool.ExecuteJSON] as the model sent it. Results are rendered as
 // [adapters.AnthropicResults] does: one tool_result block per call, in call
-// order, is_error set on error results.
+// order, is_error set on error results, a result's parts (define's
+// images, PDF and text documents) as the SDK's image and document blocks
+// of the tool_result's content.
 package tnanthropic
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,12 +171,54 @@ func resultMessage(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.
 	blocks := make([]anthropic.ContentBlockParamUnion, len(rendered.Content))
 	for i, r := range rendered.Content {
 		block := anthropic.ToolResultBlockParam{ToolUseID: r.ToolUseID, IsError: param.NewOpt(r.IsError)}
-		if r.Content != "" { // the API rejects an empty text block
-			block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: r.Content}}}
+		switch c := r.Content.(type) {
+		case []adapters.AnthropicContentBlock:
+			block.Content = make([]anthropic.ToolResultBlockParamContentUnion, len(c))
+			for j, b := range c {
+				block.Content[j] = contentBlock(b)
+			}
+		case string: // nil when empty: the API rejects an empty text block
+			block.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: c}}}
 		}
 		blocks[i] = anthropic.ContentBlockParamUnion{OfToolResult: &block}
 	}
 	return anthropic.NewUserMessage(blocks...), nil
+}
+
+// contentBlock is the SDK's form of a block of a tool_result's content
+// (a result's parts): text, an image (base64 or URL), or a document (a
+// PDF, base64 or URL, or a text file's text as a content source) with
+// its title.
+func contentBlock(b adapters.AnthropicContentBlock) anthropic.ToolResultBlockParamContentUnion {
+	src := b.Source
+	switch {
+	case b.Type == "image" && src.Type == "url":
+		return anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
+			Source: anthropic.ImageBlockParamSourceUnion{OfURL: &anthropic.URLImageSourceParam{URL: src.URL}}}}
+	case b.Type == "image":
+		return anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
+			Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
+				Data: base64.StdEncoding.EncodeToString(src.Data), MediaType: anthropic.Base64ImageSourceMediaType(src.MediaType)}}}}
+	case b.Type == "document":
+		doc := &anthropic.DocumentBlockParam{}
+		if b.Title != "" {
+			doc.Title = param.NewOpt(b.Title)
+		}
+		switch src.Type {
+		case "url":
+			doc.Source.OfURL = &anthropic.URLPDFSourceParam{URL: src.URL}
+		case "content":
+			texts := make([]anthropic.ContentBlockSourceContentItemUnionParam, len(src.Content))
+			for k, c := range src.Content {
+				texts[k] = anthropic.ContentBlockSourceContentItemUnionParam{OfText: &anthropic.TextBlockParam{Text: c.Text}}
+			}
+			doc.Source.OfContent = &anthropic.ContentBlockSourceParam{Content: anthropic.ContentBlockSourceContentUnionParam{OfContentBlockSourceContent: texts}}
+		default:
+			doc.Source.OfBase64 = &anthropic.Base64PDFSourceParam{Data: base64.StdEncoding.EncodeToString(src.Data)}
+		}
+		return anthropic.ToolResultBlockParamContentUnion{OfDocument: doc}
+	}
+	return anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: b.Text}}
 }
 
 // RunTurn is [Run] for a Turn that package adapters read: the Turn of

@@ -136,7 +136,11 @@ func decodeSchema(raw json.RawMessage) (*genai.Schema, error) {
 // the contents to append to the history: the model's content as the SDK
 // returned it (role "model", thought signatures and call ids intact) and,
 // when it called functions, the user content of function responses, one
-// per call. done is true when the model called no function: next then
+// per call (a result's images and PDFs inline in its function response,
+// genai's FunctionResponse.Parts), then, when results carry parts Gemini
+// takes only in a user content of its own (audio, parts by URL, other
+// types), that content: a text part naming each part's call, then its
+// blob or file. done is true when the model called no function: next then
 // holds only the model's content, and resp.Text() is its answer.
 //
 // A bad argument, an unknown tool or a tool's failure is not an error of
@@ -148,25 +152,34 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *genai.GenerateContent
 	if err != nil {
 		return nil, false, err
 	}
-	parts, err := respond(ctx, tk, model, opts)
+	parts, media, err := respond(ctx, tk, model, opts, true)
 	if err != nil {
 		return nil, false, err
 	}
 	if parts == nil {
 		return []*genai.Content{model}, true, nil
 	}
-	return []*genai.Content{model, {Role: genai.RoleUser, Parts: parts}}, false, nil
+	next = []*genai.Content{model, {Role: genai.RoleUser, Parts: parts}}
+	if media != nil {
+		next = append(next, media)
+	}
+	return next, false, nil
 }
 
 // RunParts is [Run] for a [genai.Chat], which records the model's content
 // itself: it returns only the function-response parts, to send with
 // chat.Send(ctx, parts...), or nil when the model called no function.
+// Images and PDFs of the results are inline in their function responses;
+// a part Gemini takes only in a user content of its own (audio, a part by
+// URL) cannot follow in one chat.Send, so such results are an error
+// wrapping adapters.ErrMediaMessage: use Run with the Models API.
 func RunParts(ctx context.Context, tk *toolnexus.Toolkit, resp *genai.GenerateContentResponse, opts ...toolnexus.RunOption) ([]*genai.Part, error) {
 	model, err := modelContent(resp)
 	if err != nil {
 		return nil, err
 	}
-	return respond(ctx, tk, model, opts)
+	parts, _, err := respond(ctx, tk, model, opts, false)
+	return parts, err
 }
 
 // modelContent returns the first candidate's content, with role "model"
@@ -193,9 +206,10 @@ func modelContent(resp *genai.GenerateContentResponse) (*genai.Content, error) {
 	return &m, nil
 }
 
-// respond runs the function calls of model and renders their responses;
+// respond runs the function calls of model and renders their responses,
+// and, with media, the user content of the media Gemini takes only there;
 // nil when there are none.
-func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, opts []toolnexus.RunOption) ([]*genai.Part, error) {
+func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, opts []toolnexus.RunOption, media bool) ([]*genai.Part, *genai.Content, error) {
 	var calls []adapters.Call
 	for i, p := range model.Parts {
 		if p == nil || p.FunctionCall == nil {
@@ -203,7 +217,7 @@ func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, o
 		}
 		fc := p.FunctionCall
 		if fc.Name == "" {
-			return nil, fmt.Errorf("%w: candidates[0].content.parts[%d].functionCall: missing name", ErrReply, i)
+			return nil, nil, fmt.Errorf("%w: candidates[0].content.parts[%d].functionCall: missing name", ErrReply, i)
 		}
 		args := fc.Args
 		if args == nil {
@@ -216,26 +230,57 @@ func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, o
 		calls = append(calls, c)
 	}
 	if len(calls) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
-	rendered, err := adapters.GeminiResults(calls, tk.Run(ctx, calls, opts...))
+	results := tk.Run(ctx, calls, opts...)
+	var rendered adapters.GeminiFunctionResponses
+	var after *adapters.GeminiMediaContent
+	var err error
+	if media {
+		rendered, after, err = adapters.GeminiResultsAndMedia(calls, results)
+	} else {
+		rendered, err = adapters.GeminiResults(calls, results)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("tngenai: %w", err)
+		return nil, nil, fmt.Errorf("tngenai: %w", err)
 	}
 	parts := make([]*genai.Part, len(rendered.Parts))
 	for i, rp := range rendered.Parts {
 		fr := rp.FunctionResponse
-		parts[i] = &genai.Part{FunctionResponse: &genai.FunctionResponse{
-			ID: fr.ID, Name: fr.Name, Response: responseMap(fr.Response),
-		}}
+		resp := &genai.FunctionResponse{ID: fr.ID, Name: fr.Name, Response: responseMap(fr.Response)}
+		for _, p := range fr.Parts {
+			part := &genai.FunctionResponsePart{}
+			if p.InlineData != nil {
+				part.InlineData = &genai.FunctionResponseBlob{MIMEType: p.InlineData.MIMEType, Data: p.InlineData.Data}
+			}
+			if p.FileData != nil {
+				part.FileData = &genai.FunctionResponseFileData{MIMEType: p.FileData.MIMEType, FileURI: p.FileData.FileURI}
+			}
+			resp.Parts = append(resp.Parts, part)
+		}
+		parts[i] = &genai.Part{FunctionResponse: resp}
 	}
-	return parts, nil
+	if after == nil {
+		return parts, nil, nil
+	}
+	content := &genai.Content{Role: genai.RoleUser, Parts: make([]*genai.Part, len(after.Parts))}
+	for i, p := range after.Parts {
+		part := &genai.Part{Text: p.Text}
+		if p.InlineData != nil {
+			part.InlineData = &genai.Blob{MIMEType: p.InlineData.MIMEType, Data: p.InlineData.Data}
+		}
+		if p.FileData != nil {
+			part.FileData = &genai.FileData{MIMEType: p.FileData.MIMEType, FileURI: p.FileData.FileURI}
+		}
+		content.Parts[i] = part
+	}
+	return parts, content, nil
 }
 
 // responseMap is the response object of a function response, as
 // [adapters.GeminiResults] renders it; the output stays the rendered JSON
 // (a json.RawMessage), so that it is not parsed here only to be marshalled
-// again by the SDK.
+// again by the SDK. A result of parts alone has the empty response.
 //
 // An output holding a number that float64 would change (an integer beyond
 // 2^53, or more digits than a float64 keeps) goes as its JSON text in a
@@ -244,13 +289,15 @@ func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, o
 // a float64 (a json.Number in the map is decoded the same way). The text
 // keeps every digit for the model to read.
 func responseMap(r adapters.GeminiResponse) map[string]any {
-	if r.Output == nil {
+	switch {
+	case r.Output != nil && !floatExact(r.Output):
+		return map[string]any{"output": string(r.Output)}
+	case r.Output != nil:
+		return map[string]any{"output": r.Output}
+	case r.Error != "":
 		return map[string]any{"error": r.Error}
 	}
-	if !floatExact(r.Output) {
-		return map[string]any{"output": string(r.Output)}
-	}
-	return map[string]any{"output": r.Output}
+	return map[string]any{}
 }
 
 // floatExact reports whether every number in the JSON text v keeps its

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
 	tnmcp "github.com/toolnexus/toolnexus/integrations/mcp"
+	"github.com/toolnexus/toolnexus/internal/mediatest"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -293,12 +295,15 @@ func resultServer(started chan<- struct{}, cancelled chan<- error) *mcp.Server {
 		size := int64(2048)
 		return &mcp.CallToolResult{Content: []mcp.Content{
 			&mcp.TextContent{Text: "here:"},
-			&mcp.ImageContent{Data: make([]byte, 1000), MIMEType: "image/png"},
-			&mcp.AudioContent{Data: make([]byte, 1), MIMEType: "audio/wav"},
+			&mcp.ImageContent{Data: mediatest.PNG(), MIMEType: "image/png"},
+			&mcp.AudioContent{Data: mediatest.WAV(), MIMEType: "audio/wav"},
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///notes.txt", MIMEType: "text/plain", Text: "remember"}},
 			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///a.bin", MIMEType: "application/octet-stream", Blob: make([]byte, 7)}},
 			&mcp.ResourceLink{URI: "https://example.com/r", Name: "r", MIMEType: "text/html", Size: &size},
 		}}, nil
+	})
+	add("bad_image", func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.ImageContent{Data: make([]byte, 1000), MIMEType: "image/png"}}}, nil
 	})
 	add("blocks", func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		started <- struct{}{}
@@ -354,18 +359,25 @@ func TestRemoteResults(t *testing.T) {
 	if !r.IsError || r.Output != "city not found: Atlantis" || !errors.As(r.Err, &te) || te.Server != "results" || te.Tool != "fails" {
 		t.Errorf("fails: %+v", r)
 	}
+	// Images, audio and blobs are parts, the texts after the first part
+	// text parts between them.
 	r = tk.ExecuteJSON(ctx, "media", nil)
-	want := strings.Join([]string{
-		"here:",
-		"[image: image/png, 1000 bytes]",
-		"[audio: audio/wav, 1 byte]",
-		"[resource file:///notes.txt: text/plain, 8 bytes of text]",
-		"remember",
-		"[resource file:///a.bin: application/octet-stream, 7 bytes]",
-		"[resource link: https://example.com/r, text/html, 2048 bytes]",
-	}, "\n")
-	if r.IsError || r.Output != want {
-		t.Errorf("media: got\n%s\nwant\n%s", r.Output, want)
+	want := []string{
+		fmt.Sprintf("image:image/png:%d", len(mediatest.PNG())),
+		fmt.Sprintf("audio:audio/wav:%d", len(mediatest.WAV())),
+		"text:[resource file:///notes.txt: text/plain, 8 bytes of text]",
+		"text:remember",
+		"file:application/octet-stream:a.bin:7",
+		"text:[resource link: https://example.com/r, text/html, 2048 bytes]",
+	}
+	if r.IsError || r.Output != "here:" || !slices.Equal(partsText(r.Parts), want) {
+		t.Errorf("media: got %q %q\nwant here: %q", r.Output, partsText(r.Parts), want)
+	}
+	// A part that is not what it declares is the call's error, naming the
+	// tool and the part.
+	r = tk.ExecuteJSON(ctx, "bad_image", nil)
+	if !r.IsError || !errors.Is(r.Err, define.ErrPart) || !strings.HasPrefix(r.Output, "tool bad_image: part 0, image (image/png, 1000 bytes): ") {
+		t.Errorf("bad_image: %+v", r)
 	}
 }
 

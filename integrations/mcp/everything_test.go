@@ -2,6 +2,7 @@ package tnmcp_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"os"
@@ -146,15 +147,32 @@ func TestServerEverything(t *testing.T) {
 		t.Errorf("get-sum with a string: Err %T, want *define.ArgErrors", r.Err)
 	}
 
-	// Structured content as Value; an image and an embedded resource as
-	// notes naming them.
+	// Structured content as Value; the image as a part, which reaches an
+	// Anthropic, a Gemini and a Responses model as an image; the embedded
+	// text resource as text naming it.
 	if r := results[4]; r.IsError || r.Value == nil {
 		t.Errorf("get-structured-content: %+v, want a structured Value", r)
 	} else if m := adapters.MCPResult(r); len(m.StructuredContent) == 0 {
 		t.Errorf("get-structured-content: MCPResult has no structuredContent: %+v", m)
 	}
-	if r := results[5]; r.IsError || !strings.Contains(r.Output, "[image: image/png, ") {
-		t.Errorf("get-tiny-image: %+v, want a note naming the PNG", r)
+	if r := results[5]; r.IsError || len(r.Parts) == 0 || r.Parts[0].Kind != define.PartImage || r.Parts[0].MIMEType != "image/png" || define.Sniff(r.Parts[0].Data) != "image/png" {
+		t.Errorf("get-tiny-image: %+v, want an image/png part", r)
+	} else {
+		shot := base64.StdEncoding.EncodeToString(r.Parts[0].Data)
+		call := []adapters.Call{{ID: "call_1", Name: "ev_get-tiny-image", Args: json.RawMessage(`{}`)}}
+		for _, p := range []adapters.Provider{adapters.ForAnthropic(), adapters.ForGemini(), adapters.ForOpenAIResponses()} {
+			entries, err := p.Results(call, results[5:6])
+			if err != nil {
+				t.Fatalf("%s: %v", p.Name(), err)
+			}
+			data, _ := json.Marshal(entries)
+			image := map[string]string{adapters.NameAnthropic: `"type":"image","source":{"type":"base64","media_type":"image/png","data":"` + shot + `"}`,
+				adapters.NameGemini:          `"inlineData":{"mimeType":"image/png","data":"` + shot + `"}`,
+				adapters.NameOpenAIResponses: `"type":"input_image","image_url":"data:image/png;base64,` + shot + `"`}[p.Name()]
+			if !strings.Contains(string(data), image) {
+				t.Errorf("%s: the screenshot is not an image in %.300s", p.Name(), data)
+			}
+		}
 	}
 	if r := results[6]; r.IsError || !strings.Contains(r.Output, "[resource ") {
 		t.Errorf("get-resource-reference: %+v, want a note naming the resource", r)

@@ -268,14 +268,28 @@ func Handler(tool define.Tool) mcp.ToolHandler {
 
 // Result converts a tool's result to the SDK's CallToolResult, as
 // [adapters.MCPResult] renders it: one text block holding the output (or
-// the error message, with IsError set), and StructuredContent holding the
-// typed output when it is a JSON object. StructuredContent is left nil
-// (absent on the wire) otherwise.
+// the error message, with IsError set), then a block for each of the
+// result's parts (an ImageContent, an AudioContent, an EmbeddedResource
+// for a file, its text for a text file, else its bytes as Blob, a
+// ResourceLink for a part by URL, a TextContent for a text part), and
+// StructuredContent holding the typed output when it is a JSON object.
+// StructuredContent is left nil (absent on the wire) otherwise.
 func Result(r define.Result) *mcp.CallToolResult {
 	m := adapters.MCPResult(r)
 	out := &mcp.CallToolResult{IsError: m.IsError, Content: make([]mcp.Content, len(m.Content))}
 	for i, c := range m.Content {
-		out.Content[i] = &mcp.TextContent{Text: c.Text}
+		switch c.Type {
+		case "image":
+			out.Content[i] = &mcp.ImageContent{Data: c.Data, MIMEType: c.MIMEType}
+		case "audio":
+			out.Content[i] = &mcp.AudioContent{Data: c.Data, MIMEType: c.MIMEType}
+		case "resource":
+			out.Content[i] = &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: c.Resource.URI, MIMEType: c.Resource.MIMEType, Text: c.Resource.Text, Blob: c.Resource.Blob}}
+		case "resource_link":
+			out.Content[i] = &mcp.ResourceLink{URI: c.URI, Name: c.Name, MIMEType: c.MIMEType}
+		default:
+			out.Content[i] = &mcp.TextContent{Text: c.Text}
+		}
 	}
 	if len(m.StructuredContent) > 0 {
 		out.StructuredContent = m.StructuredContent

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
+	"path"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -549,18 +552,34 @@ func FuzzStructuredOutputJSON(f *testing.F) {
 	})
 }
 
-// joinedBefore is how RemoteResult joined a result's content before it
-// measured first (the text and notes of each item, one a line), kept as
-// the reference the measured join must agree with.
-func joinedBefore(content []mcp.Content) string {
+// joinedBefore is how RemoteResult joins a result's content (the text
+// and notes of each item, one a line) up to its first part (an image, a
+// sound or a blob with data), and, from there on, the parts, each text
+// line a text part of its own ("text:..."; a part is "image:MIME:N",
+// "audio:MIME:N", "file:MIME:NAME:N"), kept as the reference the measured
+// join must agree with; size is what the output limit counts: the Output
+// and the text parts.
+func joinedBefore(content []mcp.Content) (out string, parts []string, size int) {
 	var b strings.Builder
+	started := false
 	line := func(s string) {
+		if started {
+			if s != "" {
+				parts = append(parts, "text:"+s)
+				size += len(s)
+			}
+			return
+		}
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(s)
 	}
-	size := func(n int) string {
+	part := func(s string) {
+		started = true
+		parts = append(parts, s)
+	}
+	sizeOf := func(n int) string {
 		if n == 1 {
 			return "1 byte"
 		}
@@ -570,15 +589,23 @@ func joinedBefore(content []mcp.Content) string {
 		if mime == "" {
 			mime = "no MIME type"
 		}
-		return fmt.Sprintf("[%s: %s, %s]", kind, mime, size(n))
+		return fmt.Sprintf("[%s: %s, %s]", kind, mime, sizeOf(n))
 	}
 	for _, c := range content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
 			line(c.Text)
 		case *mcp.ImageContent:
+			if len(c.Data) > 0 {
+				part(fmt.Sprintf("image:%s:%d", c.MIMEType, len(c.Data)))
+				continue
+			}
 			line(media("image", c.MIMEType, len(c.Data)))
 		case *mcp.AudioContent:
+			if len(c.Data) > 0 {
+				part(fmt.Sprintf("audio:%s:%d", c.MIMEType, len(c.Data)))
+				continue
+			}
 			line(media("audio", c.MIMEType, len(c.Data)))
 		case *mcp.ResourceLink:
 			note := "[resource link: " + c.URI
@@ -586,7 +613,7 @@ func joinedBefore(content []mcp.Content) string {
 				note += ", " + c.MIMEType
 			}
 			if c.Size != nil {
-				note += ", " + size(int(*c.Size))
+				note += ", " + sizeOf(int(*c.Size))
 			}
 			line(note + "]")
 		case *mcp.EmbeddedResource:
@@ -595,19 +622,45 @@ func joinedBefore(content []mcp.Content) string {
 				line("[resource]")
 				continue
 			}
+			if len(rc.Blob) > 0 {
+				name := ""
+				if u, err := url.Parse(rc.URI); err == nil {
+					if name = path.Base(u.Path); name == "." || name == "/" {
+						name = ""
+					}
+				}
+				part(fmt.Sprintf("file:%s:%s:%d", rc.MIMEType, name, len(rc.Blob)))
+				continue
+			}
 			mime := rc.MIMEType
 			if mime == "" {
 				mime = "no MIME type"
 			}
 			if rc.Blob != nil || rc.Text == "" {
-				line(fmt.Sprintf("[resource %s: %s, %s]", rc.URI, mime, size(len(rc.Blob))))
+				line(fmt.Sprintf("[resource %s: %s, %s]", rc.URI, mime, sizeOf(len(rc.Blob))))
 				continue
 			}
-			line(fmt.Sprintf("[resource %s: %s, %s of text]", rc.URI, mime, size(len(rc.Text))))
+			line(fmt.Sprintf("[resource %s: %s, %s of text]", rc.URI, mime, sizeOf(len(rc.Text))))
 			line(rc.Text)
 		}
 	}
-	return b.String()
+	return b.String(), parts, size + b.Len()
+}
+
+// partsText describes parts as joinedBefore does.
+func partsText(parts []define.Part) []string {
+	var out []string
+	for _, p := range parts {
+		switch p.Kind {
+		case define.PartText:
+			out = append(out, "text:"+p.Text)
+		case define.PartFile:
+			out = append(out, fmt.Sprintf("file:%s:%s:%d", p.MIMEType, p.Filename, len(p.Data)))
+		default:
+			out = append(out, fmt.Sprintf("%s:%s:%d", p.Kind, p.MIMEType, len(p.Data)))
+		}
+	}
+	return out
 }
 
 // FuzzRemoteResultJoin: for any sequence of content items (each byte of
@@ -647,16 +700,16 @@ func FuzzRemoteResultJoin(f *testing.F) {
 			}
 		}
 		res := &mcp.CallToolResult{Content: content}
-		want := joinedBefore(content)
-		if r := tnmcp.RemoteResultLimited("s", "t", res, -1); r.IsError || r.Output != want {
-			t.Fatalf("got  %q\nwant %q", r.Output, want)
+		want, wantParts, size := joinedBefore(content)
+		if r := tnmcp.RemoteResultLimited("s", "t", res, -1); r.IsError || r.Output != want || !slices.Equal(partsText(r.Parts), wantParts) {
+			t.Fatalf("got  %q %q\nwant %q %q", r.Output, partsText(r.Parts), want, wantParts)
 		}
-		if r := tnmcp.RemoteResultLimited("s", "t", res, len(want)); len(want) > 0 && (r.IsError || r.Output != want) {
+		if r := tnmcp.RemoteResultLimited("s", "t", res, size); size > 0 && (r.IsError || r.Output != want) {
 			t.Fatalf("at a limit of its length: %+v", r)
 		}
-		if len(want) > 1 {
-			r := tnmcp.RemoteResultLimited("s", "t", res, len(want)-1)
-			if !r.IsError || !strings.Contains(r.Output, fmt.Sprintf("was %d bytes", len(want))) {
+		if size > 1 {
+			r := tnmcp.RemoteResultLimited("s", "t", res, size-1)
+			if !r.IsError || !strings.Contains(r.Output, fmt.Sprintf("was %d bytes", size)) {
 				t.Fatalf("one byte under its length: %+v", r)
 			}
 		}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,10 +32,19 @@ func RemoteResult(server, tool string, res *mcp.CallToolResult) define.Result {
 //
 //   - the text blocks, joined by newlines, are Output; a text resource
 //     embedded in the result adds a line naming it and then its text;
-//   - images, audio, binary embedded resources and resource links add a
+//   - images and audio become the result's Parts (define.ImagePart,
+//     define.AudioPart, their bytes as the SDK decoded them, not copied),
+//     and so does a binary embedded resource (define.FilePart, named
+//     after the last segment of its URI; a file of an image or audio type
+//     is checked and carried as one), so that a remote screenshot reaches
+//     the model as an image: the adapters render each in the provider's
+//     form. Texts that come after the first part follow it as text parts,
+//     in order. The tools of [Remote] check the parts as every define
+//     tool's are (their MIME types against their bytes, their sizes
+//     against define.WithMaxPartBytes and WithMaxOutputBytes);
+//   - resource links, and images, audio and blobs without data, add a
 //     one-line note naming the kind, MIME type, size and URI
-//     ("[image: image/png, 1,024 bytes]"): define.Result carries text and
-//     a value only, so providers' image results are not carried yet;
+//     ("[resource link: file:///a.txt, text/plain]");
 //   - structuredContent becomes Value, and Output is its JSON (as
 //     json.Marshal writes it) when the result has no other content;
 //   - isError sets IsError, with the text as Output and a [*ToolError] as
@@ -69,19 +80,19 @@ func RemoteResultLimited(server, tool string, res *mcp.CallToolResult, maxOutput
 	if maxOutput >= 0 && o.n > maxOutput {
 		return tooLarge(o.n, maxOutput)
 	}
-	n := o.n
+	n := o.nOut
 	o = output{b: new(strings.Builder)}
 	o.b.Grow(n)
 	_ = write(&o) // it succeeded measuring
-	text := o.b.String()
+	text, parts := o.b.String(), o.parts
 
 	if res.IsError {
-		if text == "" {
+		if text == "" && len(parts) == 0 {
 			text = "the tool failed without a message"
 		}
-		return define.Result{Output: text, IsError: true, Err: &ToolError{Server: server, Tool: tool, Message: text}}
+		return define.Result{Output: text, IsError: true, Err: &ToolError{Server: server, Tool: tool, Message: text}, Parts: parts}
 	}
-	out := define.Result{Output: text}
+	out := define.Result{Output: text, Parts: parts}
 	if res.StructuredContent != nil {
 		out.Value = res.StructuredContent
 	}
@@ -89,7 +100,10 @@ func RemoteResultLimited(server, tool string, res *mcp.CallToolResult, maxOutput
 }
 
 // writeContent is the one walk over a result's content items: it puts
-// each item's text, or the note that stands for it, on a line of o.
+// each item's text, or the note that stands for it, on a line of o's
+// Output, until the first item that is a part (an image, a sound, a blob
+// with data); from there on, o's parts are those items and, in order
+// between them, each text as a text part.
 func writeContent(o *output, content []mcp.Content) {
 	for _, c := range content {
 		switch c := c.(type) {
@@ -97,8 +111,16 @@ func writeContent(o *output, content []mcp.Content) {
 			o.line()
 			o.put(c.Text)
 		case *mcp.ImageContent:
+			if len(c.Data) > 0 {
+				o.part(define.ImagePart(c.MIMEType, c.Data))
+				continue
+			}
 			o.media("image", c.MIMEType, len(c.Data))
 		case *mcp.AudioContent:
+			if len(c.Data) > 0 {
+				o.part(define.AudioPart(c.MIMEType, c.Data))
+				continue
+			}
 			o.media("audio", c.MIMEType, len(c.Data))
 		case *mcp.ResourceLink:
 			o.line()
@@ -114,8 +136,12 @@ func writeContent(o *output, content []mcp.Content) {
 			}
 			o.put("]")
 		case *mcp.EmbeddedResource:
-			o.line()
 			rc := c.Resource
+			if rc != nil && len(rc.Blob) > 0 {
+				o.part(define.FilePart(rc.MIMEType, uriName(rc.URI), rc.Blob))
+				continue
+			}
+			o.line()
 			if rc == nil {
 				o.put("[resource]")
 				continue
@@ -146,18 +172,49 @@ func writeContent(o *output, content []mcp.Content) {
 			o.put(" content]")
 		}
 	}
+	o.endText()
+}
+
+// uriName is the file name of a resource's URI: the last segment of its
+// path, unescaped ("report.pdf" of "toolnexus://part/0/report.pdf"); ""
+// when it has none.
+func uriName(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return ""
+	}
+	name := path.Base(u.Path)
+	if name == "." || name == "/" {
+		return ""
+	}
+	return name
 }
 
 // output is a result's Output as it is built: measured first (b nil, n
-// counts the bytes), then written into b, made with room for n.
+// counts the bytes), then written into b, made with room for nOut. Once a
+// part has come (started), texts go to text parts between the parts
+// instead: n counts them too, so that the limit bounds all the text of a
+// result, but nOut does not.
 type output struct {
-	n int
-	b *strings.Builder
+	n, nOut int
+	b       *strings.Builder
+	started bool            // a part has come
+	parts   []define.Part   // the parts, made in the writing pass
+	cur     strings.Builder // the text part being written
+	curN    int             // its length, measuring
 }
 
 // put adds s.
 func (o *output) put(s string) {
 	o.n += len(s)
+	if o.started {
+		o.curN += len(s)
+		if o.b != nil {
+			o.cur.WriteString(s)
+		}
+		return
+	}
+	o.nOut += len(s)
 	if o.b != nil {
 		o.b.WriteString(s)
 	}
@@ -166,22 +223,49 @@ func (o *output) put(s string) {
 // putBytes adds p.
 func (o *output) putBytes(p []byte) {
 	o.n += len(p)
+	o.nOut += len(p)
 	if o.b != nil {
 		o.b.Write(p)
 	}
 }
 
-// line starts a line: a newline unless nothing was put yet.
+// line starts a line: a newline unless nothing was put yet; after a part,
+// a text part of its own.
 func (o *output) line() {
-	if o.n > 0 {
+	if o.started {
+		o.endText()
+		return
+	}
+	if o.nOut > 0 {
 		o.put("\n")
+	}
+}
+
+// part adds a part, after the text part being written.
+func (o *output) part(p define.Part) {
+	o.endText()
+	o.started = true
+	if o.b != nil {
+		o.parts = append(o.parts, p)
+	}
+}
+
+// endText ends the text part being written, if any.
+func (o *output) endText() {
+	if !o.started || o.curN == 0 {
+		return
+	}
+	o.curN = 0
+	if o.b != nil {
+		o.parts = append(o.parts, define.TextPart(o.cur.String()))
+		o.cur.Reset()
 	}
 }
 
 // size adds n bytes as text: "1 byte", "1000 bytes".
 func (o *output) size(n int64) {
 	var buf [24]byte
-	o.putBytes(strconv.AppendInt(buf[:0], n, 10))
+	o.put(string(strconv.AppendInt(buf[:0], n, 10)))
 	if n == 1 {
 		o.put(" byte")
 	} else {

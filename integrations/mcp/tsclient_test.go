@@ -2,6 +2,7 @@ package tnmcp_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/define"
 	tnmcp "github.com/toolnexus/toolnexus/integrations/mcp"
+	"github.com/toolnexus/toolnexus/internal/mediatest"
 )
 
 // The MCP project's TypeScript SDK Client, which no one here wrote, against
@@ -56,7 +58,22 @@ func tsToolkit() (*toolnexus.Toolkit, error) {
 		return tsOrders{}, nil // every slice and map nil
 	}, define.WithName("find_orders"), define.WithDescription("Orders of a customer"),
 		define.WithAnnotations(define.Annotations{ReadOnly: define.HintTrue}))
-	return toolnexus.NewToolkit(find)
+	chart := define.MustDefineTool(func(context.Context, struct{}) (define.Result, error) {
+		return define.Result{Output: "the chart, its data and a reading", Parts: tsParts()}, nil
+	}, define.WithName("chart"), define.WithDescription("A chart"))
+	return toolnexus.NewToolkit(find, chart)
+}
+
+// tsParts are the parts the chart tool returns: one of every kind MCP
+// carries as content.
+func tsParts() []define.Part {
+	return []define.Part{
+		define.ImagePart("image/png", mediatest.PNG()),
+		define.AudioPart("audio/wav", mediatest.WAV()),
+		define.FilePart("application/pdf", "report.pdf", mediatest.PDF()),
+		define.FilePart("text/csv", "data.csv", mediatest.Text()),
+		define.ImageURLPart("https://example.com/chart.png"),
+	}
 }
 
 // TestTSClientStdioServer is not a test: run by the TypeScript client with
@@ -145,7 +162,17 @@ type tsSeen struct {
 			IsError           bool            `json:"isError"`
 			StructuredContent json.RawMessage `json:"structuredContent"`
 			Content           []struct {
-				Text string `json:"text"`
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				Data     string `json:"data"`
+				MIMEType string `json:"mimeType"`
+				URI      string `json:"uri"`
+				Resource struct {
+					URI      string `json:"uri"`
+					MIMEType string `json:"mimeType"`
+					Text     string `json:"text"`
+					Blob     string `json:"blob"`
+				} `json:"resource"`
 			} `json:"content"`
 		} `json:"result"`
 	} `json:"results"`
@@ -154,7 +181,8 @@ type tsSeen struct {
 var tsCalls = `[
  {"name":"find_orders","arguments":{"customer":"c-7"}},
  {"name":"find_orders","arguments":{"customer":"c-42","limit":3}},
- {"name":"find_orders","arguments":{"customer":"","limit":99}}
+ {"name":"find_orders","arguments":{"customer":"","limit":99}},
+ {"name":"chart","arguments":{}}
 ]`
 
 func runTSClient(t *testing.T, node, script, mode, target string) tsSeen {
@@ -185,14 +213,14 @@ func startTSClient(node, script, mode, target string) ([]byte, string, error) {
 
 func checkTSSeen(t *testing.T, seen tsSeen) {
 	t.Helper()
-	if len(seen.Tools) != 1 || seen.Tools[0].Name != "find_orders" || len(seen.Tools[0].OutputSchema) == 0 {
+	if len(seen.Tools) != 2 || seen.Tools[1].Name != "find_orders" || len(seen.Tools[1].OutputSchema) == 0 {
 		t.Fatalf("tools: %+v", seen.Tools)
 	}
-	if ro := seen.Tools[0].Annotations.ReadOnlyHint; ro == nil || !*ro {
+	if ro := seen.Tools[1].Annotations.ReadOnlyHint; ro == nil || !*ro {
 		t.Errorf("readOnlyHint: %v", ro)
 	}
-	if len(seen.Results) != 3 {
-		t.Fatalf("%d results, want 3", len(seen.Results))
+	if len(seen.Results) != 4 {
+		t.Fatalf("%d results, want 4", len(seen.Results))
 	}
 	for i, r := range seen.Results[:2] {
 		if r.Error != "" || r.Result.IsError {
@@ -209,6 +237,34 @@ func checkTSSeen(t *testing.T, seen tsSeen) {
 	if bad.Error != "" || !bad.Result.IsError || len(bad.Result.Content) == 0 ||
 		!strings.Contains(bad.Result.Content[0].Text, "/customer") || !strings.Contains(bad.Result.Content[0].Text, "/limit") {
 		t.Errorf("bad arguments: %+v", bad)
+	}
+	// The parts arrive as MCP content the client's schema accepts: an
+	// image, an audio, a PDF as an embedded blob, the CSV as an embedded
+	// text, and the image by URL as a resource link, each whole.
+	chart := seen.Results[3]
+	if chart.Error != "" || chart.Result.IsError || len(chart.Result.Content) != 6 {
+		t.Fatalf("chart: %+v", chart)
+	}
+	c := chart.Result.Content
+	b64 := base64.StdEncoding.EncodeToString
+	parts := tsParts()
+	if c[0].Type != "text" || c[0].Text != "the chart, its data and a reading" {
+		t.Errorf("chart text: %+v", c[0])
+	}
+	if c[1].Type != "image" || c[1].MIMEType != "image/png" || c[1].Data != b64(parts[0].Data) {
+		t.Errorf("chart image: %+v", c[1])
+	}
+	if c[2].Type != "audio" || c[2].MIMEType != "audio/wav" || c[2].Data != b64(parts[1].Data) {
+		t.Errorf("chart audio: %+v", c[2])
+	}
+	if r := c[3].Resource; c[3].Type != "resource" || r.MIMEType != "application/pdf" || r.Blob != b64(parts[2].Data) || r.URI != "toolnexus://part/2/report.pdf" {
+		t.Errorf("chart PDF: %+v", c[3])
+	}
+	if r := c[4].Resource; c[4].Type != "resource" || r.MIMEType != "text/csv" || r.Text != string(parts[3].Data) || r.URI != "toolnexus://part/3/data.csv" {
+		t.Errorf("chart CSV: %+v", c[4])
+	}
+	if c[5].Type != "resource_link" || c[5].URI != "https://example.com/chart.png" || c[5].MIMEType != "image/png" {
+		t.Errorf("chart image by URL: %+v", c[5])
 	}
 }
 

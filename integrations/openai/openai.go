@@ -58,12 +58,16 @@
 // The arguments text of each call goes to [define.Tool.ExecuteJSON] as the
 // model sent it; text that is not a JSON object is that call's error
 // result, which the model sees and can correct. Results are rendered as
-// [adapters.OpenAIResults] and [adapters.OpenAIResponsesResults] do (an error
-// result's text starts with "error: ").
+// [adapters.OpenAIResultsAndMedia] and [adapters.OpenAIResponsesResults] do
+// (an error result's text starts with "error: "): a result's images, PDF
+// files and audio go, for Chat, in a user message after the tool messages
+// (the SDK's image_url, file and input_audio parts), and, for Responses,
+// in the function_call_output's output list (input_image, input_file).
 package tnopenai
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -137,7 +141,9 @@ func entryJSON(one any) (json.RawMessage, error) {
 // [toolnexus.Toolkit.Run] (concurrently, results in call order) and returns
 // the messages to append to the request's Messages: the assistant message
 // (its content and its tool calls, arguments as the model sent them), then
-// one tool message per call. done is true when the model called no tool:
+// one tool message per call, then, when results carry images, PDF files
+// or audio, the user message that carries them. done is true when the
+// model called no tool:
 // next then holds only the assistant message, and
 // resp.Choices[0].Message.Content is the answer.
 //
@@ -186,12 +192,36 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion
 	if len(calls) == 0 {
 		return next, true, nil
 	}
-	msgs, err := adapters.OpenAIResults(calls, tk.Run(ctx, calls, opts...))
+	return answer(ctx, tk, calls, next, opts)
+}
+
+// answer runs calls and appends to next their tool messages, then the
+// user message that carries their media, if any.
+func answer(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.Call, next []openai.ChatCompletionMessageParamUnion, opts []toolnexus.RunOption) ([]openai.ChatCompletionMessageParamUnion, bool, error) {
+	msgs, media, err := adapters.OpenAIResultsAndMedia(calls, tk.Run(ctx, calls, opts...))
 	if err != nil {
 		return nil, false, fmt.Errorf("tnopenai: %w", err)
 	}
 	for _, m := range msgs {
 		next = append(next, openai.ToolMessage(m.Content, m.ToolCallID))
+	}
+	if media != nil {
+		parts := make([]openai.ChatCompletionContentPartUnionParam, len(media.Content))
+		for i, c := range media.Content {
+			switch {
+			case c.ImageURL != nil:
+				parts[i] = openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: c.ImageURL.URL.Text()})
+			case c.File != nil:
+				parts[i] = openai.FileContentPart(openai.ChatCompletionContentPartFileFileParam{
+					FileData: param.NewOpt(c.File.FileData.Text()), Filename: param.NewOpt(c.File.Filename)})
+			case c.InputAudio != nil:
+				parts[i] = openai.InputAudioContentPart(openai.ChatCompletionContentPartInputAudioInputAudioParam{
+					Data: base64.StdEncoding.EncodeToString(c.InputAudio.Data), Format: c.InputAudio.Format})
+			default:
+				parts[i] = openai.TextContentPart(c.Text)
+			}
+		}
+		next = append(next, openai.UserMessage(parts))
 	}
 	return next, false, nil
 }
@@ -201,7 +231,8 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion
 // [adapters.ForOpenAI] (a streamed reply read from its raw body), or of
 // [adapters.ParseOpenAIReply]. Its Replay, the one
 // [adapters.OpenAIAssistantMessage], goes back as the assistant message,
-// byte for byte; then one tool message per call. done is true when the
+// byte for byte; then one tool message per call, and the user message of
+// their media, as for Run. done is true when the
 // model called no tool; turn.Text is then the answer.
 //
 // This is the streamed loop to prefer: the adapters' parser joins the
@@ -229,14 +260,7 @@ func RunTurn(ctx context.Context, tk *toolnexus.Toolkit, turn adapters.Turn, opt
 	if len(turn.Calls) == 0 {
 		return next, true, nil
 	}
-	msgs, err := adapters.OpenAIResults(turn.Calls, tk.Run(ctx, turn.Calls, opts...))
-	if err != nil {
-		return nil, false, fmt.Errorf("tnopenai: %w", err)
-	}
-	for _, m := range msgs {
-		next = append(next, openai.ToolMessage(m.Content, m.ToolCallID))
-	}
-	return next, false, nil
+	return answer(ctx, tk, turn.Calls, next, opts)
 }
 
 // RunResponses is [Run] for the Responses API: it runs the function_call
@@ -282,11 +306,46 @@ func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Re
 		return nil, false, fmt.Errorf("tnopenai: %w", err)
 	}
 	for _, it := range items {
-		out := responses.ResponseInputItemParamOfFunctionCallOutput(it.Output)
+		var out responses.ResponseInputItemUnionParam
+		switch o := it.Output.(type) {
+		case []adapters.OpenAIResponsesContent:
+			list := make(responses.ResponseFunctionCallOutputItemListParam, len(o))
+			for i, c := range o {
+				list[i] = outputItem(c)
+			}
+			out = responses.ResponseInputItemParamOfFunctionCallOutput(list)
+		case string:
+			out = responses.ResponseInputItemParamOfFunctionCallOutput(o)
+		default:
+			return nil, false, fmt.Errorf("tnopenai: the output of call %s is a %T", it.CallID, o)
+		}
 		out.OfFunctionCallOutput.CallID = param.NewOpt(it.CallID)
 		next = append(next, out)
 	}
 	return next, false, nil
+}
+
+// outputItem is the SDK's form of an item of a function_call_output's
+// output list (a result's parts): input_text, input_image or input_file.
+func outputItem(c adapters.OpenAIResponsesContent) responses.ResponseFunctionCallOutputItemUnionParam {
+	switch c.Type {
+	case "input_image":
+		return responses.ResponseFunctionCallOutputItemUnionParam{OfInputImage: &responses.ResponseInputImageContentParam{
+			ImageURL: param.NewOpt(c.ImageURL.Text()), Detail: responses.ResponseInputImageContentDetail(c.Detail)}}
+	case "input_file":
+		f := &responses.ResponseInputFileContentParam{}
+		if c.FileData != nil {
+			f.FileData = param.NewOpt(c.FileData.Text())
+		}
+		if c.FileURL != "" {
+			f.FileURL = param.NewOpt(c.FileURL)
+		}
+		if c.Filename != "" {
+			f.Filename = param.NewOpt(c.Filename)
+		}
+		return responses.ResponseFunctionCallOutputItemUnionParam{OfInputFile: f}
+	}
+	return responses.ResponseFunctionCallOutputItemUnionParam{OfInputText: &responses.ResponseInputTextContentParam{Text: c.Text}}
 }
 
 // checkCall checks what results are paired by: an id and a name.

@@ -23,7 +23,10 @@
 // pending call (it waits for approval, and did not run) has no
 // error.type. The arguments (gen_ai.tool.call.arguments) and the result
 // (gen_ai.tool.call.result) are recorded only with [WithArguments] and
-// [WithResults]: they may hold personal data.
+// [WithResults]: they may hold personal data. A result's parts (images,
+// files, audio) are recorded by kind, MIME type and size
+// (toolnexus.result.part.kinds, .mime_types and .sizes), never their
+// bytes, with or without WithResults.
 //
 // A tool name and a call id come from the model, so a span carries at
 // most [MaxNameBytes] of a name (in its name and gen_ai.tool.name) and
@@ -68,19 +71,25 @@ const ScopeName = "github.com/toolnexus/toolnexus/integrations/otel"
 // The names this package records, after the conventions named in the
 // package documentation.
 const (
-	SpanNamePrefix   = "execute_tool "
-	OperationName    = "execute_tool"
-	DurationMetric   = "gen_ai.execute_tool.duration"
-	AttrOperation    = attribute.Key("gen_ai.operation.name")
-	AttrToolName     = attribute.Key("gen_ai.tool.name")
-	AttrToolCallID   = attribute.Key("gen_ai.tool.call.id")
-	AttrToolDesc     = attribute.Key("gen_ai.tool.description")
-	AttrToolType     = attribute.Key("gen_ai.tool.type")
-	AttrToolArgs     = attribute.Key("gen_ai.tool.call.arguments")
-	AttrToolResult   = attribute.Key("gen_ai.tool.call.result")
-	AttrErrorType    = attribute.Key("error.type")
-	AttrOutcome      = attribute.Key("toolnexus.call.outcome")
-	toolTypeFunction = "function"
+	SpanNamePrefix = "execute_tool "
+	OperationName  = "execute_tool"
+	DurationMetric = "gen_ai.execute_tool.duration"
+	AttrOperation  = attribute.Key("gen_ai.operation.name")
+	AttrToolName   = attribute.Key("gen_ai.tool.name")
+	AttrToolCallID = attribute.Key("gen_ai.tool.call.id")
+	AttrToolDesc   = attribute.Key("gen_ai.tool.description")
+	AttrToolType   = attribute.Key("gen_ai.tool.type")
+	AttrToolArgs   = attribute.Key("gen_ai.tool.call.arguments")
+	AttrToolResult = attribute.Key("gen_ai.tool.call.result")
+	AttrErrorType  = attribute.Key("error.type")
+	AttrOutcome    = attribute.Key("toolnexus.call.outcome")
+	// The parts of a result (define.Result.Parts), one element each, in
+	// order: their kinds, MIME types and sizes in bytes, never their
+	// content; absent for a result without parts.
+	AttrPartKinds     = attribute.Key("toolnexus.result.part.kinds")
+	AttrPartMIMETypes = attribute.Key("toolnexus.result.part.mime_types")
+	AttrPartSizes     = attribute.Key("toolnexus.result.part.sizes")
+	toolTypeFunction  = "function"
 )
 
 // Bounds of the text a span takes from the model.
@@ -168,8 +177,10 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 func WithArguments() Option { return func(c *config) { c.args = true } }
 
 // WithResults records each call's result text in gen_ai.tool.call.result,
-// an error's message included. Without it nothing of a result's text
-// reaches a span: the status says the outcome ([StatusDescription]).
+// an error's message included (its Output only: a result's parts are
+// never recorded but by kind, MIME type and size). Without it nothing of
+// a result's text reaches a span: the status says the outcome
+// ([StatusDescription]).
 func WithResults() Option { return func(c *config) { c.results = true } }
 
 // Tracer traces and measures a toolkit's calls: its [Tracer.Middleware]
@@ -356,6 +367,13 @@ func (t *Tracer) end(ctx context.Context, span trace.Span, metricName string, r 
 	span.SetAttributes(AttrOutcome.String(string(outcome)))
 	if t.cfg.results {
 		span.SetAttributes(AttrToolResult.String(r.Output))
+	}
+	if n := len(r.Parts); n > 0 {
+		kinds, types, sizes := make([]string, n), make([]string, n), make([]int64, n)
+		for i, p := range r.Parts {
+			kinds[i], types[i], sizes[i] = string(p.Kind), p.MIMEType, int64(p.Size())
+		}
+		span.SetAttributes(AttrPartKinds.StringSlice(kinds), AttrPartMIMETypes.StringSlice(types), AttrPartSizes.Int64Slice(sizes))
 	}
 	metricAttrs := []attribute.KeyValue{AttrOperation.String(OperationName), AttrToolName.String(metricName), AttrToolType.String(toolTypeFunction)}
 	if r.IsError && outcome != toolnexus.OutcomePending {

@@ -391,3 +391,42 @@ func TestNothingLeaksWithoutOptIn(t *testing.T) {
 		t.Errorf("histogram series by tool name: %v, want vault: 5 and %s: 51", names, tnotel.OtherToolName)
 	}
 }
+
+// TestSpanParts: a result's parts are on its span by kind, MIME type and
+// size, never their bytes, even with WithResults.
+func TestSpanParts(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\nPIXELSECRET")
+	shot := define.MustDefineTool(func(context.Context, struct{}) (define.Result, error) {
+		return define.Result{Output: "two pages", Parts: []define.Part{define.ImagePart("", png), define.FilePart("text/plain", "notes.txt", []byte("TEXTSECRET"))}}, nil
+	}, define.WithName("shot"))
+	exp := tracetest.NewInMemoryExporter()
+	tr := tnotel.New(tnotel.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))), tnotel.WithResults())
+	tk, err := toolnexus.NewToolkitWith([]define.Tool{shot}, tr.Options()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tk.ExecuteJSON(context.Background(), "shot", nil)
+	spans := exp.GetSpans()
+	if len(spans) != 1 {
+		t.Fatalf("%d spans", len(spans))
+	}
+	got := map[attribute.Key]attribute.Value{}
+	for _, kv := range spans[0].Attributes {
+		got[kv.Key] = kv.Value
+		if strings.Contains(kv.Value.String(), "SECRET") {
+			t.Errorf("%s holds the part's bytes: %s", kv.Key, kv.Value.String())
+		}
+	}
+	if k := got[tnotel.AttrPartKinds].AsStringSlice(); !slices.Equal(k, []string{"image", "file"}) {
+		t.Errorf("kinds = %v", k)
+	}
+	if m := got[tnotel.AttrPartMIMETypes].AsStringSlice(); !slices.Equal(m, []string{"image/png", "text/plain"}) {
+		t.Errorf("MIME types = %v", m)
+	}
+	if s := got[tnotel.AttrPartSizes].AsInt64Slice(); !slices.Equal(s, []int64{int64(len(png)), 10}) {
+		t.Errorf("sizes = %v", s)
+	}
+	if got[tnotel.AttrToolResult].AsString() != "two pages" {
+		t.Errorf("result = %v", got[tnotel.AttrToolResult])
+	}
+}

@@ -69,6 +69,20 @@ func Toolkit() *toolnexus.Toolkit {
 	return tk
 }
 
+// MediaToolkit returns a toolkit of one tool, screenshot (no
+// arguments), whose result is the text "captured" and parts, for the
+// tests of parts through the SDKs.
+func MediaToolkit(parts ...define.Part) *toolnexus.Toolkit {
+	shot := define.MustDefineTool(func(context.Context, struct{}) (define.Result, error) {
+		return define.Result{Output: "captured", Parts: parts}, nil
+	}, define.WithName("screenshot"), define.WithDescription("Captures the screen"))
+	tk, err := toolnexus.NewToolkit(shot)
+	if err != nil {
+		panic(err) // one fixed, valid tool
+	}
+	return tk
+}
+
 // Model is an HTTP server that plays a model: it answers each POST to its
 // path with the next scripted reply (status 200) and records the request
 // bodies. A reply that starts with "data:" or "event:" is a streamed one,
