@@ -213,7 +213,7 @@ type Observer func(ctx context.Context, e Event)
 
 // Event is what an [Observer] sees of one call.
 type Event struct {
-	Call     adapters.Call // the call as it came: ID, Name, and Args or Input
+	Call     adapters.Call // the call as it came: ID, Name, and Args or Input (a near miss of a name, WithNearMissNames: the tool's Name, SentName as sent)
 	Tool     define.Tool   // its tool; zero when Name is none of the toolkit's
 	Result   define.Result // the result delivered
 	Outcome  Outcome       // the kind of result, [OutcomeOf] Result
@@ -448,6 +448,9 @@ func (tk *Toolkit) observe(ctx context.Context, c *adapters.Call, r define.Resul
 	}
 	if i, ok := tk.byName[c.Name]; ok {
 		e.Tool = tk.tools[i]
+	} else if i, ok := tk.nearMiss(c.Name); ok {
+		e.Tool = tk.tools[i]
+		e.Call.Name, e.Call.SentName = tk.names[i], c.Name
 	}
 	for _, o := range tk.hooks.observers {
 		o(ctx, e)

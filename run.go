@@ -31,7 +31,8 @@ var ErrToolExited = errors.New("tool exited without returning")
 
 // RunOption configures [Toolkit.Run], [Toolkit.RunStream] and
 // [Toolkit.Resume]. The set is sealed: make options with
-// [WithParallelism], [WithCallTimeout] and [WithEarlyStart].
+// [WithParallelism], [WithCallTimeout], [WithEarlyStart] and
+// [WithProvider].
 type RunOption interface {
 	applyRun(*runConfig)
 }
@@ -41,6 +42,7 @@ type runConfig struct {
 	parallelism int
 	callTimeout time.Duration
 	early       EarlyStart
+	rendering   adapters.Rendering // WithProvider's, for calls that carry none
 }
 
 // read applies opts to c, then the defaults: the one place where the

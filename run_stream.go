@@ -149,8 +149,8 @@ func (b *runner) startsEarly(c *adapters.Call) bool {
 	case EarlyStartAll:
 		return true
 	case EarlyStartReadOnly:
-		t, ok := b.tk.Get(c.Name)
-		return ok && t.Annotations().ReadOnly == define.HintTrue
+		i, ok := b.tk.toolIndex(c.Name)
+		return ok && b.tk.tools[i].Annotations().ReadOnly == define.HintTrue
 	}
 	return false
 }

@@ -187,6 +187,7 @@ func (b *runner) prepareFirst() bool {
 	if f.ctx, f.cancel, f.stop, ok = b.begin(0, c); !ok {
 		return false
 	}
+	c = b.tk.effective(c, b.cfg.rendering)
 	t, found := b.tk.Get(c.Name)
 	if found && (!smallArgs(c) || b.tk.hooks != nil) {
 		// Decoded on the worker, where Run need not wait for it, or
@@ -422,6 +423,7 @@ func (b *runner) guard(i int, c *adapters.Call, ctx context.Context, cancel cont
 		}
 	}()
 	var r define.Result
+	c = b.tk.effective(c, b.cfg.rendering)
 	if b.tk.hooks != nil {
 		r = b.tk.call(ctx, i, c, b.approved)
 	} else if c.Input != nil {

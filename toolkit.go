@@ -24,8 +24,10 @@ var ErrUnknownTool = errors.New("unknown tool")
 type Toolkit struct {
 	tools  []define.Tool
 	byName map[string]int
-	names  []string  // the tools' names, in order
-	pairs  namePairs // their letter pairs, when there are more than cfg.closestNames
+	names  []string       // the tools' names, in order
+	pairs  namePairs      // their letter pairs, when there are more than cfg.closestNames
+	pinned []bool         // per tool, whether it is pinned strict (define.WithStrict(true)); nil when none is
+	near   map[string]int // WithNearMissNames: each name's near-miss key to its tool, -1 when two share it; nil when off
 	cfg    toolkitConfig
 	hooks  *hooks // middleware, approvals and observers; nil when none
 }
@@ -42,6 +44,7 @@ type ToolkitOption interface {
 type toolkitConfig struct {
 	maxEchoedName int
 	closestNames  int
+	nearMiss      bool
 	middleware    []Middleware
 	named         []namedOption // options for one tool, in order
 	observers     []Observer
@@ -89,7 +92,8 @@ func NewToolkit(tools ...define.Tool) (*Toolkit, error) {
 }
 
 // NewToolkitWith is [NewToolkit] with options: [WithMaxEchoedName] and
-// [WithClosestNames] shape the error of a call of an unknown name;
+// [WithClosestNames] shape the error of a call of an unknown name, and
+// [WithNearMissNames] reads a near miss of a name as the name;
 // [WithMiddleware], [WithToolMiddleware], [WithObserver] and
 // [WithApproval] add to every call's lifecycle (see [Middleware]). An
 // option naming a tool the toolkit does not have is an error, and so is
@@ -133,6 +137,10 @@ func NewToolkitWith(tools []define.Tool, opts ...ToolkitOption) (*Toolkit, error
 	if len(tk.names) > tk.cfg.closestNames {
 		tk.pairs = newNamePairs(tk.names)
 	}
+	tk.pinned = strictPins(tk.tools)
+	if tk.cfg.nearMiss {
+		tk.near = nearMissKeys(tk.names)
+	}
 	h, err := newHooks(tk)
 	if err != nil {
 		return nil, err
@@ -167,30 +175,32 @@ func (tk *Toolkit) Get(name string) (define.Tool, bool) {
 // (see [Middleware]); a call that needs approval does not run and its
 // result is pending (see [PendingCalls]).
 func (tk *Toolkit) Execute(ctx context.Context, name string, args map[string]any) define.Result {
-	if tk.hooks != nil {
-		if args == nil {
-			args = map[string]any{} // Input nil would mean Args
-		}
-		return tk.execute(ctx, adapters.Call{Name: name, Input: args})
+	if args == nil {
+		args = map[string]any{} // Input nil would mean Args
 	}
-	t, ok := tk.Get(name)
+	c := tk.effective(&adapters.Call{Name: name, Input: args}, adapters.Rendering{})
+	if tk.hooks != nil {
+		return tk.execute(ctx, *c)
+	}
+	t, ok := tk.Get(c.Name)
 	if !ok {
 		return tk.unknownTool(name)
 	}
-	return t.Execute(ctx, args)
+	return t.Execute(ctx, c.Input)
 }
 
 // ExecuteJSON is [Toolkit.Execute] for arguments that arrived as JSON text
 // (OpenAI's function.arguments); see [define.Tool.ExecuteJSON].
 func (tk *Toolkit) ExecuteJSON(ctx context.Context, name string, args []byte) define.Result {
+	c := tk.effective(&adapters.Call{Name: name, Args: args}, adapters.Rendering{})
 	if tk.hooks != nil {
-		return tk.execute(ctx, adapters.Call{Name: name, Args: args})
+		return tk.execute(ctx, *c)
 	}
-	t, ok := tk.Get(name)
+	t, ok := tk.Get(c.Name)
 	if !ok {
 		return tk.unknownTool(name)
 	}
-	return t.ExecuteJSON(ctx, args)
+	return t.ExecuteJSON(ctx, c.Args)
 }
 
 func (tk *Toolkit) unknownTool(name string) define.Result {

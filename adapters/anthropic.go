@@ -13,7 +13,7 @@ import (
 
 var anthropicSpec = &spec{
 	name: NameAnthropic, funcName: "ToAnthropic", display: "Anthropic",
-	options: optStrict | optMaxInlineDepth | optDeferred | optAnswer, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch, AnswerTool",
+	options: optStrict | optMaxInlineDepth | optDeferred | optAnswer | optRepair, optionText: "Strict, StrictWherePossible, MaxInlineDepth, Deferred, DeferOnly, ToolSearch, AnswerTool, RepairArguments",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64, // 64 is what every client enforces
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
 	key: &dottedKeyRule,

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"sort"
 	"strconv"
@@ -32,7 +33,10 @@ import (
 //   - input_json_delta's partial_json pieces are joined as sent and read
 //     once the block ends: pieces that join to nothing leave the input
 //     content_block_start gave ({} for a tool_use); otherwise they must be
-//     one whole JSON value (an object, for a tool_use), which replaces it;
+//     one whole JSON value, which replaces it, except for a tool_use,
+//     whose text that is not one object makes a malformed call (input {})
+//     unless the stop_reason that follows is max_tokens and the text
+//     stops inside its object: then the stream is incomplete;
 //   - citations_delta's citation is appended to the block's citations;
 //   - a block ends at its content_block_stop, or, when that is missing,
 //     at the next content_block_start, message_delta or message_stop; a
@@ -71,7 +75,16 @@ type anthropicStream struct {
 	spare     *anthropicBlock // a block's storage, reused
 	ids       callIDs
 	scratch   []byte
+	calls     int         // tool_use calls made so far
+	patches   []callPatch // what the message cannot hold of a malformed or repaired call
+	// unclosed names the first tool_use whose input ended inside its
+	// object at its content_block_stop: cut off if the stop_reason is
+	// max_tokens, else malformed; "" when none.
+	unclosed string
 }
+
+// patch gives the calls of the assembled message what it cannot hold.
+func (a *anthropicStream) patch(calls []Call) { patchCalls(calls, a.patches) }
 
 // anthropicBlock is the content block being streamed.
 type anthropicBlock struct {
@@ -80,6 +93,7 @@ type anthropicBlock struct {
 	members wireMembers
 	input   []byte // `"` and the partial_json pieces' insides, joined
 	pieces  bool   // a partial_json piece came
+	bad     *Call  // a tool_use whose input is malformed or repaired: its Args and marks
 }
 
 func (a *anthropicStream) event(s *Stream, name string, data []byte) error {
@@ -298,7 +312,7 @@ func (a *anthropicStream) blockStart(s *Stream, rawIndex, block []byte) error {
 		b = new(anthropicBlock)
 	}
 	a.spare = nil
-	b.index, b.typ, b.pieces = index, typ, false
+	b.index, b.typ, b.pieces, b.bad = index, typ, false, nil
 	b.members.reset()
 	b.input = append(b.input[:0], '"')
 	a.open = b
@@ -417,6 +431,9 @@ func (a *anthropicStream) messageDelta(s *Stream, delta, usage []byte) error {
 					return err
 				}
 				a.stopSeen = a.stopSeen || m.Val[0] != 'n'
+				if a.unclosed != "" && string(m.Val) == `"max_tokens"` {
+					return p.fail(pointer("/delta/stop_reason"), ErrIncomplete, "the input of %s was cut off before its JSON was whole (stop_reason \"max_tokens\")", a.unclosed)
+				}
 			}
 			if keyFolds(m.Key, anthropicKeys) {
 				a.msg.set(p.ix, m.Key, m.Val) // the others (stop_sequence, ...) are not kept
@@ -497,6 +514,11 @@ func (a *anthropicStream) end(s *Stream, why string) error {
 		if err != nil {
 			return err
 		}
+		if b.bad != nil {
+			c.Args, c.Malformed, c.Repaired = b.bad.Args, b.bad.Malformed, b.bad.Repaired
+			a.patches = append(a.patches, callPatch{index: a.calls, args: c.Args, malformed: c.Malformed, repaired: c.Repaired})
+		}
+		a.calls++
 		s.giveCall(c)
 	}
 	if a.blocks > 0 {
@@ -513,8 +535,11 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 	p := &s.rp
 	var oe objectEnd
 	oe.feed(text)
-	if text[0] == '{' && !oe.closed {
+	if text[0] == '{' && !oe.closed && (why != "" || b.typ != "tool_use") {
 		return s.failStream(ErrIncomplete, "the input of block %d (%s) was cut off before its JSON was whole%s", b.index, a.blockName(b), why)
+	}
+	if b.typ == "tool_use" {
+		return a.toolInput(s, b, text, !oe.closed)
 	}
 	args, err := p.check(pointer(""), text, a.inputSentinel(b), nil)
 	if err != nil {
@@ -536,6 +561,47 @@ func (a *anthropicStream) readInput(s *Stream, b *anthropicBlock, text []byte, w
 		m = &b.members.m[i]
 	}
 	m.kind, m.val = wireValue, jsonwire.AppendCompact(m.val[:0], args)
+	return nil
+}
+
+// toolInput reads the input text of the tool_use block b, which its
+// content_block_stop ended: one JSON object, or a malformed call (its
+// input in the message {}), or, with RepairArguments, a repaired one.
+// unclosed says the text ends inside its object: cut off if the
+// stop_reason to come is max_tokens (messageDelta then fails), else the
+// model's.
+func (a *anthropicStream) toolInput(s *Stream, b *anthropicBlock, text []byte, unclosed bool) error {
+	inner, _, bad, err := s.rp.argsInText(pointer(""), text)
+	if err != nil {
+		return err
+	}
+	input := inner // checked: compacted into the member below, no copy of its own
+	switch {
+	case bad != "":
+		c := new(Call)
+		if err := s.rp.badArgs(pointer(""), append([]byte(nil), text...), bad, false, c); err != nil {
+			return err
+		}
+		b.bad, input = c, c.Args
+		if c.Malformed != "" {
+			input = json.RawMessage("{}") // the message needs an object
+		}
+	case inner == nil && len(trimJSONSpace(text)) > 0:
+		input = json.RawMessage("null") // no input ({}), as in a whole message
+	case inner == nil:
+		input = json.RawMessage("{}")
+	}
+	if unclosed && a.unclosed == "" {
+		a.unclosed = "block " + strconv.FormatInt(b.index, 10) + " (" + a.blockName(b) + ")"
+	}
+	i := b.members.find(keyInput)
+	var m *wireMember
+	if i < 0 {
+		m = b.members.add(keyInput)
+	} else {
+		m = &b.members.m[i]
+	}
+	m.kind, m.val = wireValue, jsonwire.AppendCompact(m.val[:0], input)
 	return nil
 }
 
@@ -661,10 +727,13 @@ func (a *anthropicStream) finish(s *Stream) ([]byte, error) {
 // with their signatures, server tool blocks, citations).
 //
 // A tool_use is complete at its content_block_stop (see [Stream] to get
-// calls then). Its input_json_delta pieces joined must be one JSON object,
-// or nothing (the input is then {}); pieces that are not JSON are an error
-// wrapping [ErrArguments], and an input cut off (by max_tokens, or by the
-// end of the body) one wrapping [ErrIncomplete]. A delta or stop for a
+// calls then). Its input_json_delta pieces joined are its arguments text:
+// one JSON object, or nothing (the input is then {}). Pieces that join to
+// anything else make a malformed call ([Call].Malformed, its Args the
+// text; its input in the replayed message {}, as the API needs an object)
+// or, with [RepairArguments], a repaired one; an input cut off (by
+// max_tokens, or by the end of the body) is an error wrapping
+// [ErrIncomplete]. A delta or stop for a
 // block that is not the one being streamed, or a block index started
 // twice, wrap [ErrReplyShape]; an error event wraps [ErrProviderError] and
 // quotes it. A body that ends before message_stop is an error wrapping

@@ -12,7 +12,7 @@ import (
 
 var bedrockSpec = &spec{
 	name: NameBedrock, funcName: "ToBedrock", display: "Bedrock",
-	options: optAnswer, optionText: "AnswerTool",
+	options: optAnswer | optRepair, optionText: "AnswerTool, RepairArguments",
 	toolName: nameRule{text: "^[a-zA-Z0-9_-]{1,64}$", min: 1, max: 64,
 		rest: func(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }},
 	key:     &dottedKeyRule, // Claude serves most Converse tool calls

@@ -57,13 +57,19 @@ type bedrockStream struct {
 	stopped bool   // messageStop came
 	// stopReason is messageStop's, as sent, while it ends the open blocks.
 	stopReason []byte
-	metadata   bool // metadata came
-	blocks     []*bedrockBlock
-	open       *bedrockBlock // the block not ended yet, if any
-	byIndex    map[int64]int // contentBlockIndex -> blocks
-	ids        map[string]bool
-	top        wireMembers // the response's members from messageStop and metadata that its parser reads
-	scratch    []byte
+	calls      int         // calls made so far (not server_tool_use)
+	patches    []callPatch // what the reply cannot hold of a malformed or repaired call
+	// unclosed names the first tool use whose input ended inside its
+	// object at its contentBlockStop: cut off if the stopReason is
+	// max_tokens, else malformed; "" when none.
+	unclosed string
+	metadata bool // metadata came
+	blocks   []*bedrockBlock
+	open     *bedrockBlock // the block not ended yet, if any
+	byIndex  map[int64]int // contentBlockIndex -> blocks
+	ids      map[string]bool
+	top      wireMembers // the response's members from messageStop and metadata that its parser reads
+	scratch  []byte
 }
 
 // The kinds of content block.
@@ -164,6 +170,9 @@ func (a *bedrockStream) event(s *Stream, name string, data []byte) error {
 		}
 		if _, err := p.text(pointer("/stopReason"), v[0]); err != nil {
 			return err
+		}
+		if a.unclosed != "" && string(v[0]) == `"max_tokens"` {
+			return p.fail(pointer("/stopReason"), ErrIncomplete, "the input of %s was cut off before its JSON was whole (stopReason \"max_tokens\")", a.unclosed)
 		}
 		a.stopReason = v[0] // for end's error; the event's data is valid only during the call
 		err := a.endOpen(s)
@@ -524,32 +533,43 @@ func (a *bedrockStream) end(s *Stream, b *bedrockBlock) error {
 	}
 	text := jsonwire.AppendUnquoted(a.scratch[:0], append(b.input, '"'))
 	a.scratch = text
-	if len(trimJSONSpace(text)) == 0 {
-		b.args = []byte("{}")
-	} else {
-		v, err := s.rp.check(pointer(""), text, ErrArguments, nil)
-		if err != nil {
-			if a.stopReason != nil {
-				return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is not whole JSON when messageStop (stopReason %s) ends it: %s", b.index, msgQuote(name), a.stopReason, errProblem(err))
-			}
-			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is not valid JSON: %s", b.index, msgQuote(name), errProblem(err))
+	c := Call{Name: name}
+	if err := s.rp.textArgs(pointer(""), text, false, &c); err != nil {
+		return err
+	}
+	if cutInside(text) {
+		// Ended inside its object: cut off when the stopReason is
+		// max_tokens (given now, at a messageStop that ends the block, or
+		// by the messageStop to come), else the model's.
+		if a.stopReason != nil && string(a.stopReason) == `"max_tokens"` {
+			return s.rp.fail(pointer(""), ErrIncomplete, "input of tool use block %d (%s) was cut off before its JSON was whole (stopReason %s)", b.index, msgQuote(name), a.stopReason)
 		}
-		if v[0] != '{' && v[0] != 'n' {
-			return s.rp.fail(pointer(""), ErrArguments, "input of tool use block %d (%s) is %s, not a JSON object", b.index, msgQuote(name), jsonwire.Kind(v))
+		if a.unclosed == "" {
+			a.unclosed = "tool use block " + strconv.FormatInt(b.index, 10) + " (" + msgQuote(name) + ")"
 		}
-		b.args = jsonwire.AppendCompact(make([]byte, 0, len(v)), v)
+	}
+	switch {
+	case c.Malformed != "":
+		b.args = []byte("{}") // the message needs an object
+	case string(trimJSONSpace(text)) == "null":
+		b.args = []byte("null") // no input, as in a whole reply: the call's {}, the replay keeps null
+	default:
+		b.args = c.Args
 	}
 	b.input = nil
 	if !b.server {
-		id, _ := jsonwire.Text(b.id)
-		args := b.args
-		if args[0] == 'n' {
-			args = []byte("{}") // null is no input, as in a whole reply (the replay keeps null)
+		if c.Malformed != "" || c.Repaired != 0 {
+			a.patches = append(a.patches, callPatch{index: a.calls, args: c.Args, malformed: c.Malformed, repaired: c.Repaired})
 		}
-		s.giveCall(Call{ID: id, Name: name, Args: args})
+		a.calls++
+		c.ID, _ = jsonwire.Text(b.id)
+		s.giveCall(c)
 	}
 	return nil
 }
+
+// patch gives the calls of the assembled reply what it cannot hold.
+func (a *bedrockStream) patch(calls []Call) { patchCalls(calls, a.patches) }
 
 // members keeps the members of a messageStop or metadata event that the
 // response's parser reads (stopReason, and any whose key differs from one
@@ -661,10 +681,13 @@ func (b *bedrockBlock) appendJSON(out []byte) []byte {
 //
 // See [Stream] for reading calls as their blocks end. A body that is not
 // an event stream or whose frame fails its CRC, an exception frame
-// (throttlingException, modelStreamErrorException, ...), a tool input
-// that is not one whole JSON object, and a stream that ends before
-// messageStop are errors: a [*ReplyError] wrapping [ErrNotJSON],
-// [ErrProviderError], [ErrArguments] or [ErrIncomplete].
+// (throttlingException, modelStreamErrorException, ...), a tool input cut
+// off inside its object by stopReason max_tokens, and a stream that ends
+// before messageStop are errors: a [*ReplyError] wrapping [ErrNotJSON],
+// [ErrProviderError], [ErrArguments] or [ErrIncomplete]. A tool input
+// that is otherwise not one JSON object makes a malformed call
+// ([Call].Malformed, its Args the text; its input in the replayed
+// message {}), or with [RepairArguments] a repaired one.
 func ParseBedrockStream(body io.Reader) (Turn, error) {
 	return ReplyLimits{}.parseStream(bedrockSpec, body)
 }

@@ -263,6 +263,23 @@ var bedrockStreamCases = map[string]func() []byte{
 	"invalid_input": func() []byte {
 		return cat(bStart(), bUse(0, "tooluse_i", "get_weather"), bInput(0, `"{\"city\": Rome}"`), bStop(0), bMsgStop("tool_use"))
 	},
+	// An input that stops inside its object, ended by contentBlockStop
+	// and a stopReason that is not max_tokens: the model's malformed
+	// call; the call after it is whole.
+	"unclosed_input": func() []byte {
+		return cat(bStart(), bUse(0, "tooluse_u", "get_weather"), bInput(0, `"{\"city\": \"Ro"`), bStop(0),
+			bUse(1, "tooluse_v", "get_time"), bInput(1, `"{\"zone\":\"Europe/Rome\"}"`), bStop(1), bMsgStop("tool_use"))
+	},
+	// A good call, then one whose input is a Python dict (single quotes,
+	// None): malformed, or repaired with RepairArguments.
+	"single_quoted_input": func() []byte {
+		return cat(bStart(), bUse(0, "tooluse_g", "get_time"), bInput(0, `"{\"zone\":\"Europe/Rome\"}"`), bStop(0),
+			bUse(1, "tooluse_s", "get_weather"), bInput(1, `"{'city': 'Rome', "`), bInput(1, `"'days': None}"`), bStop(1), bMsgStop("tool_use"))
+	},
+	// The same input, then messageStop with max_tokens: cut off.
+	"unclosed_input_max_tokens": func() []byte {
+		return cat(bStart(), bUse(0, "tooluse_u", "get_weather"), bInput(0, `"{\"city\": \"Ro"`), bStop(0), bMsgStop("max_tokens"))
+	},
 	// The input is JSON, not an object.
 	"input_not_object": func() []byte {
 		return cat(bStart(), bUse(0, "tooluse_i", "get_weather"), bInput(0, `"[\"Rome\"]"`), bStop(0), bMsgStop("tool_use"))

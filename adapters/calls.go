@@ -31,12 +31,21 @@ type Call struct {
 	// JSON text (7 or "req-7", quotes included), "" for bare params.
 	ID string `json:"id,omitempty"`
 
-	// Name is the tool's name as the model sent it.
+	// Name is the tool's name as the model sent it (but see SentName).
 	Name string `json:"name"`
 
-	// Args is the call's arguments, always one compact JSON object: OpenAI's
+	// SentName is set by toolnexus.Toolkit.Run, under
+	// toolnexus.WithNearMissNames, on the call it runs when the name the
+	// model sent is a near miss of a tool's (the wrong case, other
+	// separators): SentName is that name, Name the tool's. Middleware and
+	// observers see it; the parsers never set it.
+	SentName string `json:"sent_name,omitempty"`
+
+	// Args is the call's arguments, one compact JSON object: OpenAI's
 	// arguments text "" (and null) become {}, as does an absent Anthropic
-	// input or Gemini args. Numbers are kept as the model wrote them.
+	// input or Gemini args. Numbers are kept as the model wrote them. For a
+	// malformed call (Malformed is set) Args is the text as the model sent
+	// it instead, which no tool's decoder reads as arguments.
 	Args json.RawMessage `json:"args"`
 
 	// Input is the call's arguments when they arrived already parsed into a
@@ -52,6 +61,49 @@ type Call struct {
 	// first). It is here for callers that rebuild history themselves; the
 	// replayed model content (Turn.Replay) already carries it in place.
 	ThoughtSignature string `json:"thoughtSignature,omitempty"`
+
+	// Malformed is set when the arguments the model sent for this call
+	// are text that is not one JSON object (OpenAI Chat's, Responses' and
+	// Mistral's arguments text, the streamed input of Anthropic and
+	// Bedrock) and no repair made them one ([RepairArguments]): what is
+	// wrong with it, and its start ("not valid JSON: unexpected 'm' at
+	// byte 0: \"maybe\""). The reply parses all the same: Args holds the
+	// text as sent, which the call's tool refuses with an error the model
+	// can act on (toolnexus.Toolkit.Run answers "invalid arguments: not a
+	// JSON object: ...", with where, and runs the turn's other calls), and
+	// the replay and the results renderers take the call as any other.
+	Malformed string `json:"malformed,omitempty"`
+
+	// Repaired lists the repairs that made the text the model sent one
+	// JSON object, under [RepairArguments]: Args holds that object, which
+	// the call's tool validates as any call's. Zero for arguments sent
+	// well-formed.
+	Repaired Repairs `json:"repaired,omitempty"`
+
+	// Rendering is the strict rendering of the tools the model was shown,
+	// when it changes how the call reads: set by the Parse and streams of
+	// a Provider made with [Strict] or [StrictWherePossible] whose strict
+	// mode makes optional properties nullable (OpenAI Chat Completions and
+	// Responses). A null the model sent for such a property means it was
+	// left out; toolnexus.Toolkit.Run reads it so
+	// (define.Tool.NullsAsAbsentJSON). Zero otherwise; it is never
+	// rendered.
+	Rendering Rendering `json:"-"`
+}
+
+// MarshalJSON writes the call as its field tags say. The Args of a
+// malformed call, the text as sent (not JSON), are written as a JSON
+// string of that text, as are Args set by hand that are not JSON.
+func (c Call) MarshalJSON() ([]byte, error) {
+	type plain Call
+	if c.Malformed != "" || len(c.Args) > 0 && !json.Valid(c.Args) {
+		quoted, err := json.Marshal(string(c.Args))
+		if err != nil {
+			return nil, err
+		}
+		c.Args = quoted
+	}
+	return json.Marshal(plain(c))
 }
 
 // Turn is one model reply, parsed: the calls to run, the text, and the
@@ -119,8 +171,13 @@ var (
 	// or id, two calls with one id, an unsupported kind of call, or a reply
 	// without content (a blocked Gemini candidate).
 	ErrReplyShape = errors.New("not the provider's reply shape")
-	// ErrArguments: a call's arguments are not one JSON object (arguments
-	// text that is not JSON, or is an array, a string, a number).
+	// ErrArguments: a call's arguments, as the server sent them, are not
+	// in the provider's shape: an object where a provider sends arguments
+	// as objects (Anthropic input, Gemini args, Bedrock input, MCP
+	// arguments, Ollama's) holds another JSON value, an arguments text is
+	// not a string, or a stream's pieces of it disagree. An arguments text
+	// that is not one JSON object is not this error: the call is
+	// malformed ([Call].Malformed), and the reply parses.
 	ErrArguments = errors.New("arguments are not a JSON object")
 	// ErrProviderError: the reply is the provider's error body (an API
 	// error, a JSON-RPC error response); the [ReplyError] quotes it.
@@ -226,6 +283,12 @@ type ReplyLimits struct {
 	// never more than MaxBytes).
 	MaxEvents, MaxEventBytes int
 
+	// repair: the Provider that parses was made with RepairArguments.
+	repair bool
+	// rendering: the strict rendering of the Provider that parses, which
+	// its calls carry (Call.Rendering).
+	rendering Rendering
+
 	// reuse, set by a Stream for the parse of the reply it assembled, is
 	// the room its events' checks grew, which that parse reuses instead
 	// of growing its own (the reply is about as large as the events).
@@ -233,7 +296,7 @@ type ReplyLimits struct {
 }
 
 func (l ReplyLimits) parser(provider string) replyParser {
-	p := replyParser{provider: provider, maxBytes: l.MaxBytes, maxDepth: l.MaxDepth, reuse: l.reuse}
+	p := replyParser{provider: provider, maxBytes: l.MaxBytes, maxDepth: l.MaxDepth, repair: l.repair, reuse: l.reuse}
 	if p.maxBytes <= 0 {
 		p.maxBytes = DefaultMaxReplyBytes
 	}
@@ -250,6 +313,7 @@ type replyParser struct {
 	provider string
 	maxBytes int
 	maxDepth int
+	repair   bool            // RepairArguments: an arguments text that is no JSON object is repaired where it can be
 	ix       *jsonwire.Index // the reply's index, set by whole
 	// lazyCompact: the parser replays no large compacted part of the
 	// reply (OpenAI Chat replays arguments texts as sent; Ollama replays
@@ -497,28 +561,53 @@ func (p replyParser) argsObject(path loc, raw []byte) (json.RawMessage, error) {
 	return p.ix.CompactIn(p.blocks, raw), nil
 }
 
-// argsText normalises arguments sent as JSON text in a string (OpenAI
-// Responses, and the streams): "" and "null" mean {}. An object sent in
-// place of the string (Ollama's native API, some compatible servers) is
-// accepted too. The text is unquoted into room taken from the reply's
-// blocks, checked, and compacted where it lies.
-func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, error) {
+// argsText reads arguments sent as JSON text in a string (OpenAI
+// Responses, and the streams) into c.Args: "" and "null" mean {}. An
+// object sent in place of the string (Ollama's native API, some
+// compatible servers) is accepted too. The text is unquoted into room
+// taken from the reply's blocks, checked, and compacted where it lies. A
+// text that is not one JSON object makes c malformed, or repaired (see
+// badArgs); cut says the reply stopped at its token limit.
+func (p replyParser) argsText(path loc, raw []byte, cut bool, c *Call) error {
 	if raw == nil || raw[0] != '"' {
-		return p.argsObject(path, raw)
+		args, err := p.argsObject(path, raw)
+		c.Args = args
+		return err
 	}
 	text := jsonwire.AppendUnquoted(p.blocks.Room(len(raw)-2), raw)
-	inner, spaces, err := p.argsInText(path, text)
+	inner, spaces, bad, err := p.argsInText(path, text)
 	switch {
 	case err != nil:
-		return nil, err
+		return err
+	case bad != "":
+		return p.badArgs(path, p.blocks.Take(text), bad, cut, c)
 	case inner == nil:
-		return json.RawMessage("{}"), nil
+		c.Args = json.RawMessage("{}")
+		return nil
 	}
 	if spaces != 0 || &inner[0] != &text[0] {
 		// Compacting in place: what is written never passes what is read.
 		inner = jsonwire.AppendCompact(text[:0], inner)
 	}
-	return p.blocks.Take(inner), nil
+	c.Args = p.blocks.Take(inner)
+	return nil
+}
+
+// textArgs reads an arguments text already unquoted (a stream's pieces
+// joined), which stays the caller's, into c as argsText does.
+func (p replyParser) textArgs(path loc, text []byte, cut bool, c *Call) error {
+	inner, _, bad, err := p.argsInText(path, text)
+	switch {
+	case err != nil:
+		return err
+	case bad != "":
+		return p.badArgs(path, append([]byte(nil), text...), bad, cut, c)
+	case inner == nil:
+		c.Args = json.RawMessage("{}")
+		return nil
+	}
+	c.Args = jsonwire.AppendCompact(make([]byte, 0, len(inner)), inner)
+	return nil
 }
 
 // argsAndText is argsText that also returns the arguments text as sent
@@ -526,18 +615,22 @@ func (p replyParser) argsText(path loc, raw []byte) (json.RawMessage, error) {
 // strings, checked there, and copied compact into the reply's blocks as
 // the arguments, which the caller may change. For an object sent in place
 // of the string, the text is the object's compact text.
-func (p replyParser) argsAndText(path loc, raw []byte) (json.RawMessage, string, error) {
+func (p replyParser) argsAndText(path loc, raw []byte, cut bool, c *Call) (string, error) {
 	if raw == nil || raw[0] != '"' {
 		args, err := p.argsObject(path, raw)
-		return args, string(args), err
+		c.Args = args
+		return string(args), err
 	}
 	text, b, _ := p.texts.TextBytes(raw)
-	inner, spaces, err := p.argsInText(path, b)
-	if err != nil {
-		return nil, "", err
-	}
-	if inner == nil {
-		return json.RawMessage("{}"), text, nil
+	inner, spaces, bad, err := p.argsInText(path, b)
+	switch {
+	case err != nil:
+		return "", err
+	case bad != "":
+		return text, p.badArgs(path, p.blocks.Take(append(p.blocks.Room(len(b)), b...)), bad, cut, c)
+	case inner == nil:
+		c.Args = json.RawMessage("{}")
+		return text, nil
 	}
 	args := p.blocks.Room(len(inner))
 	if spaces == 0 {
@@ -545,32 +638,72 @@ func (p replyParser) argsAndText(path loc, raw []byte) (json.RawMessage, string,
 	} else {
 		args = jsonwire.AppendCompact(args, inner)
 	}
-	return p.blocks.Take(args), text, nil
+	c.Args = p.blocks.Take(args)
+	return text, nil
 }
 
 // argsInText checks an arguments text: it returns nil for "" and "null"
 // (which mean {}), else the text trimmed when it is one JSON object, with
-// the bytes of insignificant space it holds (-1: not counted).
-func (p replyParser) argsInText(path loc, text []byte) (json.RawMessage, int, error) {
-	inner := trimJSONSpace(text)
+// the bytes of insignificant space it holds (-1: not counted). A text that
+// is no JSON object (not JSON, another JSON value, a key twice) gives bad,
+// what is wrong with it; err is a limit the text passes.
+func (p replyParser) argsInText(path loc, text []byte) (inner json.RawMessage, spaces int, bad string, err error) {
+	inner = trimJSONSpace(text)
 	if len(inner) == 0 || string(inner) == "null" {
-		return nil, 0, nil
+		return nil, 0, "", nil
 	}
-	inner, err := p.check(path, inner, ErrArguments, nil) // another text: not p.ix
-	if err != nil {
-		var re *ReplyError
-		if errors.As(err, &re) && re.Err == ErrArguments {
-			re.Problem = "arguments text is not valid JSON: " + re.Problem + ": " + msgQuote(string(text))
+	if len(inner) > p.maxBytes {
+		return nil, 0, "", p.fail(path, ErrReplyLimit, "%d bytes, more than the limit of %d", len(inner), p.maxBytes)
+	}
+	c := p.checker
+	if c == nil {
+		c = new(jsonwire.Checker)
+	}
+	if e := c.Check(inner, p.maxDepth, nil); e != nil {
+		switch {
+		case e.Limit:
+			return nil, 0, "", p.fail(path, ErrReplyLimit, "at %s: %s", e.Path, e.Problem)
+		case e.Syntax || e.Path == "":
+			return nil, 0, "not valid JSON: " + e.Problem + ": " + msgQuote(string(text)), nil
 		}
-		return nil, 0, err
+		return nil, 0, "at " + e.Path + ": " + e.Problem + ": " + msgQuote(string(text)), nil
 	}
 	if k := jsonwire.Kind(inner); k != "an object" {
-		return nil, 0, p.fail(path, ErrArguments, "arguments text is %s, not a JSON object", k)
+		return nil, 0, k + ", not a JSON object: " + msgQuote(string(text)), nil
 	}
 	if p.checker == nil {
-		return inner, -1, nil
+		return inner, -1, "", nil
 	}
-	return inner, p.checker.Spaces(), nil // the check counted the space
+	return inner, p.checker.Spaces(), "", nil // the check counted the space
+}
+
+// badArgs makes c the call of text, an arguments text as sent that is no
+// JSON object for the reason bad: with RepairArguments, the object its
+// repairs make of it (c.Repaired); otherwise, or when they make none, a
+// malformed call whose Args are text (which c keeps). When cut (the reply
+// stopped at its token limit) and the text ends inside its object, the
+// turn was cut off in the middle of the call: that is [ErrIncomplete],
+// the transport's failure rather than the model's.
+func (p replyParser) badArgs(path loc, text []byte, bad string, cut bool, c *Call) error {
+	if cut && cutInside(text) {
+		return p.fail(path, ErrIncomplete, "the reply stopped at its token limit inside the arguments, before their object was whole: %s", msgQuote(string(text)))
+	}
+	if p.repair {
+		if obj, done, ok := repairArgs(text, p.maxDepth); ok {
+			c.Args, c.Repaired = obj[:len(obj):len(obj)], done
+			return nil
+		}
+	}
+	c.Args, c.Malformed = text, bad
+	return nil
+}
+
+// cutInside reports whether text starts an object that it does not close:
+// arguments cut off in their middle.
+func cutInside(text []byte) bool {
+	var oe objectEnd
+	oe.feed(text)
+	return oe.started && !oe.closed
 }
 
 // trimJSONSpace returns b without the JSON space around it (space, tab,

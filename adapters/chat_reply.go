@@ -427,7 +427,8 @@ func (p replyParser) chatToolCall(srv *chatServer, at loc, raw []byte, ids *call
 	case rawArgs != nil && rawArgs[0] != '"' && rawArgs[0] != 'n' && !srv.has(quirkArgumentsObject):
 		return p.fail(at.key("/function/arguments"), ErrArguments, "expected the arguments text (a string), got %s", jsonwire.Kind(rawArgs))
 	}
-	args, text, err := p.argsAndText(at.key("/function/arguments"), rawArgs)
+	call := Call{Name: name}
+	text, err := p.argsAndText(at.key("/function/arguments"), rawArgs, tokenLimit(turn.Stop), &call)
 	if err != nil {
 		return err
 	}
@@ -435,7 +436,8 @@ func (p replyParser) chatToolCall(srv *chatServer, at loc, raw []byte, ids *call
 	if err := p.uniqueID(ids, at.key("/id"), id); err != nil {
 		return err
 	}
-	turn.Calls = append(turn.Calls, Call{ID: id, Name: name, Args: args})
+	call.ID = id
+	turn.Calls = append(turn.Calls, call)
 	replay.ToolCalls = append(replay.ToolCalls, OpenAIToolCall{ID: id, Type: "function", Function: OpenAIFunctionCall{Name: name, Arguments: text}})
 	tcall := &replay.ToolCalls[len(replay.ToolCalls)-1]
 	if fnOthers > 0 {
@@ -452,6 +454,11 @@ func (p replyParser) chatToolCall(srv *chatServer, at loc, raw []byte, ids *call
 	}
 	return nil
 }
+
+// tokenLimit reports whether a chat completion's finish_reason says the
+// reply stopped at its token limit: "length" (OpenAI, and "model_length",
+// Mistral's for the model's context).
+func tokenLimit(finish string) bool { return finish == "length" || finish == "model_length" }
 
 // openAIText returns the text of a message's content: a string, null, or
 // an array of parts whose text parts are joined.

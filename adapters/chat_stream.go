@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
@@ -378,16 +379,28 @@ func (a *chatStream) give(s *Stream, i int, c *chatStreamCall) error {
 	quoted := append(c.args, '"')
 	c.args = quoted[:len(quoted)-1]
 	text := jsonwire.AppendUnquoted(make([]byte, 0, len(quoted)), quoted)
-	args, err := s.rp.check(pointer(""), text, ErrArguments, nil)
-	if err != nil {
-		return s.rp.fail(pointer(""), ErrArguments, "arguments text of tool call %d (%s) is not valid JSON: %s", i, msgQuote(name), errProblem(err))
-	}
-	if s.rp.checker.Spaces() > 0 || &args[0] != &text[0] {
-		// In place: what is written never passes what is read.
-		args = jsonwire.AppendCompact(text[:0], args)
+	call := Call{ID: a.srv.wire(c.id), Name: name}
+	inner, spaces, bad, err := s.rp.argsInText(pointer(""), text)
+	switch {
+	case err != nil:
+		return err
+	case bad != "":
+		// Whole by its brackets: not cut off, whatever the finish. The
+		// text is the call's own (its Args when malformed).
+		if err := s.rp.badArgs(pointer(""), text, bad, false, &call); err != nil {
+			return err
+		}
+	case inner == nil:
+		call.Args = json.RawMessage("{}")
+	default:
+		call.Args = inner
+		if spaces != 0 || &inner[0] != &text[0] {
+			// In place: what is written never passes what is read.
+			call.Args = jsonwire.AppendCompact(text[:0], inner)
+		}
 	}
 	c.given = true
-	s.giveCall(Call{ID: a.srv.wire(c.id), Name: name, Args: args})
+	s.giveCall(call)
 	return nil
 }
 
@@ -402,18 +415,12 @@ func (a *chatStream) finish(s *Stream) ([]byte, error) {
 		if len(c.name) == 0 {
 			return nil, s.failStream(ErrReplyShape, "tool call %d (started in event %d) has no name", i, c.event)
 		}
-		// Arguments that are blank or null are no arguments ({}), as in a
-		// whole reply.
-		if c.args != nil && !c.end.whole() && !c.end.none() {
-			why := "its arguments text is not one whole JSON object"
-			if !c.end.closed {
-				why = "its arguments were cut off"
-			}
-			stop := ""
-			if a.stop != nil {
-				stop = " (finish_reason " + string(a.stop) + ")"
-			}
-			return nil, s.failStream(ErrArguments, "tool call %d (%s): %s%s", i, msgQuote(string(c.name)), why, stop)
+		// Arguments that end inside their object when the reply stopped
+		// at its token limit were cut off: the turn is incomplete. Any
+		// other text that is not one object is the model's: a malformed
+		// call of the assembled reply (blank or null: no arguments, {}).
+		if c.end.started && !c.end.closed && a.stop != nil && tokenLimit(string(a.stop[1:len(a.stop)-1])) {
+			return nil, s.failStream(ErrIncomplete, "tool call %d (%s): its arguments were cut off (finish_reason %s)", i, msgQuote(string(c.name)), a.stop)
 		}
 	}
 	if err := a.giveComplete(s); err != nil {

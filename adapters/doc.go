@@ -35,7 +35,10 @@
 // and [GeminiParameters] force one Gemini schema field for every
 // declaration; [MaxInlineDepth] bounds how deep recursive types are inlined
 // where references are not accepted (Gemini "parameters", Anthropic strict).
-// An option the provider does not take is an error that names it.
+// [RepairArguments] changes no rendering: a [Provider] made with it reads
+// arguments texts that are not one JSON object through a fixed list of
+// repairs ([Repairs]). An option the provider does not take is an error
+// that names it.
 //
 // # Recursive types
 //
@@ -63,7 +66,10 @@
 // [ParseGeminiReply], [ParseBedrockReply], [ParseMCPReply],
 // [ParseOllamaReply] and [ParseMistralReply] (or a [Provider]'s Parse)
 // turn a reply into a [Turn]: the calls, the text, and
-// the entries that replay the model's turn. A reply is read strictly, once:
+// the entries that replay the model's turn. A call whose arguments text is
+// not one JSON object is the model's mistake, not the reply's: the call is
+// marked malformed ([Call].Malformed) and its tool answers it with an
+// error. A reply is read strictly, once:
 // keys match exactly, a key given twice, a key that differs from an
 // expected one only in case, and two calls with one id are errors, so the
 // calls and the replay never disagree with each other or with another

@@ -19,7 +19,7 @@ import (
 
 var mistralSpec = &spec{
 	name: NameMistral, funcName: "ToMistral", display: "Mistral",
-	options: optMaxInlineDepth | optAnswer, optionText: "MaxInlineDepth, AnswerTool",
+	options: optMaxInlineDepth | optAnswer | optRepair, optionText: "MaxInlineDepth, AnswerTool, RepairArguments",
 	toolName:   openAIToolName, // Mistral documents OpenAI's rule
 	dialect:    func(config) *dialect { return &mistralDialect },
 	inline:     func(config) bool { return true },

@@ -16,7 +16,7 @@ import (
 
 var openAISpec = &spec{
 	name: NameOpenAI, funcName: "ToOpenAI", display: "OpenAI",
-	options: optStrict | optMode | optAnswer, optionText: "Strict, StrictWherePossible, Server, AnswerTool",
+	options: optStrict | optMode | optAnswer | optRepair, optionText: "Strict, StrictWherePossible, Server, AnswerTool, RepairArguments",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
 	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,
@@ -153,8 +153,12 @@ func ParseOpenAIReply(reply []byte) (Turn, error) { return ReplyLimits{}.ParseOp
 //
 // Each call's arguments text is parsed into [Call.Args]: "" and "null" mean
 // {} (strict no-argument tools send ""), an object in place of the text is
-// accepted, and anything else that is not one JSON object is an error
-// wrapping [ErrArguments]. A tool call whose type is not "function" is an
+// accepted, and a text that is not one JSON object makes the call
+// malformed ([Call].Malformed, its Args the text as sent: its tool answers
+// it with an error), not the reply; with the provider's
+// [RepairArguments], a text its repairs make one object is read as that
+// object. A text cut off inside its object when finish_reason is "length"
+// is an error wrapping [ErrIncomplete]. A tool call whose type is not "function" is an
 // error wrapping [ErrReplyShape], since its result could not be rendered.
 // A call sent with an empty or no id (some OpenAI-compatible servers, and
 // Ollama, do) gets one made from its index, name and arguments
@@ -291,9 +295,10 @@ func openAIPlace(p *define.Part, _ config) (place, string) {
 // Pieces are joined as the reply's pieces are meant to be, whatever the
 // server: see [Stream] for reading calls as they complete. A stream that
 // ends before [DONE] and before any finish_reason, a call whose arguments
-// are cut off (finish_reason "length"), or an error event are errors: a
-// [*ReplyError] wrapping [ErrIncomplete], [ErrArguments] or
-// [ErrProviderError].
+// are cut off inside their object (finish_reason "length"), or an error
+// event are errors: a [*ReplyError] wrapping [ErrIncomplete] or
+// [ErrProviderError]. Arguments that are not one JSON object otherwise
+// make a malformed call, as in [ParseOpenAIReply].
 func ParseOpenAIStream(body io.Reader) (Turn, error) {
 	return ReplyLimits{}.parseStream(openAISpec, body)
 }

@@ -197,7 +197,7 @@ func serverSpec(p ServerProfile) *spec {
 	s.base = openAISpec
 	s.name, s.display = srv.name, p.label()
 	if p.NoStrict {
-		s.options, s.optionText = s.options&^optStrict, "Server, AnswerTool"
+		s.options, s.optionText = s.options&^optStrict, "Server, AnswerTool, RepairArguments"
 	}
 	s.maxTools, s.maxDescription = max(p.MaxTools, 0), max(p.MaxDescription, 0)
 	if p.NoStrict || p.NoJSONSchema {

@@ -33,6 +33,9 @@ const (
 	// optAnswer is AnswerTool: how a Provider asks for typed answers. It
 	// changes no rendering of tools.
 	optAnswer
+	// optRepair is RepairArguments: it sets nothing of a rendering (so
+	// it is no part of the cache key); a Provider's parses read it.
+	optRepair
 	// optResults is an option of the results functions (MediaAsNote, and
 	// with an owner a home's own): every home's ToX accepts and ignores
 	// it, so that one option list serves ForX.

@@ -108,19 +108,33 @@ func (r roundTrip) Name() string    { return r.spec.name }
 func (r roundTrip) Tools(tools []define.Tool) (any, error) {
 	return r.spec.tools(r.spec, tools, r.opts)
 }
-func (r roundTrip) Prompt(text string) []any         { return r.spec.prompt(text) }
-func (r roundTrip) Parse(reply []byte) (Turn, error) { return r.spec.parse(r.limits, reply) }
+func (r roundTrip) Prompt(text string) []any { return r.spec.prompt(text) }
+func (r roundTrip) Parse(reply []byte) (Turn, error) {
+	l := r.reading()
+	turn, err := r.spec.parse(l, reply)
+	markRendering(turn.Calls, l.rendering)
+	return turn, err
+}
 
 func (r roundTrip) ParseStream(body io.Reader) (Turn, error) {
 	if r.spec.stream == nil {
 		return Turn{}, &ReplyError{Provider: r.spec.name, Problem: r.spec.display + " replies are not streamed", Err: ErrReplyShape, stream: true}
 	}
-	return r.limits.parseStream(r.spec, body)
+	return r.reading().parseStream(r.spec, body)
 }
 
 func (r roundTrip) Calls(reply []byte) ([]Call, error) {
-	t, err := r.spec.parse(r.limits, reply)
+	t, err := r.Parse(reply)
 	return t.Calls, err
+}
+
+// reading is how r reads replies: its limits, and what its options ask of
+// the parse (RepairArguments) and of its calls (their Rendering).
+func (r roundTrip) reading() ReplyLimits {
+	l := r.limits
+	l.repair = hasRepair(r.opts)
+	l.rendering = r.rendering()
+	return l
 }
 
 func (r roundTrip) Results(calls []Call, results []define.Result) ([]any, error) {

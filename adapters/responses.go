@@ -14,7 +14,7 @@ import (
 
 var responsesSpec = &spec{
 	name: NameOpenAIResponses, funcName: "ToOpenAIResponses", display: "OpenAI",
-	options: optStrict | optDeferred | optMode | optAnswer, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace, AnswerTool",
+	options: optStrict | optDeferred | optMode | optAnswer | optRepair, optionText: "Strict, StrictWherePossible, Deferred, DeferOnly, ToolSearch, Namespace, AnswerTool, RepairArguments",
 	toolName: openAIToolName,
 	maxTools: maxOpenAITools, maxDescription: maxOpenAIDescription,
 	dialect: openAIDialect, schemaLimits: strictLimits, rootUnions: true,

@@ -203,10 +203,11 @@ func responsesSearchOutputs(p *spec, s *Searcher, searches []Search, opts []Opti
 // responsesSearch reads the arguments of a client-side tool_search_call:
 // {"query": "...", "paths": ["..."]}, either of them.
 func responsesSearch(p replyParser, at loc, callID string, raw []byte) (Search, error) {
-	args, err := p.argsText(at, raw)
-	if err != nil {
+	var c Call
+	if err := p.argsText(at, raw, false, &c); err != nil {
 		return Search{}, err
 	}
+	args := c.Args // a malformed text is refused below
 	var a struct {
 		Query *string  `json:"query"`
 		Paths []string `json:"paths"`

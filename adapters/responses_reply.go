@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -194,10 +195,17 @@ func (l ReplyLimits) ParseOpenAIResponsesReply(reply []byte) (Turn, error) {
 		return Turn{}, p.fail(pointer(""), ErrReplyShape, "expected a response object or an array of output items, got %s", jsonwire.Kind(data))
 	}
 	var text, refusal textJoin
-	// Sized for every item: most items of a reply with calls are calls.
-	all := p.ix.Len(items)
-	turn.Calls, turn.Replay = sized[Call](all), sized[any](all)
-	ids := callIDs{hint: all}
+	// The replay sized for every item; the calls for the items that may
+	// be calls (a Call is large: a reply of many messages sizes none).
+	all, calls := p.ix.Len(items), 0
+	_ = p.ix.Elems(items, func(_ int, raw []byte) error {
+		if bytes.Contains(raw, []byte(`"function_call"`)) {
+			calls++
+		}
+		return nil
+	})
+	turn.Calls, turn.Replay = sized[Call](calls), sized[any](all)
+	ids := callIDs{hint: calls}
 	err = p.ix.Elems(items, func(i int, raw []byte) error {
 		return p.responsesItem(path.index(i), raw, &turn, &ids, &text, &refusal)
 	})
@@ -261,11 +269,15 @@ func (p replyParser) responsesItem(at loc, raw []byte, turn *Turn, ids *callIDs,
 		if name == "" {
 			return p.fail(at.key("/name"), ErrReplyShape, "missing name")
 		}
-		args, err := p.argsText(at.key("/arguments"), it[3])
-		if err != nil {
+		// Arguments cut off inside their object by the token limit (the
+		// item, or the response, incomplete) are an incomplete reply, not
+		// a malformed call.
+		cut := turn.Stop == "incomplete" || string(p.ix.Field(raw, "status")) == `"incomplete"`
+		c := Call{ID: callID, Name: name}
+		if err := p.argsText(at.key("/arguments"), it[3], cut, &c); err != nil {
 			return err
 		}
-		turn.Calls = append(turn.Calls, Call{ID: callID, Name: name, Args: args})
+		turn.Calls = append(turn.Calls, c)
 	case typ == "tool_search_call" && string(it[6]) == `"client"`:
 		if callID == "" {
 			return p.fail(at.key("/call_id"), ErrReplyShape, "a client tool_search_call without call_id (its tool_search_output is paired by it)")

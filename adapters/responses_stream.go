@@ -123,7 +123,7 @@ type responsesBuild struct {
 	deltas       bool
 	argsDone     []byte // the inside of function_call_arguments.done's arguments
 	hasArgsDone  bool
-	call         Call
+	call         *Call // the function_call, once built (a pointer: most items are none)
 
 	parts [2][]*responsesPart // content and summary parts, built from the events
 	shown []byte              // the insides of the output_text deltas passed to the Text hook
@@ -502,7 +502,7 @@ func (a *responsesStream) itemDone(s *Stream, f *[rsKeys][]byte) error {
 		if it.given && !sameCall(it.call, c) {
 			return p.fail(pointer("/item"), ErrReplyShape, "%s changed after it was complete", it.what())
 		}
-		it.call = c
+		it.call = &c
 	case "message":
 		t, err := joinTextParts(*p, pointer("/item/content"), v[6], "output_text")
 		if err != nil {
@@ -545,8 +545,8 @@ func (a *responsesStream) doneCall(s *Stream, it *responsesItem, v *[7][]byte) (
 	if status == "incomplete" {
 		return Call{}, p.fail(pointer("/item/status"), ErrIncomplete, "%s is incomplete: its arguments were cut off", it.what())
 	}
-	args, err := p.argsText(pointer("/item/arguments"), raw)
-	if err != nil {
+	var c Call
+	if err := p.argsText(pointer("/item/arguments"), raw, false, &c); err != nil {
 		return Call{}, err
 	}
 	if it.callID == "" {
@@ -555,11 +555,12 @@ func (a *responsesStream) doneCall(s *Stream, it *responsesItem, v *[7][]byte) (
 	if it.name == "" {
 		return Call{}, p.fail(pointer("/item/name"), ErrReplyShape, "missing name")
 	}
-	return Call{ID: it.callID, Name: it.name, Args: append([]byte(nil), args...)}, nil
+	c.ID, c.Name, c.Args = it.callID, it.name, append([]byte(nil), c.Args...)
+	return c, nil
 }
 
-func sameCall(a, b Call) bool {
-	return a.ID == b.ID && a.Name == b.Name && string(a.Args) == string(b.Args)
+func sameCall(a *Call, b Call) bool {
+	return a != nil && a.ID == b.ID && a.Name == b.Name && string(a.Args) == string(b.Args)
 }
 
 // sameText reports whether the insides of two JSON strings hold the same
@@ -791,21 +792,25 @@ func (a *responsesStream) buildItem(s *Stream, it *responsesItem, status, reason
 		comma()
 		b = append(append(append(b, `"arguments":"`...), args...), '"')
 		quoted := b[len(b)-len(args)-2:]
-		c, err := s.rp.argsText(pointer(""), quoted)
-		if err != nil {
-			sentinel, why := ErrArguments, "its arguments are not one whole JSON object"
-			if status == "incomplete" {
-				sentinel, why = ErrIncomplete, "its arguments were cut off"
-				if reason != "" {
-					why += " (incomplete_details reason " + msgQuote(reason) + ")"
-				}
+		var c Call
+		err := s.rp.argsText(pointer(""), quoted, false, &c)
+		if err == nil && c.Malformed != "" && status == "incomplete" {
+			// The response stopped before its end (max_output_tokens):
+			// arguments that are not whole were cut off, not malformed.
+			why := "its arguments were cut off"
+			if reason != "" {
+				why += " (incomplete_details reason " + msgQuote(reason) + ")"
 			}
-			return s.failStream(sentinel, "%s: %s: %s", it.what(), why, errProblem(err))
+			return s.failStream(ErrIncomplete, "%s: %s: arguments text is %s", it.what(), why, c.Malformed)
+		}
+		if err != nil {
+			return err
 		}
 		if bd.callID == "" || bd.name == "" {
 			return s.failStream(ErrReplyShape, "%s has no call_id or no name", it.what())
 		}
-		it.call = Call{ID: bd.callID, Name: bd.name, Args: append([]byte(nil), c...)}
+		c.ID, c.Name, c.Args = bd.callID, bd.name, append([]byte(nil), c.Args...)
+		it.call = &c
 	}
 	var text []byte
 	for list, key := range [2]string{"content", "summary"} {
@@ -875,9 +880,9 @@ func (a *responsesStream) giveReady(s *Stream) error {
 			if !it.final {
 				return nil
 			}
-			if !it.given {
+			if !it.given && it.call != nil {
 				it.given = true
-				s.giveCall(it.call)
+				s.giveCall(*it.call)
 			}
 		}
 		a.next++
@@ -1037,11 +1042,11 @@ func (a *responsesStream) agree(s *Stream, out []byte) error {
 		case "function_call":
 			callID, _ := jsonwire.Text(v[2])
 			name, _ := jsonwire.Text(v[3])
-			args, err := p.argsText(at.key("/arguments"), v[4])
-			if err != nil {
+			c := Call{ID: callID, Name: name}
+			if err := p.argsText(at.key("/arguments"), v[4], false, &c); err != nil {
 				return err
 			}
-			if !sameCall(it.call, Call{ID: callID, Name: name, Args: args}) {
+			if !sameCall(it.call, c) {
 				return p.fail(at, ErrReplyShape, "the response's %s differs from the one the stream's events built (call_id, name or arguments)", it.what())
 			}
 		case "message":
@@ -1099,7 +1104,9 @@ func (a *responsesStream) finish(s *Stream) ([]byte, error) {
 // last event, or a call whose arguments were cut off (a response
 // incomplete for max_output_tokens), wraps [ErrIncomplete]; an event for an
 // item that was not added, or arguments that disagree, wrap
-// [ErrReplyShape] or [ErrArguments].
+// [ErrReplyShape] or [ErrArguments]. Arguments that are not one JSON
+// object in a response that ended whole make a malformed call
+// ([Call].Malformed), as in [ParseOpenAIResponsesReply].
 func ParseOpenAIResponsesStream(body io.Reader) (Turn, error) {
 	return ReplyLimits{}.parseStream(responsesSpec, body)
 }

@@ -20,9 +20,13 @@ import (
 // On the way the assembler hands out each call as soon as its arguments
 // are complete, and the visible text as it arrives.
 
-// ErrIncomplete: a streamed reply ended (the body's end, or a provider's
-// end-of-stream event) before the reply was whole: a stream cut off before
-// its last event, or a call whose arguments never completed.
+// ErrIncomplete: a reply ended before it was whole: a stream cut off
+// before its last event (the body's end, or a provider's end-of-stream
+// event), or a call whose arguments never completed, or a reply (streamed
+// or not) that stopped at its token limit inside a call's arguments
+// object. It is the transport's failure, not the model's: arguments that
+// are whole but not one JSON object make a malformed call instead
+// ([Call].Malformed).
 var ErrIncomplete = errors.New("the stream ended before the reply was complete")
 
 // Default stream limits; see [ReplyLimits].
@@ -63,8 +67,8 @@ type StreamHooks struct {
 	Text func(delta string)
 
 	// Call receives each tool call once, in call order, as soon as its
-	// arguments are complete: its Args are the compact JSON object that
-	// Turn.Calls will hold. A call whose completion the stream does not
+	// arguments are complete: the call that Turn.Calls will hold (its Args
+	// the compact JSON object, or, for a malformed call, the text as sent). A call whose completion the stream does not
 	// mark (OpenAI Chat has no end-of-call event) is complete when a later
 	// call starts and its arguments form a whole JSON object, or at the
 	// end of the stream.
@@ -125,6 +129,33 @@ type assembler interface {
 	finish(s *Stream) ([]byte, error)
 }
 
+// A callPatcher is an assembler whose whole reply cannot hold all a call
+// is: where a reply holds arguments as an object (Anthropic's input,
+// Bedrock's), a malformed call's text stands there as {} and a repaired
+// call's object without its repairs. patch gives the parsed calls what
+// the reply left out.
+type callPatcher interface {
+	patch(calls []Call)
+}
+
+// callPatch is what the reply left out of call index.
+type callPatch struct {
+	index     int
+	args      []byte
+	malformed string
+	repaired  Repairs
+}
+
+// patchCalls applies patches to calls.
+func patchCalls(calls []Call, patches []callPatch) {
+	for _, p := range patches {
+		if p.index < len(calls) {
+			c := &calls[p.index]
+			c.Args, c.Malformed, c.Repaired = p.args, p.malformed, p.repaired
+		}
+	}
+}
+
 // NewStream returns a Stream that reads a streamed reply of p's provider,
 // within the limits of p (see [WithReplyLimits]) and calling hooks as the
 // reply arrives. Every provider streams but MCP, which has no streamed
@@ -137,7 +168,7 @@ func NewStream(p Provider, hooks StreamHooks) (*Stream, error) {
 	if rt.spec.stream == nil {
 		return nil, fmt.Errorf("adapters: NewStream: %s replies are not streamed", rt.spec.display)
 	}
-	return rt.limits.newStream(rt.spec, hooks), nil
+	return rt.reading().newStream(rt.spec, hooks), nil
 }
 
 func (l ReplyLimits) newStream(p *spec, hooks StreamHooks) *Stream {
@@ -251,11 +282,15 @@ func (s *Stream) Close() (Turn, error) {
 		}
 		return Turn{}, s.setErr(err)
 	}
+	if pt, ok := s.asm.(callPatcher); ok {
+		pt.patch(turn.Calls)
+	}
+	markRendering(turn.Calls, s.limits.rendering)
 	if len(s.handed) > len(turn.Calls) {
 		return Turn{}, s.setErr(s.failStream(ErrReplyShape, "%d tool calls were complete during the stream, %d in the assembled reply", len(s.handed), len(turn.Calls)))
 	}
 	for i, h := range s.handed {
-		if c := turn.Calls[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) {
+		if c := turn.Calls[i]; h.ID != c.ID || h.Name != c.Name || string(h.Args) != string(c.Args) || h.Malformed != c.Malformed || h.Repaired != c.Repaired {
 			return Turn{}, s.setErr(s.failStream(ErrReplyShape, "tool call %d (%s) changed after it was complete", i, msgQuote(h.Name)))
 		}
 	}
@@ -349,6 +384,7 @@ func (s *Stream) textRaw(raw []byte) {
 
 // giveCall records c as complete and passes it to the Call hook.
 func (s *Stream) giveCall(c Call) {
+	c.Rendering = s.limits.rendering
 	if len(s.handed) == cap(s.handed) {
 		// Double: append's slower growth of long slices allocates about
 		// five times the final size.
@@ -480,10 +516,6 @@ func escapedBlank(inside []byte) bool {
 
 // whole reports whether the text so far is one object, brackets balanced.
 func (t *objectEnd) whole() bool { return t.closed && !t.after }
-
-// none reports whether the text so far is JSON space, or null between
-// JSON space: arguments that a reply's parser reads as none ({}).
-func (t *objectEnd) none() bool { return !t.started || t.null == 4 && !t.notNull }
 
 // member kinds of a wireMember.
 const (

@@ -30,7 +30,8 @@ func sentinelOf(err error) string {
 // TestOpenAIStreamBlankArguments: an arguments text that is JSON space,
 // or null, is no arguments ({}) whether the reply is whole or streamed;
 // one that holds another space (a vertical tab, a no-break space) is not
-// JSON, streamed or whole. Before, "\r", "\n" and "\t" were {} in a whole
+// JSON, streamed or whole: a malformed call, its text as sent
+// (docs/mistakes.md). Before, "\r", "\n" and "\t" were {} in a whole
 // reply but "cut off" in a stream, and "\u000b" was {} in a whole reply
 // (bytes.TrimSpace).
 func TestOpenAIStreamBlankArguments(t *testing.T) {
@@ -40,8 +41,8 @@ func TestOpenAIStreamBlankArguments(t *testing.T) {
 	}{
 		{"\r", "{}"}, {"\n", "{}"}, {"\t", "{}"}, {" \r\n\t", "{}"}, {"", "{}"},
 		{"null", "{}"}, {" null\n", "{}"}, {"\tnull\r", "{}"},
-		{"\v", "ErrArguments"}, {"\u00a0", "ErrArguments"}, {"\u00a0{}", "ErrArguments"},
-		{"nul", "ErrArguments"}, {"nulll", "ErrArguments"}, {"null x", "ErrArguments"}, {"{}null", "ErrArguments"},
+		{"\v", "malformed"}, {"\u00a0", "malformed"}, {"\u00a0{}", "malformed"},
+		{"nul", "malformed"}, {"nulll", "malformed"}, {"null x", "malformed"}, {"{}null", "malformed"},
 	} {
 		quoted, _ := json.Marshal(tc.text)
 		whole := `{"choices":[{"message":{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":` + string(quoted) + `}}]},"finish_reason":"tool_calls"}]}`
@@ -62,6 +63,12 @@ func TestOpenAIStreamBlankArguments(t *testing.T) {
 			if strings.HasPrefix(tc.want, "{") {
 				if r.err != nil || len(r.turn.Calls) != 1 || string(r.turn.Calls[0].Args) != tc.want {
 					t.Errorf("arguments %q %s: %+v, %v; want args %s", tc.text, how, r.turn.Calls, r.err, tc.want)
+				}
+				continue
+			}
+			if tc.want == "malformed" {
+				if r.err != nil || len(r.turn.Calls) != 1 || r.turn.Calls[0].Malformed == "" || string(r.turn.Calls[0].Args) != tc.text {
+					t.Errorf("arguments %q %s: %+v, %v; want a malformed call, its text as sent", tc.text, how, r.turn.Calls, r.err)
 				}
 				continue
 			}

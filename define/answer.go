@@ -234,7 +234,7 @@ func (a Answer[T]) Decode(text []byte) (T, error) {
 		var zero T
 		return zero, ErrZeroAnswer
 	}
-	return a.d.decode(text, false)
+	return a.d.decode(text)
 }
 
 // DecodeStrictNulls is [Answer.Decode] for the text of a model that was
@@ -252,7 +252,7 @@ func (a Answer[T]) DecodeStrictNulls(text []byte) (T, error) {
 		var zero T
 		return zero, ErrZeroAnswer
 	}
-	return a.d.decode(text, true)
+	return a.d.decode(a.c.tool.NullsAsAbsentJSON(text))
 }
 
 // answerDecoder is the typed decode of an answer.
@@ -270,10 +270,9 @@ type pooledAnswer[T any] struct {
 	s reflectx.Scratch
 }
 
-func (d *answerDecoder[T]) decode(text []byte, strictNulls bool) (T, error) {
+func (d *answerDecoder[T]) decode(text []byte) (T, error) {
 	var zero T
 	lim := d.c.limits
-	lim.NullOptional = strictNulls
 	if err := answerGiven(text); err != nil {
 		return zero, err
 	}
@@ -330,7 +329,7 @@ func answerTool[T any](c *answerCore, d *answerDecoder[T]) Tool {
 		if jsonwire.SkipSpace(args, 0) == len(args) {
 			args = []byte("{}") // arguments: empty means {}
 		}
-		if _, err := d.decode(args, false); err != nil {
+		if _, err := d.decode(args); err != nil {
 			return argResult(err), false
 		}
 		return Result{Output: "answer received"}, true

@@ -14,7 +14,6 @@ import (
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/echo"
-	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/reflectx"
 	"github.com/toolnexus/toolnexus/internal/typeinfo"
 	"github.com/toolnexus/toolnexus/schema"
@@ -560,13 +559,10 @@ func rawObject(args []byte, limits reflectx.Limits) (json.RawMessage, error) {
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return json.RawMessage("{}"), nil
 	}
-	// The nesting, size and UTF-8 rules of DefineTool's decoder, so
-	// that text and map arguments get the same verdict.
-	if err := reflectx.CheckJSON(trimmed, limits); err != nil {
+	// The nesting, size and UTF-8 rules of DefineTool's decoder, and its
+	// messages, so that text and map arguments get the same verdict.
+	if err := reflectx.CheckArgs(args, limits); err != nil {
 		return nil, err
-	}
-	if trimmed[0] != '{' {
-		return nil, &ArgErrors{Errs: []*ArgError{{Want: "a JSON object", Got: jsonwire.Kind(trimmed), Err: ErrType}}}
 	}
 	return json.RawMessage(trimmed), nil
 }

@@ -510,7 +510,7 @@ func TestNewTool(t *testing.T) {
 		{"null is {}", ` null `, "invalid arguments: /q: expected string (required), got nothing", true},
 		{"array", `[1]`, "invalid arguments: expected object, got [1]", true},
 		{"wrong type", `{"q":1}`, "invalid arguments: /q: expected string, got 1", true},
-		{"broken", `{"q":`, "invalid arguments: expected a JSON value, got end of input at offset 5", true},
+		{"broken", `{"q":`, "invalid arguments: not a JSON object: expected a JSON value, got end of input at offset 5", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := tool.ExecuteJSON(ctx, []byte(tc.args))

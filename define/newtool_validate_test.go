@@ -161,7 +161,7 @@ func TestNewToolDefineErrors(t *testing.T) {
 	if res := tool.ExecuteJSON(ctx, []byte(`{"a":"x","b":1}`)); res.IsError {
 		t.Errorf("WithoutValidation: %q, want the handler's result", res.Output)
 	}
-	if res := tool.ExecuteJSON(ctx, []byte(`[1]`)); !res.IsError || !strings.Contains(res.Output, "expected a JSON object") {
+	if res := tool.ExecuteJSON(ctx, []byte(`[1]`)); !res.IsError || !strings.Contains(res.Output, "expected object, got [1]") {
 		t.Errorf("WithoutValidation, an array: %q, want the one-object error", res.Output)
 	}
 	if _, err := define.NewTool("t", json.RawMessage(`{"type":"object","properties":{"a":{"type":"strin"}}}`), countingEcho(&calls)); !errors.Is(err, schema.ErrParse) {

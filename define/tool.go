@@ -45,6 +45,10 @@ type state struct {
 	userDecode func() bool
 
 	memo sync.Map
+	// nullRules holds the rules of each object schema of the input, as
+	// the strict-null reading gathered them (nulls.go): *schema.Schema to
+	// *objectRules.
+	nullRules sync.Map
 }
 
 // Name returns the name the model calls the tool by.

@@ -55,7 +55,10 @@
 // map[string]any: JSON object keys go out sorted (the order of a
 // "parametersJsonSchema" is lost; "parameters" keeps it in
 // propertyOrdering), and numbers, in arguments and in results, are float64
-// on the way (integers beyond 2^53 are rounded by the SDK).
+// on the way: integers beyond 2^53 in a call's Args are rounded by the SDK
+// before Run sees them; a result holding a number that float64 would
+// change is sent as its JSON text in a string, so that its digits reach
+// the model exactly.
 package tngenai
 
 import (
@@ -65,6 +68,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
@@ -276,12 +281,71 @@ func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, o
 // [adapters.GeminiResults] renders it; the output stays the rendered JSON
 // (a json.RawMessage), so that it is not parsed here only to be marshalled
 // again by the SDK. A result of parts alone has the empty response.
+//
+// An output holding a number that float64 would change (an integer beyond
+// 2^53, or more digits than a float64 keeps) goes as its JSON text in a
+// string instead: the SDK marshals the whole request and decodes it into
+// a map[string]any before sending it, so every number on the way becomes
+// a float64 (a json.Number in the map is decoded the same way). The text
+// keeps every digit for the model to read.
 func responseMap(r adapters.GeminiResponse) map[string]any {
 	switch {
+	case r.Output != nil && !floatExact(r.Output):
+		return map[string]any{"output": string(r.Output)}
 	case r.Output != nil:
 		return map[string]any{"output": r.Output}
 	case r.Error != "":
 		return map[string]any{"error": r.Error}
 	}
 	return map[string]any{}
+}
+
+// floatExact reports whether every number in the JSON text v keeps its
+// value through a float64: time linear in len(v).
+func floatExact(v json.RawMessage) bool {
+	if !bytes.ContainsAny(v, "0123456789") {
+		return true
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.UseNumber()
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return true // the end, or text that is no JSON (rendered by adapters, so never)
+		}
+		if n, ok := tok.(json.Number); ok && !numberExact(string(n)) {
+			return false
+		}
+	}
+}
+
+// numberExact reports whether the JSON number s has the value of the
+// float64 it parses to: the shortest text of that float64 has the same
+// decimal digits and exponent.
+func numberExact(s string) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return false // beyond float64's range
+	}
+	d1, e1 := decimal(s)
+	d2, e2 := decimal(strconv.FormatFloat(f, 'e', -1, 64))
+	return d1 == d2 && (d1 == "" || e1 == e2)
+}
+
+// decimal returns the significant digits of the number s, without
+// leading or trailing zeros, and the power of ten of its last digit.
+func decimal(s string) (digits string, exp int) {
+	s = strings.TrimPrefix(s, "-")
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		exp, _ = strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
+		s = s[:i]
+	}
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		exp -= len(s) - i - 1
+		s = s[:i] + s[i+1:]
+	}
+	s = strings.TrimLeft(s, "0")
+	trimmed := strings.TrimRight(s, "0")
+	exp += len(s) - len(trimmed)
+	return trimmed, exp
 }

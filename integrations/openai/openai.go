@@ -150,6 +150,12 @@ func entryJSON(one any) (json.RawMessage, error) {
 // A bad argument, an unknown tool or a tool's failure is not an error of
 // Run: it is that call's tool message, so the model can correct itself.
 // Run fails only on a response it cannot answer ([ErrReply]).
+//
+// With tools rendered strict (Tools(tk, adapters.Strict(true)) or
+// StrictWherePossible), pass the same rendering as
+// toolnexus.WithProvider(adapters.ForOpenAI(adapters.Strict(true))): the
+// model sends null for an optional property it leaves out, and Run then
+// reads that null as the property's absence (docs/mistakes.md).
 func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion, opts ...toolnexus.RunOption) (next []openai.ChatCompletionMessageParamUnion, done bool, err error) {
 	if resp == nil {
 		return nil, false, fmt.Errorf("%w: nil completion", ErrReply)
@@ -265,7 +271,9 @@ func RunTurn(ctx context.Context, tk *toolnexus.Toolkit, turn adapters.Turn, opt
 // no function; resp.OutputText() is then the answer.
 //
 // With PreviousResponseID, which makes the server keep the history, send
-// only the function_call_output items: next[len(resp.Output):].
+// only the function_call_output items: next[len(resp.Output):]. With
+// strict tools, pass toolnexus.WithProvider(adapters.ForOpenAIResponses(
+// adapters.Strict(true))) as for [Run].
 func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Response, opts ...toolnexus.RunOption) (next []responses.ResponseInputItemUnionParam, done bool, err error) {
 	if resp == nil {
 		return nil, false, fmt.Errorf("%w: nil response", ErrReply)

@@ -227,13 +227,25 @@ func (c *Checker) value(depth int) *Error {
 	}
 }
 
+// literal reads lit. What came instead is named a misspelt lit only when
+// its letters begin lit ("tru"); another word ("nope") is an unexpected
+// byte, so that no message suggests a literal the text never meant.
 func (c *Checker) literal(lit string) *Error {
 	if len(c.data)-c.pos < len(lit) || string(c.data[c.pos:c.pos+len(lit)]) != lit {
-		return c.syntaxErr("invalid literal (expected " + lit + ")")
+		n := 0
+		for c.pos+n < len(c.data) && n < len(lit) && c.data[c.pos+n] == lit[n] {
+			n++
+		}
+		if n > 1 && (c.pos+n == len(c.data) || !isLetter(c.data[c.pos+n])) {
+			return c.syntaxErr("invalid literal (expected " + lit + ")")
+		}
+		return c.syntaxErr("unexpected " + quoteByte(c.data[c.pos]))
 	}
 	c.pos += len(lit)
 	return nil
 }
+
+func isLetter(b byte) bool { return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' }
 
 func (c *Checker) digits() bool {
 	start := c.pos

@@ -41,6 +41,10 @@ func TestCheckJSON(t *testing.T) {
 		{in: "\"a\nb\"", problem: "control character in a string at byte 2", syntax: true},
 		{in: `"\x"`, problem: "invalid escape at byte 1", syntax: true},
 		{in: `[tru]`, problem: "invalid literal (expected true) at byte 1", syntax: true},
+		{in: `nope`, problem: "unexpected 'n' at byte 0", syntax: true}, // no misspelt null: nothing suggests sending one
+		{in: `[n]`, problem: "unexpected 'n' at byte 1", syntax: true},
+		{in: `[nul]`, problem: "invalid literal (expected null) at byte 1", syntax: true},
+		{in: `[falsy]`, problem: "unexpected 'f' at byte 1", syntax: true},
 		{in: `{"a" 1}`, problem: "expected : after a key, got '1' at byte 5", syntax: true},
 		{in: `[1`, problem: "unexpected end of input", syntax: true},
 		{in: `[[[1]]]`, problem: "nested deeper than 2 levels", path: "/0/0", limit: true},

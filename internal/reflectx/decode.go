@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/toolnexus/toolnexus/internal/echo"
@@ -215,18 +216,55 @@ func (d *decoder) abort(sentinel error, want, got string) {
 
 // syntax aborts with ErrSyntax at the current offset.
 func (d *decoder) syntax(want string) {
+	d.syntaxAt(want, d.i)
+}
+
+// syntaxAt aborts with ErrSyntax at offset i: what came there is quoted,
+// up to [maxSyntaxExcerpt] bytes of it, so that the model sees the text
+// it has to fix ("got \"I'll now search…\" at offset 14").
+func (d *decoder) syntaxAt(want string, i int) {
 	got := "end of input"
-	if d.i < len(d.data) {
-		r := rune(d.data[d.i])
-		if r >= 0x80 {
-			got = fmt.Sprintf("byte 0x%02x at offset %d", d.data[d.i], d.i)
+	if i < len(d.data) {
+		if c := d.data[i]; c >= 0x80 {
+			got = fmt.Sprintf("byte 0x%02x at offset %d", c, i)
 		} else {
-			got = strconv.QuoteRune(r) + " at offset " + strconv.Itoa(d.i)
+			got = excerpt(d.data[i:]) + " at offset " + strconv.Itoa(i)
 		}
 	} else {
-		got += " at offset " + strconv.Itoa(d.i)
+		got += " at offset " + strconv.Itoa(i)
 	}
 	d.abort(ErrSyntax, want, got)
+}
+
+// maxSyntaxExcerpt is how many bytes of the text at a syntax error its
+// message quotes.
+const maxSyntaxExcerpt = 24
+
+// excerpt quotes the first bytes of text, up to maxSyntaxExcerpt and cut at
+// a UTF-8 boundary before a byte that does not start one, with "…" when
+// text goes on.
+func excerpt(text []byte) string {
+	n := len(text)
+	if n > maxSyntaxExcerpt {
+		n = echo.Keep(text, maxSyntaxExcerpt)
+	}
+	for k := 0; k < n; {
+		if text[k] < utf8.RuneSelf {
+			k++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[k:n])
+		if r == utf8.RuneError && size <= 1 {
+			n = k // invalid UTF-8: the quote stops before it
+			break
+		}
+		k += size
+	}
+	q := strconv.Quote(string(text[:n]))
+	if n < len(text) {
+		q += echo.Marker
+	}
+	return q
 }
 
 // enter goes one level deeper, aborting with ErrTooDeep beyond MaxDepth.

@@ -30,30 +30,65 @@ func (p *Plan) DecodeJSON(dst unsafe.Pointer, data []byte) error {
 
 func (d *decoder) decodeJSON(p *Plan, dst unsafe.Pointer, data []byte) {
 	d.data = data
-	d.ws()
-	switch {
-	case d.i == len(data):
+	switch empty, object := d.argsStart(); {
+	case empty:
 		d.emptyArgs(p.root, dst)
-	case data[d.i] == 'n':
-		if d.literal("null") {
-			d.ws()
-			if d.i != len(data) {
-				d.syntax("end of input")
-			} else {
-				d.emptyArgs(p.root, dst)
-			}
+	case object:
+		d.jvalue(p.root, dst)
+		d.argsEnd()
+	}
+}
+
+// argsStart reads the start of an arguments text, which must be one JSON
+// object: empty reports text that is empty, all space or null (they mean
+// {}), and object that d.i is at the object's '{'. Any other text gets its
+// error here: one JSON value of another type a type error (ErrType,
+// "object"), anything else (a value followed by more text included) a syntax error at its first byte expecting '{'
+// (a word such as "nope" is not read as a misspelt null, which would mean
+// no arguments: the message must not suggest sending it).
+func (d *decoder) argsStart() (empty, object bool) {
+	d.ws()
+	if d.i == len(d.data) {
+		return true, false
+	}
+	switch c := d.data[d.i]; {
+	case c == '{':
+		return false, true
+	case c == 'n' && d.at("null"):
+		d.i += len("null")
+		d.ws()
+		if d.i != len(d.data) {
+			d.syntax("nothing after null")
+			return false, false
 		}
-	case data[d.i] != '{':
+		return true, false
+	case c == '[' || c == '"' || c == '-' || '0' <= c && c <= '9' || c == 't' && d.at("true") || c == 'f' && d.at("false"):
+		if jsonwire.Check(d.data[d.i:], jsonwire.MaxDepth) != nil {
+			// Not one JSON value either ("paths": [...], a string and
+			// then members): no value's type is the point.
+			d.syntax("'{'")
+			return false, false
+		}
 		d.mismatch("object")
 	default:
-		d.jvalue(p.root, dst)
-		if !d.fatal {
-			d.ws()
-			if d.i != len(data) {
-				d.syntax("end of input")
-			}
+		d.syntax("'{'")
+	}
+	return false, false
+}
+
+// argsEnd checks that nothing but space follows the arguments object.
+func (d *decoder) argsEnd() {
+	if !d.fatal {
+		d.ws()
+		if d.i != len(d.data) {
+			d.syntax("nothing after the object")
 		}
 	}
+}
+
+// at reports whether the text at d.i begins with word.
+func (d *decoder) at(word string) bool {
+	return len(d.data)-d.i >= len(word) && string(d.data[d.i:d.i+len(word)]) == word
 }
 
 // emptyArgs decodes {} into the root.
@@ -88,15 +123,28 @@ func (d *decoder) wsSlow() {
 	}
 }
 
-// literal reads one of true, false, null.
+// literal reads one of true, false, null. What came instead is a
+// misspelt literal only when its letters begin the word ("tru"): any other
+// word ("nope") is reported as no JSON value, without suggesting the
+// literal.
 func (d *decoder) literal(word string) bool {
-	if len(d.data)-d.i >= len(word) && string(d.data[d.i:d.i+len(word)]) == word {
+	if d.at(word) {
 		d.i += len(word)
 		return true
 	}
-	d.syntax("literal " + word)
+	n := 0
+	for d.i+n < len(d.data) && n < len(word) && d.data[d.i+n] == word[n] {
+		n++
+	}
+	if n > 1 && (d.i+n == len(d.data) || !isLetter(d.data[d.i+n])) {
+		d.syntax("literal " + word)
+	} else {
+		d.syntax("a JSON value")
+	}
 	return false
 }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // mismatch skips the value at d.i and reports it as being of the wrong type.
 func (d *decoder) mismatch(want string) {
@@ -849,9 +897,7 @@ func (d *decoder) object(sp *structPlan, base unsafe.Pointer) {
 				seen.set(guess)
 				guess++
 				d.pushField(f)
-				if !d.lim.NullOptional || !d.nullAbsent(f, base) {
-					d.member(f.node, f.ptr(base))
-				}
+				d.member(f.node, f.ptr(base))
 				d.pop()
 				if d.fatal {
 					return
@@ -933,29 +979,13 @@ func (d *decoder) objectMember(sp *structPlan, base unsafe.Pointer, seen *bitset
 		seen.set(idx)
 		f := &sp.fields[idx]
 		d.pushField(f)
-		if !d.lim.NullOptional || !d.nullAbsent(f, base) {
-			d.member(f.node, f.ptr(base))
-		}
+		d.member(f.node, f.ptr(base))
 		d.pop()
 		if d.fatal {
 			return 0, false
 		}
 	}
 	return idx + 1, true
-}
-
-// nullAbsent reads a null at d.i for the optional field f, whose type
-// takes no null, as the field's absence (the caller checks
-// Limits.NullOptional, to keep the common path short): the default
-// applies, or the zero value stays. It reports whether it did.
-func (d *decoder) nullAbsent(f *field, base unsafe.Pointer) bool {
-	if f.required || f.node.nullable || d.i >= len(d.data) || d.data[d.i] != 'n' {
-		return false
-	}
-	if d.literal("null") && f.def != nil {
-		d.absent(f, base)
-	}
-	return true
 }
 
 // member decodes the value at d.i into n at p as jvalue does, taking the

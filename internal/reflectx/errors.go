@@ -77,9 +77,13 @@ type ArgError struct {
 	Err  error  // one of the sentinels, possibly wrapping a cause from a field's own Unmarshal method
 }
 
-// Error returns "PATH: expected WANT, got GOT".
+// Error returns "PATH: expected WANT, got GOT". A syntax error, which
+// makes the text no JSON object at all, starts "not a JSON object: ".
 func (e *ArgError) Error() string {
 	if e.Path == "" {
+		if e.Err == ErrSyntax {
+			return "not a JSON object: expected " + e.Want + ", got " + e.Got
+		}
 		return "expected " + e.Want + ", got " + e.Got
 	}
 	return e.Path + ": expected " + e.Want + ", got " + e.Got

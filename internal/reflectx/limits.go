@@ -24,13 +24,6 @@ type Limits struct {
 	// both ends use a plain loop and have no such bound. Default
 	// [DefaultMaxPatternBytes].
 	MaxPatternBytes int
-	// NullOptional reads null, in JSON text, for an optional field whose
-	// type takes no null (an omitempty string) as the field's absence:
-	// its default applies, or its zero value stays. It is for the answer
-	// to a strict rendering that made every optional property required
-	// and nullable (OpenAI's Structured Outputs), where null is how the
-	// model leaves one out. Off, such a null is a type error.
-	NullOptional bool
 }
 
 // Default limits; see [Limits].
@@ -51,8 +44,7 @@ func (l Limits) resolve() Limits {
 		}
 		return v
 	}
-	return Limits{MaxBytes: fill(l.MaxBytes, DefaultMaxBytes), MaxPatternBytes: fill(l.MaxPatternBytes, DefaultMaxPatternBytes),
-		NullOptional: l.NullOptional}
+	return Limits{MaxBytes: fill(l.MaxBytes, DefaultMaxBytes), MaxPatternBytes: fill(l.MaxPatternBytes, DefaultMaxPatternBytes)}
 }
 
 // DecodeJSONLimits is [Plan.DecodeJSON] under lim.
@@ -171,8 +163,27 @@ func CheckJSON(data []byte, lim Limits) error {
 	if !d.fatal {
 		d.ws()
 		if d.i != len(d.data) {
-			d.syntax("end of input")
+			d.syntax("nothing after the value")
 		}
+	}
+	return d.finish()
+}
+
+// CheckArgs checks that data is arguments text: one JSON object (or empty
+// text, all space, or null, which mean {}) within lim.MaxBytes and
+// [MaxDepth], with the scanner and the messages of [Plan.DecodeJSON]. The
+// result is nil or an *[ArgErrors].
+func CheckArgs(data []byte, lim Limits) error {
+	d := getDecoder()
+	d.lim = lim.resolve()
+	if len(data) > d.lim.MaxBytes {
+		d.abort(ErrTooLarge, "arguments of at most "+strconv.Itoa(d.lim.MaxBytes)+" bytes", strconv.Itoa(len(data))+" bytes")
+		return d.finish()
+	}
+	d.data = data
+	if _, object := d.argsStart(); object {
+		d.skip()
+		d.argsEnd()
 	}
 	return d.finish()
 }

@@ -56,29 +56,25 @@ func (p *SchemaPlan) validate(data []byte, lim Limits, args bool) error {
 		return d.finish()
 	}
 	d.data = data
-	d.ws()
 	if args {
-		switch {
-		case d.i == len(data):
+		switch empty, object := d.argsStart(); {
+		case empty:
 			d.data, d.i = emptyArgs, 0
-		case data[d.i] == 'n':
-			if !d.literal("null") {
-				return d.finish()
-			}
-			if d.ws(); d.i != len(data) {
-				d.syntax("end of input")
-				return d.finish()
-			}
-			d.data, d.i = emptyArgs, 0
+		case !object:
+			return d.finish()
 		}
+	} else {
+		d.ws()
 	}
 	v := validatorPool.Get().(*validator)
 	v.d, v.steps = d, stepsPerByte*len(d.data)+minSteps
 	v.value(p.root)
-	if !d.fatal {
+	if args {
+		d.argsEnd()
+	} else if !d.fatal {
 		d.ws()
 		if d.i != len(d.data) {
-			d.syntax("end of input")
+			d.syntax("nothing after the value")
 		}
 	}
 	v.d, v.probe, v.failed = nil, 0, false

@@ -336,11 +336,14 @@ func TestSchemaArgs(t *testing.T) {
 		{``, "/a: expected integer (required), got nothing"},
 		{` null `, "/a: expected integer (required), got nothing"},
 		{`{"a":1}`, ""},
-		{`{"a":1} x`, `expected end of input, got 'x' at offset 8`},
-		{`nul`, `expected literal null, got 'n' at offset 0`},
+		{`{"a":1} x`, `not a JSON object: expected nothing after the object, got "x" at offset 8`},
+		{`nul`, `not a JSON object: expected '{', got "nul" at offset 0`},
+		{`nope`, `not a JSON object: expected '{', got "nope" at offset 0`},
 		{`[1]`, "expected object, got [1]"},
-		{`{"a":1,}`, `expected string key, got '}' at offset 7`},
-		{"{\"a\":\"\xff\"}", "expected valid UTF-8, got byte 0xff at offset 6"},
+		{`{"a":1,}`, `not a JSON object: expected string key, got "}" at offset 7`},
+		{`{"a":nope}`, `not a JSON object: expected a JSON value, got "nope}" at offset 5`},
+		{`{"a":tru}`, `not a JSON object: expected literal true, got "tru}" at offset 5`},
+		{"{\"a\":\"\xff\"}", "not a JSON object: expected valid UTF-8, got byte 0xff at offset 6"},
 	} {
 		err := p.ValidateJSON([]byte(tc.args), Limits{})
 		got := ""
