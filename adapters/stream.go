@@ -27,7 +27,7 @@ import (
 // object. It is the transport's failure, not the model's: arguments that
 // are whole but not one JSON object make a malformed call instead
 // ([Call].Malformed).
-var ErrIncomplete = errors.New("the stream ended before the reply was complete")
+var ErrIncomplete = errors.New("the reply ended before it was complete")
 
 // Default stream limits; see [ReplyLimits].
 const (
