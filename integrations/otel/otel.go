@@ -43,6 +43,17 @@
 // unknown tool, bad arguments, an approval gate, a call Run did not
 // start) gets its span from an observer, after the fact, with the call's
 // start and duration. Give the toolkit both, with [Tracer.Options].
+//
+// A model call is traced by [Tracer.StartChat] and [Chat.End]: a span
+// "chat {model}" of kind client, with the reply's token usage and finish
+// reason, the parent of the execute_tool spans of the turn it asked for
+// when its context is given to Run, and the gen_ai.client.token.usage
+// and gen_ai.client.operation.duration histograms.
+//
+//	ctx, chat := tr.StartChat(ctx, p, model)
+//	turn, err := p.Parse(reply)
+//	chat.End(turn, err)
+//	results := tk.Run(ctx, turn.Calls)
 package tnotel
 
 import (
@@ -192,6 +203,10 @@ type Tracer struct {
 	tracer   trace.Tracer
 	duration metric.Float64Histogram
 
+	// The model calls' histograms (StartChat).
+	opDuration metric.Float64Histogram
+	tokenUsage metric.Int64Histogram
+
 	// seen holds the errors of results the middleware has traced that
 	// the observer could take for ones that never reached it (bad
 	// arguments of a SetArgs, a middleware's denial), until the observer
@@ -220,6 +235,15 @@ func New(opts ...Option) *Tracer {
 		otel.Handle(err)
 	}
 	t.duration = h
+	meter := t.cfg.mp.Meter(ScopeName)
+	if t.opDuration, err = meter.Float64Histogram(OperationDurationMetric,
+		metric.WithUnit("s"), metric.WithDescription("GenAI operation duration.")); err != nil {
+		otel.Handle(err)
+	}
+	if t.tokenUsage, err = meter.Int64Histogram(TokenUsageMetric,
+		metric.WithUnit("{token}"), metric.WithDescription("Number of input and output tokens used.")); err != nil {
+		otel.Handle(err)
+	}
 	return t
 }
 
