@@ -205,6 +205,27 @@ func sentinelError(text, code string) error {
 	return &StoredError{Kind: "bad_arguments", Message: text, is: []error{s}}
 }
 
+// RegisterSentinel makes err, a sentinel error of a package of yours,
+// survive a [Result]'s JSON: the Err of a Result read back from JSON
+// answers errors.Is(err) as the stored Result's did. name identifies it
+// in the JSON ("Is" list of the stored error): make it unique, with a
+// prefix of your package ("tntemporal.may_have_run"), and never change
+// it while stored results may be read. Register from an init function,
+// before any Result is marshalled or read. It returns an error for an
+// empty name or a nil err, and when the name or the error is registered
+// already (the library registers its own sentinels).
+func RegisterSentinel(name string, err error) error {
+	switch {
+	case name == "":
+		return errors.New("define.RegisterSentinel: empty name")
+	case err == nil:
+		return fmt.Errorf("define.RegisterSentinel(%q): nil error", name)
+	case !errcodec.RegisterNew(errcodec.Sentinel{Name: name, Err: err}):
+		return fmt.Errorf("define.RegisterSentinel(%q): the name, or the error, is registered already", name)
+	}
+	return nil
+}
+
 func init() {
 	errcodec.RegisterSentinel(argSentinels...)
 	errcodec.RegisterSentinel(

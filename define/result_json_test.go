@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +197,47 @@ func TestResultJSONBad(t *testing.T) {
 	var se *define.StoredError
 	if !errors.As(r.Err, &se) || se.Kind != "timeout" || !errors.Is(r.Err, context.DeadlineExceeded) || errors.Is(r.Err, context.Canceled) {
 		t.Errorf("Err = %#v", r.Err)
+	}
+}
+
+// errShelved is a sentinel of a package outside define, registered as
+// the doc says, from an init function.
+var errShelved = errors.New("shelved")
+
+func init() {
+	if err := define.RegisterSentinel("define_test.shelved", errShelved); err != nil {
+		panic(err)
+	}
+}
+
+// TestRegisterSentinel: a sentinel registered by another package survives
+// a Result's JSON; a name or an error registered twice, an empty name and
+// a nil error are refused.
+func TestRegisterSentinel(t *testing.T) {
+	r := define.Result{Output: "x", IsError: true, Err: fmt.Errorf("tool t: %w", errShelved)}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back define.Result
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(back.Err, errShelved) || back.Err.Error() != r.Err.Error() {
+		t.Errorf("read back %v (%s), want errors.Is shelved with the same text", back.Err, b)
+	}
+	for _, c := range []struct {
+		name string
+		err  error
+	}{
+		{"define_test.shelved", errors.New("other")},    // the name again
+		{"define_test.other", errShelved},               // the error again
+		{"context_canceled", errors.New("a library's")}, // a library name
+		{"", errors.New("e")},
+		{"define_test.nil", nil},
+	} {
+		if err := define.RegisterSentinel(c.name, c.err); err == nil {
+			t.Errorf("RegisterSentinel(%q, %v) succeeded", c.name, c.err)
+		}
 	}
 }

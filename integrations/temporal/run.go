@@ -97,6 +97,14 @@ func (t *Tools) Run(ctx workflow.Context, calls []adapters.Call) []define.Result
 // it was not run again.
 var ErrMayHaveRun = errors.New("the tool may have run and is not run again")
 
+// ErrMayHaveRun survives a result's JSON (a workflow's result, a stored
+// history) under this name.
+func init() {
+	if err := define.RegisterSentinel("tntemporal.may_have_run", ErrMayHaveRun); err != nil {
+		panic(err)
+	}
+}
+
 // resultOf is the result of the activity of f, a call of the tool named
 // name.
 func (t *Tools) resultOf(ctx workflow.Context, f workflow.Future, name string) define.Result {

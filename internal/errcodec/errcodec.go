@@ -127,3 +127,17 @@ func SentinelNamed(name string) error {
 	}
 	return nil
 }
+
+// RegisterNew adds s unless a sentinel of its name, or its error, is
+// registered already; it reports whether it added it.
+func RegisterNew(s Sentinel) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, o := range sentinels {
+		if o.Name == s.Name || o.Err == s.Err {
+			return false
+		}
+	}
+	sentinels = append(sentinels, s)
+	return true
+}
