@@ -14,3 +14,7 @@ func SameShape(a, b string) bool {
 	}
 	return sa != "" && sa == sb
 }
+
+// SetEncoded sets the hook that sees each part's bytes the package
+// encodes to base64 (nil to remove it).
+func SetEncoded(f func(data []byte)) { encoded = f }
