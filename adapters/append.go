@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/toolnexus/toolnexus/internal/outjson"
 )
 
 // AppendJSON appends to dst the JSON encoding of tools, a value returned by
@@ -108,18 +110,7 @@ func appendList[T any](dst []byte, ts []T, size func(*T) int, one func([]byte, *
 const entryKeys = 128
 
 // appendString appends s as json.Marshal quotes it (HTML-escaped).
-func appendString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			data, _ := json.Marshal(s) // a string always marshals
-			return append(dst, data...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
-}
+func appendString(dst []byte, s string) []byte { return outjson.AppendString(dst, s) }
 
 // appendRaw appends pre-rendered compact JSON as json.Marshal writes a
 // json.RawMessage: HTML-escaped, and null when empty. The bytes are not

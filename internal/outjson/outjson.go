@@ -267,6 +267,10 @@ func numberEncoder(e *encoder, v reflect.Value) error {
 
 const hex = "0123456789abcdef"
 
+// AppendString appends s as a JSON string exactly as encoding/json writes
+// it (see appendString).
+func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
+
 // appendString appends s as a JSON string, escaped as encoding/json
 // escapes (HTML characters, U+2028 and U+2029 included), each byte that is
 // not valid UTF-8 replaced by \ufffd.
@@ -284,6 +288,10 @@ func appendString[S string | []byte](dst []byte, s S) []byte {
 			switch c {
 			case '"', '\\':
 				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
 			case '\n':
 				dst = append(dst, '\\', 'n')
 			case '\r':

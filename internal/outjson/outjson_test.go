@@ -149,3 +149,21 @@ func TestConcurrentFirstUse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendString: AppendString writes any string byte for byte as
+// json.Marshal does (HTML characters, control bytes, U+2028, U+2029,
+// invalid UTF-8).
+func FuzzAppendString(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\"b\\c\n\t\r\b\f\x01\x1f\x7f", "<>&", "\u2028\u2029", "é😀", "\xff\xfe", "\xe2\x80", `{"city":"Paris"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("AppendString(%q) = %s, want %s", s, got[1:], want)
+		}
+	})
+}
