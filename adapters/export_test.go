@@ -18,5 +18,5 @@ func SameShape(a, b string) bool {
 // BodyMark returns where b's history ends, and BodyRewind goes back to
 // such a mark: the benchmarks append the same step again and again to a
 // history of one length.
-func BodyMark(b *Body) (n, size int) { return b.n, len(b.hist) }
+func BodyMark(b *Body) (n, size int)  { return b.n, len(b.hist) }
 func BodyRewind(b *Body, n, size int) { b.n, b.hist = n, b.hist[:size] }
