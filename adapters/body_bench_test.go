@@ -10,8 +10,10 @@ import (
 // BenchmarkBodyStep measures the body of step n: the step's entries (a
 // replay and its results) appended to a history of 10, 100 and 1000
 // entries and the whole body written out (Append and AppendTo), beside
-// the byte copy of the same body (copy), the floor of any way to send it,
-// and the same body built again from its whole history (rebuild).
+// the body written out alone (write: what a step costs beyond its own
+// entries), the byte copy of the same body (copy), the floor of any way to
+// send it, and the same body built again from its whole history
+// (rebuild).
 // Both should grow linearly with the history; the step costs its own
 // entries more than the copy.
 func BenchmarkBodyStep(b *testing.B) {
@@ -57,6 +59,20 @@ func BenchmarkBodyStep(b *testing.B) {
 				}
 				if string(dst) != string(whole) {
 					b.Fatalf("the step's body is not the same body")
+				}
+			})
+			b.Run(fmt.Sprintf("%s/entries=%d/write", name, n), func(b *testing.B) {
+				if err := body.Append(step...); err != nil {
+					b.Fatal(err)
+				}
+				defer adapters.BodyRewind(body, mn, ms)
+				b.SetBytes(int64(len(whole)))
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					dst = body.AppendTo(dst[:0])
+				}
+				if string(dst) != string(whole) {
+					b.Fatalf("the body written is not the same body")
 				}
 			})
 			b.Run(fmt.Sprintf("%s/entries=%d/rebuild", name, n), func(b *testing.B) {

@@ -388,3 +388,47 @@ func TestBodyErrors(t *testing.T) {
 		t.Fatalf("a failed Append changed the body: %s", got)
 	}
 }
+
+// TestBodyStepCost checks that a step's Append costs its own entries, not
+// the history's: the same allocations, and the same bytes added, after 10
+// entries and after 1000.
+func TestBodyStepCost(t *testing.T) {
+	for name, p := range bodyProviders() {
+		steps := bodyHistory(t, name, p)
+		step := append(append([]any(nil), steps[1]...), steps[2]...)
+		var allocs []float64
+		var added []int
+		for _, n := range []int{10, 1000} {
+			body, err := adapters.NewBody(p, bodyRequest(t, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for body.Len() < n {
+				for _, s := range steps {
+					if err := body.Append(s...); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			mn, ms := adapters.BodyMark(body)
+			before := len(body.Bytes())
+			if err := body.Append(step...); err != nil {
+				t.Fatal(err)
+			}
+			added = append(added, len(body.Bytes())-before)
+			adapters.BodyRewind(body, mn, ms)
+			allocs = append(allocs, testing.AllocsPerRun(20, func() {
+				if err := body.Append(step...); err != nil {
+					t.Fatal(err)
+				}
+				adapters.BodyRewind(body, mn, ms)
+			}))
+		}
+		if raceEnabled { // allocation counts differ under -race
+			allocs[1] = allocs[0]
+		}
+		if allocs[0] != allocs[1] || added[0] != added[1] {
+			t.Errorf("%s: a step after 10 and after 1000 entries: %v allocations, %v bytes added", name, allocs, added)
+		}
+	}
+}
