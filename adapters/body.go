@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/toolnexus/toolnexus/define"
 )
@@ -58,8 +59,8 @@ type Request struct {
 	CacheTools, CacheSystem bool
 	// Extra are members of the provider's request that this package does
 	// not model ("top_p", "metadata", "thinking", ...), written as they
-	// are, in key order. Each must be valid JSON, and none may be a
-	// member the body writes itself.
+	// are, in key order. Each key must be valid UTF-8 and each value
+	// valid JSON, and none may be a member the body writes itself.
 	Extra map[string]json.RawMessage
 }
 
@@ -263,6 +264,8 @@ func (rt roundTrip) requestHead(r *Request) (head []byte, first bool, err error)
 	for _, k := range keys {
 		v := r.Extra[k]
 		switch {
+		case !utf8.ValidString(k):
+			return nil, false, fmt.Errorf("adapters: NewBody: Request.Extra[%q]: the key is not valid UTF-8", k)
 		case k == history || w.has(k):
 			return nil, false, fmt.Errorf("adapters: NewBody: Request.Extra[%q]: the body writes %q itself: set it through Request", k, k)
 		case !json.Valid(v):

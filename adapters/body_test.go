@@ -361,6 +361,7 @@ func TestBodyErrors(t *testing.T) {
 		{adapters.ForGemini(), adapters.Request{MaxTokens: 5, Extra: map[string]json.RawMessage{"generationConfig": json.RawMessage(`{}`)}}, `Request.Extra["generationConfig"]`},
 		{adapters.ForOpenAI(), adapters.Request{Extra: map[string]json.RawMessage{"top_p": json.RawMessage(`0.9,"x":1`)}}, `Request.Extra["top_p"]: not valid JSON`},
 		{adapters.ForOpenAI(), adapters.Request{Extra: map[string]json.RawMessage{"top_p": nil}}, `Request.Extra["top_p"]: not valid JSON`},
+		{adapters.ForAnthropic(), adapters.Request{MaxTokens: 1, Extra: map[string]json.RawMessage{"\x80": json.RawMessage(`{}`)}}, `Request.Extra["\x80"]: the key is not valid UTF-8`},
 		{adapters.ForAnthropic(), adapters.Request{MaxTokens: 1, Tools: tools, Choice: &adapters.Choice{Allowed: []string{"get_time", "get_weather"}}}, "Request.Choice: adapters: ToolChoice: Anthropic: no way to allow only 2"},
 		{adapters.ForOpenAI(), adapters.Request{Choice: &adapters.Choice{Allowed: []string{"nope"}}, Tools: tools}, `Request.Choice: adapters: ToolChoice: allowed tool "nope"`},
 		{adapters.ForOllama(), adapters.Request{Choice: &adapters.Choice{}, Tools: tools}, "Request.Choice: adapters: ToolChoice: Ollama has no tool choice"},
