@@ -65,6 +65,7 @@ var anthropicSpec = &spec{
 		}
 		return stopAnswered
 	}},
+	body: anthropicBody,
 }
 
 // AnthropicTool is one entry of an Anthropic Messages "tools" array.

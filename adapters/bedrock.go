@@ -53,6 +53,7 @@ var bedrockSpec = &spec{
 			}
 			return stopAnswered
 		}},
+	body: bedrockBody,
 }
 
 // bedrockAnswerDialect is what Bedrock's structured outputs take:

@@ -77,6 +77,7 @@ var geminiSpec = &spec{
 		}
 		return stopAnswered
 	}},
+	body: geminiBody,
 }
 
 var (

@@ -52,6 +52,7 @@ var mistralSpec = &spec{
 	choice:  mistralChoice,
 	answers: &answerSpec{strict: strictNone, format: mistralFormat, stop: chatAnswerStop},
 	// ToMistral returns []OpenAITool: the OpenAI home appends it.
+	body: mistralBody,
 }
 
 // NameMistral is Mistral's name, as [Provider.Name] and

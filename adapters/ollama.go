@@ -59,6 +59,7 @@ var ollamaSpec = &spec{
 		return stopAnswered
 	}},
 	// ToOllama returns []OpenAITool: the OpenAI home appends it.
+	body: ollamaBody,
 }
 
 // NameOllama is the Ollama provider's name, as [Provider.Name] and

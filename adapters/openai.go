@@ -49,6 +49,7 @@ var openAISpec = &spec{
 	appendJSON: appendAs(sizeOpenAI, appendOpenAI),
 	choice:     openAIChoice,
 	answers:    &openAIAnswers,
+	body:       openAIBody,
 }
 
 // openAIAnswers: response_format json_schema, with a strict flag; the

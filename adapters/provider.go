@@ -25,7 +25,8 @@ import (
 //
 // The history entries are typed values whose json.Marshal is the
 // provider's message (or item, or content) exactly; the request body
-// around them (model, max_tokens, where tools go) is the client's.
+// around them (model, max_tokens, where tools go) is the client's, or
+// [NewBody]'s.
 //
 // The values returned by [ForOpenAI], [ForOpenAIResponses], [ForAnthropic],
 // [ForGemini], [ForBedrock], [ForMCP], [ForOllama] and [ForMistral] are

@@ -105,6 +105,12 @@ type spec struct {
 	// answers asks for typed answers and reads them (ResponseFormat,
 	// AnswerText); nil when the provider has no model answer (MCP).
 	answers *answerSpec
+
+	// body writes the members of a request body (NewBody) but the
+	// history, into w, and returns the history's key and its first entry
+	// (a system message; nil for none); nil when the provider has no
+	// model request (MCP).
+	body func(p *spec, w *bodyWriter, r *bodyParts) (history string, first []byte, err error)
 }
 
 // homes is every provider of this package, one line each.

@@ -51,6 +51,7 @@ var responsesSpec = &spec{
 	answer: func(p *spec, s *Searcher, q []Search, o []Option) ([]any, error) {
 		return asEntries(responsesSearchOutputs(p, s, q, o))
 	},
+	body: responsesBody,
 }
 
 // OpenAIResponsesTool is one entry of an OpenAI Responses API "tools" array

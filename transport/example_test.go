@@ -1,13 +1,17 @@
 package transport_test
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/transport"
 )
 
@@ -97,3 +101,71 @@ func ExampleEndpoint_Stream() {
 	// [call get_weather {"city":"Oslo"}]
 	// stop: tool_use input: 20 output: 41
 }
+
+// A whole run's bodies built with adapters.NewBody: each step appends the
+// model's replay and the tools' results to the body already encoded.
+func Example_body() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, _ := io.ReadAll(r.Body)
+		if !bytes.Contains(req, []byte(`"tool_result"`)) {
+			io.WriteString(w, `{"type":"message","role":"assistant","content":[{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Oslo"}}],"stop_reason":"tool_use"}`)
+			return
+		}
+		io.WriteString(w, `{"type":"message","role":"assistant","content":[{"type":"text","text":"4C and clear in Oslo."}],"stop_reason":"end_turn"}`)
+	}))
+	defer srv.Close()
+	tk, err := toolnexus.NewToolkit(define.MustDefineTool(func(_ context.Context, in struct {
+		City string `json:"city"`
+	}) (string, error) {
+		return "4C and clear in " + in.City, nil
+	}, define.WithName("get_weather"), define.WithDescription("The weather in a city.")))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	text, err := run(context.Background(), transport.Anthropic("sk-ant-...").Rebase(srv.URL), tk, "Weather in Oslo?")
+	fmt.Println(text, err)
+	// Output:
+	// 4C and clear in Oslo. <nil>
+}
+
+// README: body
+// run is the whole loop on one Endpoint: the body is built once, with
+// the tools, the system prompt and a prompt-cache breakpoint, and each
+// step appends the model's replay and the tools' results to it.
+func run(ctx context.Context, ep *transport.Endpoint, tk *toolnexus.Toolkit, prompt string) (string, error) {
+	p := ep.Provider
+	body, err := adapters.NewBody(p, adapters.Request{
+		Model:       "claude-sonnet-4-5",
+		System:      "Answer in one line.",
+		Tools:       tk.Tools(),
+		MaxTokens:   1024,
+		CacheTools:  true, // Anthropic's cache_control on the last tool
+		CacheSystem: true,
+	})
+	if err != nil {
+		return "", err
+	}
+	if err := body.Append(p.Prompt(prompt)...); err != nil {
+		return "", err
+	}
+	for step := 0; step < 8; step++ {
+		turn, err := ep.Send(ctx, body.Bytes())
+		if err != nil {
+			return "", err
+		}
+		if len(turn.Calls) == 0 {
+			return turn.Text, nil
+		}
+		results, err := p.Results(turn.Calls, tk.Run(ctx, turn.Calls))
+		if err != nil {
+			return "", err
+		}
+		if err := body.Append(append(turn.Replay, results...)...); err != nil {
+			return "", err
+		}
+	}
+	return "", errors.New("no answer in 8 steps")
+}
+
+// README end
