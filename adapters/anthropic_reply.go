@@ -75,39 +75,28 @@ func (m AnthropicToolResultMessage) size() int {
 }
 
 func (m AnthropicToolResultMessage) appendJSON(b []byte) []byte {
+	return appendRoleList(b, m.Role, "content", m.Content, appendAnthropicToolResult)
+}
+
+func appendAnthropicToolResult(b []byte, r *AnthropicToolResult) []byte {
 	b = append(b, '{')
-	b = appendStringMember(b, "role", m.Role)
-	b = appendMember(b, "content")
-	if m.Content == nil {
-		return append(b, "null}"...)
+	b = appendStringMember(b, "type", r.Type)
+	b = appendStringMember(b, "tool_use_id", r.ToolUseID)
+	switch c := r.Content.(type) {
+	case nil:
+	case string:
+		b = appendStringMember(b, "content", c)
+	case []AnthropicContentBlock:
+		b = appendAnthropicBlocks(appendMember(b, "content"), c)
+	default:
+		data, _ := json.Marshal(c) // set by hand: as json.Marshal writes it
+		b = append(appendMember(b, "content"), data...)
 	}
-	b = append(b, '[')
-	for i := range m.Content {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		r := &m.Content[i]
-		b = append(b, '{')
-		b = appendStringMember(b, "type", r.Type)
-		b = appendStringMember(b, "tool_use_id", r.ToolUseID)
-		switch c := r.Content.(type) {
-		case nil:
-		case string:
-			b = appendStringMember(b, "content", c)
-		case []AnthropicContentBlock:
-			b = appendAnthropicBlocks(appendMember(b, "content"), c)
-		default:
-			data, _ := json.Marshal(c) // set by hand: as json.Marshal writes it
-			b = append(appendMember(b, "content"), data...)
-		}
-		b = appendMember(b, "is_error")
-		if r.IsError {
-			b = append(b, "true}"...)
-		} else {
-			b = append(b, "false}"...)
-		}
+	b = appendMember(b, "is_error")
+	if r.IsError {
+		return append(b, "true}"...)
 	}
-	return append(b, ']', '}')
+	return append(b, "false}"...)
 }
 
 func anthropicBlocksSize(blocks []AnthropicContentBlock) int {
@@ -123,43 +112,37 @@ func anthropicBlocksSize(blocks []AnthropicContentBlock) int {
 
 // appendAnthropicBlocks appends blocks as json.Marshal writes them.
 func appendAnthropicBlocks(b []byte, blocks []AnthropicContentBlock) []byte {
-	if blocks == nil {
-		return append(b, "null"...)
+	return appendArray(b, blocks, appendAnthropicBlock)
+}
+
+func appendAnthropicBlock(b []byte, c *AnthropicContentBlock) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", c.Type)
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
 	}
-	b = append(b, '[')
-	for i, c := range blocks {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	if s := c.Source; s != nil {
+		b = appendMember(b, "source")
 		b = append(b, '{')
-		b = appendStringMember(b, "type", c.Type)
-		if c.Text != "" {
-			b = appendStringMember(b, "text", c.Text)
+		b = appendStringMember(b, "type", s.Type)
+		if s.MediaType != "" {
+			b = appendStringMember(b, "media_type", s.MediaType)
 		}
-		if s := c.Source; s != nil {
-			b = appendMember(b, "source")
-			b = append(b, '{')
-			b = appendStringMember(b, "type", s.Type)
-			if s.MediaType != "" {
-				b = appendStringMember(b, "media_type", s.MediaType)
-			}
-			if len(s.Data) > 0 {
-				b = appendBase64(appendMember(b, "data"), s.Data)
-			}
-			if s.URL != "" {
-				b = appendStringMember(b, "url", s.URL)
-			}
-			if len(s.Content) > 0 {
-				b = appendAnthropicBlocks(appendMember(b, "content"), s.Content)
-			}
-			b = append(b, '}')
+		if len(s.Data) > 0 {
+			b = appendBase64(appendMember(b, "data"), s.Data)
 		}
-		if c.Title != "" {
-			b = appendStringMember(b, "title", c.Title)
+		if s.URL != "" {
+			b = appendStringMember(b, "url", s.URL)
+		}
+		if len(s.Content) > 0 {
+			b = appendAnthropicBlocks(appendMember(b, "content"), s.Content)
 		}
 		b = append(b, '}')
 	}
-	return append(b, ']')
+	if c.Title != "" {
+		b = appendStringMember(b, "title", c.Title)
+	}
+	return append(b, '}')
 }
 
 var (

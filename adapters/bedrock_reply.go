@@ -71,79 +71,57 @@ func (m BedrockToolResultMessage) size() int {
 }
 
 func (m BedrockToolResultMessage) appendJSON(b []byte) []byte {
+	return appendRoleList(b, m.Role, "content", m.Content, appendBedrockResultBlock)
+}
+
+func appendBedrockResultBlock(b []byte, bl *BedrockToolResultBlock) []byte {
 	b = append(b, '{')
-	b = appendStringMember(b, "role", m.Role)
-	b = appendMember(b, "content")
-	if m.Content == nil {
-		return append(b, "null}"...)
-	}
-	b = append(b, '[')
-	for i := range m.Content {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		bl := &m.Content[i]
+	if tr := &bl.ToolResult; tr.ToolUseID != "" || tr.Content != nil || tr.Status != "" {
+		b = appendMember(b, "toolResult")
 		b = append(b, '{')
-		if tr := &bl.ToolResult; tr.ToolUseID != "" || tr.Content != nil || tr.Status != "" {
-			b = appendMember(b, "toolResult")
-			b = append(b, '{')
-			b = appendStringMember(b, "toolUseId", tr.ToolUseID)
-			b = appendMember(b, "content")
-			if tr.Content == nil {
-				b = append(b, "null"...)
-			} else {
-				b = append(b, '[')
-				for j, c := range tr.Content {
-					if j > 0 {
-						b = append(b, ',')
-					}
-					b = append(b, '{')
-					if len(c.JSON) > 0 {
-						b = appendMember(b, "json")
-						b, _ = appendRaw(b, c.JSON) // compact JSON this package made
-					}
-					if c.Text != "" {
-						b = appendStringMember(b, "text", c.Text)
-					}
-					if im := c.Image; im != nil {
-						b = appendMember(b, "image")
-						b = append(b, '{')
-						b = appendStringMember(b, "format", im.Format)
-						b = appendBedrockSource(b, im.Source)
-						b = append(b, '}')
-					}
-					b = append(b, '}')
-				}
-				b = append(b, ']')
-			}
-			b = appendStringMember(b, "status", tr.Status)
-			b = append(b, '}')
-		}
-		if bl.Text != "" {
-			b = appendStringMember(b, "text", bl.Text)
-		}
-		if d := bl.Document; d != nil {
-			b = appendMember(b, "document")
-			b = append(b, '{')
-			b = appendStringMember(b, "format", d.Format)
-			b = appendStringMember(b, "name", d.Name)
-			b = appendBedrockSource(b, d.Source)
-			b = append(b, '}')
-		}
+		b = appendStringMember(b, "toolUseId", tr.ToolUseID)
+		b = appendArray(appendMember(b, "content"), tr.Content, appendBedrockResultContent)
+		b = appendStringMember(b, "status", tr.Status)
 		b = append(b, '}')
 	}
-	return append(b, ']', '}')
+	if bl.Text != "" {
+		b = appendStringMember(b, "text", bl.Text)
+	}
+	if d := bl.Document; d != nil {
+		b = appendMember(b, "document")
+		b = append(b, '{')
+		b = appendStringMember(b, "format", d.Format)
+		b = appendStringMember(b, "name", d.Name)
+		b = appendBedrockSource(b, d.Source)
+		b = append(b, '}')
+	}
+	return append(b, '}')
+}
+
+func appendBedrockResultContent(b []byte, c *BedrockToolResultContent) []byte {
+	b = append(b, '{')
+	if len(c.JSON) > 0 {
+		b = appendMember(b, "json")
+		b, _ = appendRaw(b, c.JSON) // compact JSON this package made
+	}
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
+	}
+	if im := c.Image; im != nil {
+		b = appendMember(b, "image")
+		b = append(b, '{')
+		b = appendStringMember(b, "format", im.Format)
+		b = appendBedrockSource(b, im.Source)
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }
 
 func appendBedrockSource(b []byte, s BedrockSource) []byte {
 	b = appendMember(b, "source")
 	b = append(b, '{')
 	b = appendMember(b, "bytes")
-	if s.Bytes == nil {
-		b = append(b, "null"...)
-	} else {
-		b = appendBase64(b, s.Bytes)
-	}
+	b = appendBytes(b, s.Bytes)
 	return append(b, '}')
 }
 

@@ -40,54 +40,40 @@ func (m OpenAIMediaMessage) size() int {
 }
 
 func (m OpenAIMediaMessage) appendJSON(b []byte) []byte {
+	return appendRoleList(b, m.Role, "content", m.Content, appendOpenAIMediaPart)
+}
+
+func appendOpenAIMediaPart(b []byte, c *OpenAIContentPart) []byte {
 	b = append(b, '{')
-	b = appendStringMember(b, "role", m.Role)
-	b = appendMember(b, "content")
-	if m.Content == nil {
-		return append(b, "null}"...)
+	b = appendStringMember(b, "type", c.Type)
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
 	}
-	b = append(b, '[')
-	for i := range m.Content {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		c := &m.Content[i]
+	if u := c.ImageURL; u != nil {
+		b = appendMember(b, "image_url")
 		b = append(b, '{')
-		b = appendStringMember(b, "type", c.Type)
-		if c.Text != "" {
-			b = appendStringMember(b, "text", c.Text)
-		}
-		if u := c.ImageURL; u != nil {
-			b = appendMember(b, "image_url")
-			b = append(b, '{')
-			b = appendMediaURL(appendMember(b, "url"), &u.URL)
-			b = append(b, '}')
-		}
-		if f := c.File; f != nil {
-			b = appendMember(b, "file")
-			b = append(b, '{')
-			b = appendMediaURL(appendMember(b, "file_data"), &f.FileData)
-			b = appendStringMember(b, "filename", f.Filename)
-			b = append(b, '}')
-		}
-		if a := c.InputAudio; a != nil {
-			b = appendMember(b, "input_audio")
-			b = append(b, '{')
-			b = appendMember(b, "data")
-			if a.Data == nil {
-				b = append(b, "null"...)
-			} else {
-				b = appendBase64(b, a.Data)
-			}
-			b = appendStringMember(b, "format", a.Format)
-			b = append(b, '}')
-		}
-		if c.DocumentURL != "" {
-			b = appendStringMember(b, "document_url", c.DocumentURL)
-		}
+		b = appendMediaURL(appendMember(b, "url"), &u.URL)
 		b = append(b, '}')
 	}
-	return append(b, ']', '}')
+	if f := c.File; f != nil {
+		b = appendMember(b, "file")
+		b = append(b, '{')
+		b = appendMediaURL(appendMember(b, "file_data"), &f.FileData)
+		b = appendStringMember(b, "filename", f.Filename)
+		b = append(b, '}')
+	}
+	if a := c.InputAudio; a != nil {
+		b = appendMember(b, "input_audio")
+		b = append(b, '{')
+		b = appendMember(b, "data")
+		b = appendBytes(b, a.Data)
+		b = appendStringMember(b, "format", a.Format)
+		b = append(b, '}')
+	}
+	if c.DocumentURL != "" {
+		b = appendStringMember(b, "document_url", c.DocumentURL)
+	}
+	return append(b, '}')
 }
 
 // OpenAIContentPart is one part of a user message's content: exactly one

@@ -60,39 +60,30 @@ func (c GeminiFunctionResponses) size() int {
 }
 
 func (c GeminiFunctionResponses) appendJSON(b []byte) []byte {
+	return appendRoleList(b, c.Role, "parts", c.Parts, appendGeminiFunctionResponse)
+}
+
+func appendGeminiFunctionResponse(b []byte, part *GeminiFunctionResponsePart) []byte {
+	fr := &part.FunctionResponse
+	b = append(b, `{"functionResponse":{`...)
+	if fr.ID != "" {
+		b = appendStringMember(b, "id", fr.ID)
+	}
+	b = appendStringMember(b, "name", fr.Name)
+	b = appendMember(b, "response")
 	b = append(b, '{')
-	b = appendStringMember(b, "role", c.Role)
-	b = appendMember(b, "parts")
-	if c.Parts == nil {
-		return append(b, "null}"...)
+	if len(fr.Response.Output) > 0 {
+		b = appendMember(b, "output")
+		b, _ = appendRaw(b, fr.Response.Output) // compact JSON this package made
 	}
-	b = append(b, '[')
-	for i := range c.Parts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		fr := &c.Parts[i].FunctionResponse
-		b = append(b, `{"functionResponse":{`...)
-		if fr.ID != "" {
-			b = appendStringMember(b, "id", fr.ID)
-		}
-		b = appendStringMember(b, "name", fr.Name)
-		b = appendMember(b, "response")
-		b = append(b, '{')
-		if len(fr.Response.Output) > 0 {
-			b = appendMember(b, "output")
-			b, _ = appendRaw(b, fr.Response.Output) // compact JSON this package made
-		}
-		if fr.Response.Error != "" {
-			b = appendStringMember(b, "error", fr.Response.Error)
-		}
-		b = append(b, '}')
-		if len(fr.Parts) > 0 {
-			b = appendGeminiParts(appendMember(b, "parts"), fr.Parts)
-		}
-		b = append(b, '}', '}')
+	if fr.Response.Error != "" {
+		b = appendStringMember(b, "error", fr.Response.Error)
 	}
-	return append(b, ']', '}')
+	b = append(b, '}')
+	if len(fr.Parts) > 0 {
+		b = appendGeminiParts(appendMember(b, "parts"), fr.Parts)
+	}
+	return append(b, '}', '}')
 }
 
 func (c GeminiMediaContent) size() int { return 32 + len(c.Role) + geminiPartsSize(c.Parts) }
@@ -120,40 +111,30 @@ func geminiPartsSize(parts []GeminiMediaPart) int {
 
 // appendGeminiParts appends parts as json.Marshal writes them.
 func appendGeminiParts(b []byte, parts []GeminiMediaPart) []byte {
-	if parts == nil {
-		return append(b, "null"...)
+	return appendArray(b, parts, appendGeminiPart)
+}
+
+func appendGeminiPart(b []byte, p *GeminiMediaPart) []byte {
+	b = append(b, '{')
+	if p.Text != "" {
+		b = appendStringMember(b, "text", p.Text)
 	}
-	b = append(b, '[')
-	for i, p := range parts {
-		if i > 0 {
-			b = append(b, ',')
-		}
+	if d := p.InlineData; d != nil {
+		b = appendMember(b, "inlineData")
 		b = append(b, '{')
-		if p.Text != "" {
-			b = appendStringMember(b, "text", p.Text)
-		}
-		if d := p.InlineData; d != nil {
-			b = appendMember(b, "inlineData")
-			b = append(b, '{')
-			b = appendStringMember(b, "mimeType", d.MIMEType)
-			b = appendMember(b, "data")
-			if d.Data == nil {
-				b = append(b, "null"...)
-			} else {
-				b = appendBase64(b, d.Data)
-			}
-			b = append(b, '}')
-		}
-		if f := p.FileData; f != nil {
-			b = appendMember(b, "fileData")
-			b = append(b, '{')
-			b = appendStringMember(b, "mimeType", f.MIMEType)
-			b = appendStringMember(b, "fileUri", f.FileURI)
-			b = append(b, '}')
-		}
+		b = appendStringMember(b, "mimeType", d.MIMEType)
+		b = appendMember(b, "data")
+		b = appendBytes(b, d.Data)
 		b = append(b, '}')
 	}
-	return append(b, ']')
+	if f := p.FileData; f != nil {
+		b = appendMember(b, "fileData")
+		b = append(b, '{')
+		b = appendStringMember(b, "mimeType", f.MIMEType)
+		b = appendStringMember(b, "fileUri", f.FileURI)
+		b = append(b, '}')
+	}
+	return append(b, '}')
 }
 
 // GeminiMediaContent is the user content that carries, after the

@@ -397,6 +397,41 @@ func appendEncoded(b, data []byte) []byte {
 	return base64.StdEncoding.AppendEncode(b, data)
 }
 
+// appendBytes appends data as encoding/json writes a []byte: null when
+// nil, else its base64 text.
+func appendBytes(b, data []byte) []byte {
+	if data == nil {
+		return append(b, "null"...)
+	}
+	return appendBase64(b, data)
+}
+
+// appendArray appends items as encoding/json writes a slice: null when
+// items is nil, else an array of what each writes of each item
+// (appendList is the same for writers that can fail, growing dst once).
+func appendArray[T any](b []byte, items []T, each func([]byte, *T) []byte) []byte {
+	if items == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = each(b, &items[i])
+	}
+	return append(b, ']')
+}
+
+// appendRoleList appends a message {"role":role,"<key>":items}, items
+// written by appendArray.
+func appendRoleList[T any](b []byte, role, key string, items []T, each func([]byte, *T) []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", role)
+	b = appendArray(appendMember(b, key), items, each)
+	return append(b, '}')
+}
+
 // appendMember appends a member's key, after a comma unless b ends an
 // object's opening brace.
 func appendMember(b []byte, key string) []byte {

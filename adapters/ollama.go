@@ -428,22 +428,8 @@ func (m OllamaMediaMessage) appendJSON(b []byte) []byte {
 	b = append(b, '{')
 	b = appendStringMember(b, "role", m.Role)
 	b = appendStringMember(b, "content", m.Content)
-	b = appendMember(b, "images")
-	if m.Images == nil {
-		return append(b, "null}"...)
-	}
-	b = append(b, '[')
-	for i, im := range m.Images {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if im == nil {
-			b = append(b, "null"...)
-		} else {
-			b = appendBase64(b, im)
-		}
-	}
-	return append(b, ']', '}')
+	b = appendArray(appendMember(b, "images"), m.Images, func(b []byte, im *[]byte) []byte { return appendBytes(b, *im) })
+	return append(b, '}')
 }
 
 // OllamaResultsAndMedia is [OllamaResults] with the images of the
