@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/outjson"
 )
 
@@ -47,13 +48,27 @@ type jsonAppender interface {
 	appendJSON(dst []byte) []byte
 }
 
+// entryWriter is a history entry that writes its own JSON, byte for
+// byte what json.Marshal writes, when it holds nothing that needs
+// encoding/json's own checks (the messages Body.Append sees at every
+// step: an assistant message with its tool calls, a tool message). When
+// it does (members in Extra, a raw value that is not plain), appendEntry
+// returns dst as it was and false, and json.Marshal writes the entry.
+type entryWriter interface {
+	size() int // about the length of its JSON
+	appendEntry(dst []byte) ([]byte, bool)
+}
+
 // appendEntries appends history entries as a JSON array: those that
 // write their own JSON straight into dst, grown once by their size, the
 // others as json.Marshal writes them.
 func appendEntries(dst []byte, entries []any) ([]byte, error) {
 	n := 2
 	for _, e := range entries {
-		if a, ok := e.(jsonAppender); ok {
+		switch a := e.(type) {
+		case jsonAppender:
+			n += a.size() + 1
+		case entryWriter:
 			n += a.size() + 1
 		}
 	}
@@ -63,9 +78,15 @@ func appendEntries(dst []byte, entries []any) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if a, ok := e.(jsonAppender); ok {
+		switch a := e.(type) {
+		case jsonAppender:
 			dst = a.appendJSON(dst)
 			continue
+		case entryWriter:
+			var ok bool
+			if dst, ok = a.appendEntry(dst); ok {
+				continue
+			}
 		}
 		b, err := json.Marshal(e)
 		if err != nil {
@@ -125,6 +146,55 @@ func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
 	var esc bytes.Buffer
 	json.HTMLEscape(&esc, raw)
 	return append(dst, esc.Bytes()...), nil
+}
+
+// appendPlainRaw appends raw as json.Marshal writes a json.RawMessage
+// (null when nil, else compact and HTML-escaped) when raw is valid JSON
+// that holds no byte to escape; else it returns b as it was and false,
+// for encoding/json to write it (or to return its error).
+func appendPlainRaw(b []byte, raw json.RawMessage) ([]byte, bool) {
+	switch {
+	case raw == nil:
+		return append(b, "null"...), true
+	case needsHTMLEscape(raw):
+		return b, false
+	case plainString(raw):
+		return append(b, raw...), true
+	case jsonwire.Check(raw, jsonwire.MaxDepth) != nil:
+		return b, false
+	}
+	return jsonwire.AppendCompact(b, raw), true
+}
+
+// plainString reports whether s is one JSON string without space
+// around it: a quote, bytes from 0x20 on (no quote; a backslash starts
+// a valid escape), a quote.
+func plainString(s []byte) bool {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		switch c := s[i]; {
+		case c < 0x20 || c == '"':
+			return false
+		case c == '\\':
+			i++
+			if i == len(s)-1 {
+				return false
+			}
+			switch s[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if _, ok := jsonwire.Hex4(s, i+1); !ok || i+5 > len(s)-1 {
+					return false
+				}
+				i += 4
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // needsHTMLEscape reports whether raw holds a byte json.Marshal escapes in

@@ -17,7 +17,8 @@ import (
 // Both should grow linearly with the history; the step costs its own
 // entries more than the copy.
 func BenchmarkBodyStep(b *testing.B) {
-	for _, name := range []string{"openai", "anthropic", "gemini"} {
+	systemMessage := map[string]bool{"openai": true, "groq": true, "mistral": true, "ollama": true}
+	for _, name := range []string{"openai", "groq", "mistral", "ollama", "openai-responses", "anthropic", "gemini", "bedrock"} {
 		p := bodyProviders()[name]
 		steps := bodyHistory(b, name, p)
 		step := append(append([]any(nil), steps[1]...), steps[2]...)
@@ -39,7 +40,11 @@ func BenchmarkBodyStep(b *testing.B) {
 					all = append(all, s...)
 				}
 			}
-			all = append(all[:body.Len()-map[bool]int{true: 1}[name == "openai"]], step...)
+			history := body.Len()
+			if systemMessage[name] {
+				history-- // the system message, which Len counts
+			}
+			all = append(all[:history], step...)
 			mn, ms := adapters.BodyMark(body)
 			if err := body.Append(step...); err != nil {
 				b.Fatal(err)

@@ -31,6 +31,51 @@ func (m OpenAIAssistantMessage) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(m), m.Extra)
 }
 
+// size and appendEntry make the message an entryWriter (Body.Append,
+// AppendJSON): written by hand, byte for byte as json.Marshal writes it,
+// unless it or a call has Extra members or its content is not plain.
+func (m OpenAIAssistantMessage) size() int {
+	n := 40 + len(m.Role) + len(m.Content)
+	for i := range m.ToolCalls {
+		c := &m.ToolCalls[i]
+		n += 64 + len(c.ID) + len(c.Type) + len(c.Function.Name) + len(c.Function.Arguments) + len(c.Function.Arguments)/8
+	}
+	return n
+}
+
+func (m OpenAIAssistantMessage) appendEntry(b []byte) ([]byte, bool) {
+	if len(m.Extra) > 0 {
+		return b, false
+	}
+	for i := range m.ToolCalls {
+		if c := &m.ToolCalls[i]; len(c.Extra) > 0 || len(c.Function.Extra) > 0 {
+			return b, false
+		}
+	}
+	start := len(b)
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b, ok := appendPlainRaw(appendMember(b, "content"), m.Content)
+	if !ok {
+		return b[:start], false
+	}
+	if len(m.ToolCalls) > 0 {
+		b = appendArray(appendMember(b, "tool_calls"), m.ToolCalls, appendOpenAIToolCall)
+	}
+	return append(b, '}'), true
+}
+
+// appendOpenAIToolCall appends c, which has no Extra members.
+func appendOpenAIToolCall(b []byte, c *OpenAIToolCall) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "id", c.ID)
+	b = appendStringMember(b, "type", c.Type)
+	b = append(appendMember(b, "function"), '{')
+	b = appendStringMember(b, "name", c.Function.Name)
+	b = appendStringMember(b, "arguments", c.Function.Arguments)
+	return append(b, '}', '}')
+}
+
 // OpenAIToolCall is one entry of an assistant message's tool_calls.
 type OpenAIToolCall struct {
 	// ID is the call's id as sent, or the id [ParseOpenAIReply] made for a
@@ -76,6 +121,20 @@ type OpenAIToolMessage struct {
 	Role       string `json:"role"` // "tool"
 	ToolCallID string `json:"tool_call_id"`
 	Content    string `json:"content"`
+}
+
+// size and appendJSON make the message a jsonAppender (Body.Append,
+// AppendJSON), as json.Marshal writes it.
+func (m OpenAIToolMessage) size() int {
+	return 40 + len(m.Role) + len(m.ToolCallID) + len(m.Content)
+}
+
+func (m OpenAIToolMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "tool_call_id", m.ToolCallID)
+	b = appendStringMember(b, "content", m.Content)
+	return append(b, '}')
 }
 
 var (

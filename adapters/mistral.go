@@ -235,6 +235,21 @@ type MistralToolMessage struct {
 	Content    string `json:"content"`
 }
 
+// size and appendJSON make the message a jsonAppender (Body.Append,
+// AppendJSON), as json.Marshal writes it.
+func (m MistralToolMessage) size() int {
+	return 48 + len(m.Role) + len(m.ToolCallID) + len(m.Name) + len(m.Content)
+}
+
+func (m MistralToolMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "tool_call_id", m.ToolCallID)
+	b = appendStringMember(b, "name", m.Name)
+	b = appendStringMember(b, "content", m.Content)
+	return append(b, '}')
+}
+
 // MistralResults renders the results of calls as Mistral "tool" messages,
 // one per call in call order, each with its call's id as tool_call_id and
 // its tool's name. Send them right after the assistant message that made
@@ -305,6 +320,17 @@ func (m *MistralMedia) Messages() []any { return []any{m.Assistant, m.User} }
 type MistralAssistantMessage struct {
 	Role    string `json:"role"` // "assistant"
 	Content string `json:"content"`
+}
+
+// size and appendJSON make the message a jsonAppender (Body.Append,
+// AppendJSON), as json.Marshal writes it.
+func (m MistralAssistantMessage) size() int { return 24 + len(m.Role) + len(m.Content) }
+
+func (m MistralAssistantMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "content", m.Content)
+	return append(b, '}')
 }
 
 // MistralMediaBridge is the text of the assistant message between

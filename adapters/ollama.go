@@ -136,6 +136,53 @@ func (m OllamaMessage) MarshalJSON() ([]byte, error) {
 	return marshalWithExtra(plain(m), m.Extra)
 }
 
+// size and appendEntry make the message an entryWriter (Body.Append,
+// AppendJSON): written by hand, byte for byte as json.Marshal writes it,
+// unless it or a call has Extra members or arguments that are not plain.
+func (m OllamaMessage) size() int {
+	n := 40 + len(m.Role) + len(m.Content)
+	for i := range m.ToolCalls {
+		c := &m.ToolCalls[i]
+		n += 48 + len(c.ID) + len(c.Function.Name) + len(c.Function.Arguments)
+	}
+	return n
+}
+
+func (m OllamaMessage) appendEntry(b []byte) ([]byte, bool) {
+	if len(m.Extra) > 0 {
+		return b, false
+	}
+	start := len(b)
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "content", m.Content)
+	if len(m.ToolCalls) > 0 {
+		b = append(appendMember(b, "tool_calls"), '[')
+		for i := range m.ToolCalls {
+			c := &m.ToolCalls[i]
+			if len(c.Extra) > 0 || len(c.Function.Extra) > 0 {
+				return b[:start], false
+			}
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '{')
+			if c.ID != "" {
+				b = appendStringMember(b, "id", c.ID)
+			}
+			b = append(appendMember(b, "function"), '{')
+			b = appendStringMember(b, "name", c.Function.Name)
+			var ok bool
+			if b, ok = appendPlainRaw(appendMember(b, "arguments"), c.Function.Arguments); !ok {
+				return b[:start], false
+			}
+			b = append(b, '}', '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}'), true
+}
+
 // OllamaToolCall is one entry of an Ollama message's tool_calls.
 type OllamaToolCall struct {
 	ID       string             `json:"id,omitempty"` // as sent; "" where the server sent none (older servers send none)
@@ -178,6 +225,23 @@ type OllamaToolMessage struct {
 	ToolName   string `json:"tool_name"`
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	Content    string `json:"content"`
+}
+
+// size and appendJSON make the message a jsonAppender (Body.Append,
+// AppendJSON), as json.Marshal writes it.
+func (m OllamaToolMessage) size() int {
+	return 48 + len(m.Role) + len(m.ToolName) + len(m.ToolCallID) + len(m.Content)
+}
+
+func (m OllamaToolMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "tool_name", m.ToolName)
+	if m.ToolCallID != "" {
+		b = appendStringMember(b, "tool_call_id", m.ToolCallID)
+	}
+	b = appendStringMember(b, "content", m.Content)
+	return append(b, '}')
 }
 
 var (

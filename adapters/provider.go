@@ -164,3 +164,14 @@ type promptMessage struct {
 	Role    string `json:"role"`
 	Content string `json:"content"`
 }
+
+// size and appendJSON make the message a jsonAppender (Body.Append,
+// AppendJSON), as json.Marshal writes it.
+func (m promptMessage) size() int { return 24 + len(m.Role) + len(m.Content) }
+
+func (m promptMessage) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b = appendStringMember(b, "content", m.Content)
+	return append(b, '}')
+}
