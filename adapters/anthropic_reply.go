@@ -16,6 +16,22 @@ type AnthropicMessage struct {
 	Content json.RawMessage `json:"content"`
 }
 
+// size and appendEntry make the message an entryWriter (Body.Append,
+// AppendJSON): written by hand, byte for byte as json.Marshal writes it,
+// unless its content is not plain.
+func (m AnthropicMessage) size() int { return 24 + len(m.Role) + len(m.Content) }
+
+func (m AnthropicMessage) appendEntry(b []byte) ([]byte, bool) {
+	start := len(b)
+	b = append(b, '{')
+	b = appendStringMember(b, "role", m.Role)
+	b, ok := appendPlainRaw(appendMember(b, "content"), m.Content)
+	if !ok {
+		return b[:start], false
+	}
+	return append(b, '}'), true
+}
+
 // AnthropicToolResultMessage is the user message that answers a turn's
 // tool_use blocks: one tool_result block per call, in call order.
 type AnthropicToolResultMessage struct {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/toolnexus/toolnexus/internal/jsonwire"
 	"github.com/toolnexus/toolnexus/internal/outjson"
@@ -70,6 +71,8 @@ func appendEntries(dst []byte, entries []any) ([]byte, error) {
 			n += a.size() + 1
 		case entryWriter:
 			n += a.size() + 1
+		case json.RawMessage:
+			n += len(a) + 1
 		}
 	}
 	dst = slices.Grow(dst, n)
@@ -85,6 +88,11 @@ func appendEntries(dst []byte, entries []any) ([]byte, error) {
 		case entryWriter:
 			var ok bool
 			if dst, ok = a.appendEntry(dst); ok {
+				continue
+			}
+		case json.RawMessage: // a replay (Responses' items, Gemini's and Bedrock's contents)
+			var ok bool
+			if dst, ok = appendPlainRaw(dst, a); ok {
 				continue
 			}
 		}
@@ -160,11 +168,19 @@ func appendPlainRaw(b []byte, raw json.RawMessage) ([]byte, bool) {
 		return b, false
 	case plainString(raw):
 		return append(b, raw...), true
-	case jsonwire.Check(raw, jsonwire.MaxDepth) != nil:
+	}
+	c := checkers.Get().(*jsonwire.Checker)
+	bad := c.Check(raw, jsonwire.MaxDepth, nil) != nil
+	checkers.Put(c)
+	if bad {
 		return b, false
 	}
 	return jsonwire.AppendCompact(b, raw), true
 }
+
+// checkers keep the room their checks grew (paths, keys), so that a
+// step's raw values are checked without allocating.
+var checkers = sync.Pool{New: func() any { return new(jsonwire.Checker) }}
 
 // plainString reports whether s is one JSON string without space
 // around it: a quote, bytes from 0x20 on (no quote; a backslash starts

@@ -39,7 +39,8 @@ var entriesSeeds = []struct {
 	{"\"a\x1f\"", "j"},
 }
 
-// historyEntries are entries of the Chat Completions homes built from
+// historyEntries are entries of the Chat Completions homes, a replay (a
+// json.RawMessage) and Anthropic's replayed message, built from
 // raw (a content, arguments, Extra members) and text (ids, names, texts),
 // both with and without Extra members.
 func historyEntries(raw []byte, text string) []any {
@@ -70,6 +71,7 @@ func historyEntries(raw []byte, text string) []any {
 		adapters.OllamaToolMessage{Role: "tool", ToolName: text, ToolCallID: text, Content: string(raw)},
 		adapters.OllamaToolMessage{Role: "tool", ToolName: text, Content: string(raw)},
 	}
+	out = append(out, content, adapters.AnthropicMessage{Role: "assistant", Content: content})
 	return append(out, adapters.ForOpenAI().Prompt(text)...)
 }
 
