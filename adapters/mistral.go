@@ -351,6 +351,12 @@ func mistralResults(p *spec, fn string, calls []Call, results []define.Result, c
 		return nil, nil, err
 	}
 	msgs := make([]MistralToolMessage, len(calls))
+	if !hasParts(results) {
+		for i, c := range calls {
+			msgs[i] = MistralToolMessage{Role: "tool", ToolCallID: mistralCallID(c.ID), Name: c.Name, Content: resultText(results[i])}
+		}
+		return msgs, nil, nil
+	}
 	attach, err := chatResults(p, fn, calls, results, cfg, func(i int, text string) {
 		c := calls[i]
 		msgs[i] = MistralToolMessage{Role: "tool", ToolCallID: mistralCallID(c.ID), Name: c.Name, Content: text}

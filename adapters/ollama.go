@@ -516,6 +516,12 @@ func ollamaResults(p *spec, fn string, calls []Call, results []define.Result, cf
 		return nil, nil, err
 	}
 	msgs := make([]OllamaToolMessage, len(calls))
+	if !hasParts(results) {
+		for i, c := range calls {
+			msgs[i] = OllamaToolMessage{Role: "tool", ToolName: c.Name, ToolCallID: c.ID, Content: resultText(results[i])}
+		}
+		return msgs, nil, nil
+	}
 	m := newMedia(p, fn, cfg)
 	for i, c := range calls {
 		pieces, err := m.pieces(i, &calls[i], &results[i])
