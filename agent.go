@@ -495,7 +495,7 @@ type agentRunner struct {
 	tools  []define.Tool
 	choice *adapters.Choice
 	opts   []RunOption // the tool runs' options when every tool is offered
-	steps  int            // model calls of the run, before a pause too
+	steps  int         // model calls of the run, before a pause too
 	// failures counts each tool's failed calls in a row.
 	failures    map[string]int
 	answerTries int
