@@ -76,18 +76,7 @@ func BenchmarkResultsImage(b *testing.B) {
 //
 //	go test ./adapters -run '^$' -bench ResultsText -benchmem
 func BenchmarkResultsText(b *testing.B) {
-	calls := []adapters.Call{
-		{ID: "callA0000", Name: "get_weather", Args: json.RawMessage(`{"city":"Paris"}`)},
-		{ID: "callB0000", Name: "get_time", Args: json.RawMessage(`{"zone":"CET"}`)},
-		{ID: "callC0000", Name: "get_weather", Args: json.RawMessage(`{"city":"Nowhere"}`)},
-		{ID: "callD0000", Name: "ping", Args: json.RawMessage(`{}`)},
-	}
-	results := []define.Result{
-		{Output: `{"city":"Paris","temperature":21.5,"conditions":"sunny","humidity":40}`},
-		{Output: "It is 14:05 in Central European Time, on Tuesday the 3rd."},
-		{Output: "invalid arguments: /city: no such city", IsError: true},
-		{Output: ""},
-	}
+	calls, results := textResultsTurn()
 	for _, p := range adapters.Providers() {
 		b.Run(p.Name(), func(b *testing.B) {
 			b.ReportAllocs()
@@ -102,4 +91,46 @@ func BenchmarkResultsText(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkResultsTextAppend is BenchmarkResultsText with the entries
+// written by AppendJSON into a reused buffer, as Body.Append writes
+// them: the library's own path to a request body.
+//
+//	go test ./adapters -run '^$' -bench ResultsTextAppend -benchmem
+func BenchmarkResultsTextAppend(b *testing.B) {
+	calls, results := textResultsTurn()
+	for _, p := range adapters.Providers() {
+		b.Run(p.Name(), func(b *testing.B) {
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				entries, err := p.Results(calls, results)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if buf, err = adapters.AppendJSON(buf[:0], entries); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// textResultsTurn is a turn of four calls that returned text: a JSON
+// object, a sentence, an error, an empty output.
+func textResultsTurn() ([]adapters.Call, []define.Result) {
+	calls := []adapters.Call{
+		{ID: "callA0000", Name: "get_weather", Args: json.RawMessage(`{"city":"Paris"}`)},
+		{ID: "callB0000", Name: "get_time", Args: json.RawMessage(`{"zone":"CET"}`)},
+		{ID: "callC0000", Name: "get_weather", Args: json.RawMessage(`{"city":"Nowhere"}`)},
+		{ID: "callD0000", Name: "ping", Args: json.RawMessage(`{}`)},
+	}
+	results := []define.Result{
+		{Output: `{"city":"Paris","temperature":21.5,"conditions":"sunny","humidity":40}`},
+		{Output: "It is 14:05 in Central European Time, on Tuesday the 3rd."},
+		{Output: "invalid arguments: /city: no such city", IsError: true},
+		{Output: ""},
+	}
+	return calls, results
 }
