@@ -34,6 +34,9 @@ var anthropicSpec = &spec{
 		if err != nil {
 			return nil, err
 		}
+		if !hasParts(r) {
+			return anthropicTextEntries(c, r)
+		}
 		m, err := anthropicResults(p, c, r, cfg)
 		return asEntries([]AnthropicToolResultMessage{m}, err)
 	},
@@ -187,7 +190,8 @@ func anthropicFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, 
 // ForAnthropic returns the [Provider] for the Anthropic Messages API. Tools
 // is [ToAnthropic] with opts; Parse is [ParseAnthropicReply]; ParseStream
 // is [ParseAnthropicStream]; Results is [AnthropicResults], one user
-// message; Prompt is {"role":"user","content":text}.
+// message (an [AnthropicToolResultTextMessage], the same JSON, when no
+// result has parts); Prompt is {"role":"user","content":text}.
 func ForAnthropic(opts ...Option) Provider { return forSpec(anthropicSpec, opts) }
 
 func appendAnthropic(dst []byte, t *AnthropicTool) ([]byte, error) {

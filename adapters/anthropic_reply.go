@@ -51,6 +51,70 @@ type AnthropicToolResult struct {
 	IsError bool `json:"is_error"`
 }
 
+// AnthropicToolResultTextMessage is the user message that answers a
+// turn's tool_use blocks when no result has parts, as [ForAnthropic]'s
+// Provider.Results gives it: the same JSON as the
+// [AnthropicToolResultMessage] of those results, with each result's text
+// in a string field, which encoding/json writes without the lookup and
+// the allocation that an interface value costs.
+type AnthropicToolResultTextMessage struct {
+	Role    string                    `json:"role"` // "user"
+	Content []AnthropicToolResultText `json:"content"`
+}
+
+// AnthropicToolResultText is a tool_result content block of text.
+type AnthropicToolResultText struct {
+	Type      string `json:"type"` // "tool_result"
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content,omitempty"` // left out when empty: the API rejects an empty text
+	IsError   bool   `json:"is_error"`
+}
+
+// anthropicTextEntries is the history entry of results without parts.
+func anthropicTextEntries(calls []Call, results []define.Result) ([]any, error) {
+	if err := checkResultPairs("AnthropicResults", calls, results, true); err != nil {
+		return nil, err
+	}
+	msg := AnthropicToolResultTextMessage{Role: "user", Content: make([]AnthropicToolResultText, len(calls))}
+	for i := range calls {
+		r := &results[i]
+		out := r.Output
+		if r.IsError {
+			out = resultErrorText(*r)
+		}
+		msg.Content[i] = AnthropicToolResultText{Type: "tool_result", ToolUseID: calls[i].ID, Content: out, IsError: r.IsError}
+	}
+	return []any{msg}, nil
+}
+
+// size and appendJSON make the message a jsonAppender (AppendJSON).
+func (m AnthropicToolResultTextMessage) size() int {
+	n := 32 + len(m.Role)
+	for i := range m.Content {
+		r := &m.Content[i]
+		n += 64 + len(r.Type) + len(r.ToolUseID) + len(r.Content)
+	}
+	return n
+}
+
+func (m AnthropicToolResultTextMessage) appendJSON(b []byte) []byte {
+	return appendRoleList(b, m.Role, "content", m.Content, appendAnthropicToolResultText)
+}
+
+func appendAnthropicToolResultText(b []byte, r *AnthropicToolResultText) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", r.Type)
+	b = appendStringMember(b, "tool_use_id", r.ToolUseID)
+	if r.Content != "" {
+		b = appendStringMember(b, "content", r.Content)
+	}
+	b = appendMember(b, "is_error")
+	if r.IsError {
+		return append(b, "true}"...)
+	}
+	return append(b, "false}"...)
+}
+
 // AnthropicContentBlock is a block of a tool_result's content: "text"
 // (Text), "image" (Source: base64 or url) or "document" (Source: base64
 // or url for a PDF, content for a text file; Title its file name).

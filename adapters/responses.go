@@ -26,6 +26,9 @@ var responsesSpec = &spec{
 		if err != nil {
 			return nil, err
 		}
+		if !hasParts(r) {
+			return responsesTextEntries(c, r)
+		}
 		return asEntries(responsesResults(p, c, r, cfg))
 	},
 	media: &mediaSpec{place: responsesPlace, options: "MediaAsNote"},
@@ -160,7 +163,8 @@ func responsesFormat(p *spec, cfg config, d toolData) (string, json.RawMessage, 
 
 // ForOpenAIResponses returns the [Provider] for the OpenAI Responses API.
 // Tools is [ToOpenAIResponses] with opts; Parse is [ParseOpenAIResponsesReply];
-// Results is [OpenAIResponsesResults], one entry per item; Prompt is
+// Results is [OpenAIResponsesResults], one entry per item (an item without
+// parts as an [OpenAIResponsesFunctionCallText], the same JSON); Prompt is
 // {"role":"user","content":text}. The history is the request's input.
 func ForOpenAIResponses(opts ...Option) Provider { return forSpec(responsesSpec, opts) }
 

@@ -22,6 +22,43 @@ type OpenAIResponsesFunctionCallOutput struct {
 	Output any `json:"output"`
 }
 
+// OpenAIResponsesFunctionCallText is the function_call_output item of a
+// result without parts, as [ForOpenAIResponses]' Provider.Results gives
+// it: the same JSON as an [OpenAIResponsesFunctionCallOutput] whose
+// Output is that text, with the text in a string field, which
+// encoding/json writes without the lookup and the allocation that an
+// interface value costs.
+type OpenAIResponsesFunctionCallText struct {
+	Type   string `json:"type"` // "function_call_output"
+	CallID string `json:"call_id"`
+	Output string `json:"output"`
+}
+
+// size and appendJSON make the item a jsonAppender (AppendJSON).
+func (o OpenAIResponsesFunctionCallText) size() int {
+	return 48 + len(o.Type) + len(o.CallID) + len(o.Output)
+}
+
+func (o OpenAIResponsesFunctionCallText) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "type", o.Type)
+	b = appendStringMember(b, "call_id", o.CallID)
+	b = appendStringMember(b, "output", o.Output)
+	return append(b, '}')
+}
+
+// responsesTextEntries is the history entries of results without parts.
+func responsesTextEntries(calls []Call, results []define.Result) ([]any, error) {
+	if err := checkResultPairs("OpenAIResponsesResults", calls, results, true); err != nil {
+		return nil, err
+	}
+	out := make([]any, len(calls))
+	for i := range calls {
+		out[i] = OpenAIResponsesFunctionCallText{Type: "function_call_output", CallID: calls[i].ID, Output: resultText(results[i])}
+	}
+	return out, nil
+}
+
 // size and appendJSON make the item a jsonAppender (AppendJSON): as
 // json.Marshal writes it, its parts' bytes encoded once, straight into
 // the request.

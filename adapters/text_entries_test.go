@@ -1,0 +1,80 @@
+package adapters_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
+)
+
+// TestTextResultEntries: Provider.Results of Anthropic and OpenAI
+// Responses gives results without parts as their text types
+// (AnthropicToolResultTextMessage, OpenAIResponsesFunctionCallText),
+// whose JSON, by json.Marshal and by AppendJSON, is byte for byte that of
+// the typed results functions' values; a batch with a part keeps the
+// general types.
+func TestTextResultEntries(t *testing.T) {
+	calls, results := textResultsTurn()
+	results = append(results, define.Result{Output: "<&> \u2028 \xff", IsError: true})
+	calls = append(calls, adapters.Call{ID: "callE0000", Name: "ping", Args: json.RawMessage(`{}`)})
+
+	anth, err := adapters.AnthropicResults(calls, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := adapters.OpenAIResponsesResults(calls, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	respEntries := make([]any, len(resp))
+	for i, it := range resp {
+		respEntries[i] = it
+	}
+	for _, tc := range []struct {
+		p    adapters.Provider
+		want []any
+		is   func(any) bool
+	}{
+		{adapters.ForAnthropic(), []any{anth}, func(e any) bool { _, ok := e.(adapters.AnthropicToolResultTextMessage); return ok }},
+		{adapters.ForOpenAIResponses(), respEntries, func(e any) bool { _, ok := e.(adapters.OpenAIResponsesFunctionCallText); return ok }},
+	} {
+		got, err := tc.p.Results(calls, results)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.p.Name(), err)
+		}
+		for i, e := range got {
+			if !tc.is(e) {
+				t.Errorf("%s: entry %d is a %T", tc.p.Name(), i, e)
+			}
+		}
+		want, err := json.Marshal(tc.want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		marshalled, err := json.Marshal(got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		appended, err := adapters.AppendJSON(nil, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(marshalled, want) || !bytes.Equal(appended, want) {
+			t.Errorf("%s:\njson.Marshal %s\nAppendJSON   %s\nwant         %s", tc.p.Name(), marshalled, appended, want)
+		}
+
+		withPart := append([]define.Result(nil), results...)
+		withPart[1].Parts = []define.Part{define.TextPart("more")}
+		got, err = tc.p.Results(calls, withPart)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.p.Name(), err)
+		}
+		for i, e := range got {
+			if tc.is(e) {
+				t.Errorf("%s: with a part, entry %d is a %T", tc.p.Name(), i, e)
+			}
+		}
+	}
+}
