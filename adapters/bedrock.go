@@ -25,6 +25,9 @@ var bedrockSpec = &spec{
 		if err != nil {
 			return nil, err
 		}
+		if !hasParts(r) {
+			return bedrockTextEntries(c, r)
+		}
 		m, err := bedrockResults(p, c, r, cfg)
 		return asEntries([]BedrockToolResultMessage{m}, err)
 	},
@@ -144,8 +147,9 @@ func buildBedrock(p *spec, cfg config, d toolData) (BedrockTool, error) {
 // ForBedrock returns the [Provider] for Bedrock Converse. Tools is
 // [ToBedrock] with opts (the request's toolConfig.tools, which Converse
 // needs on every request whose history holds tool use); Parse is
-// [ParseBedrockReply]; Results is [BedrockResults], one user message;
-// Prompt is {"role":"user","content":[{"text":text}]}.
+// [ParseBedrockReply]; Results is [BedrockResults], one user message (a
+// [BedrockToolResultTextMessage], the same JSON, when no result has
+// parts); Prompt is {"role":"user","content":[{"text":text}]}.
 func ForBedrock(opts ...Option) Provider { return forSpec(bedrockSpec, opts) }
 
 func appendBedrock(dst []byte, t *BedrockTool) ([]byte, error) {

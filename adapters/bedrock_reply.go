@@ -51,6 +51,102 @@ type BedrockToolResultContent struct {
 	Image *BedrockImageBlock `json:"image,omitempty"`
 }
 
+// BedrockToolResultTextMessage is the user message that answers a turn's
+// toolUse blocks when no result has parts, as [ForBedrock]'s
+// Provider.Results gives it: the same JSON as the
+// [BedrockToolResultMessage] of those results, in types without the
+// members of parts, which encoding/json would check one by one.
+type BedrockToolResultTextMessage struct {
+	Role    string                       `json:"role"` // "user"
+	Content []BedrockToolResultTextBlock `json:"content"`
+}
+
+// BedrockToolResultTextBlock is a content block holding one toolResult
+// of text or JSON.
+type BedrockToolResultTextBlock struct {
+	ToolResult BedrockToolResultText `json:"toolResult"`
+}
+
+// BedrockToolResultText is one call's result of text or JSON.
+type BedrockToolResultText struct {
+	ToolUseID string                         `json:"toolUseId"`
+	Content   []BedrockToolResultTextContent `json:"content"` // one block
+	Status    string                         `json:"status"`  // "success" or "error"
+}
+
+// BedrockToolResultTextContent is the block of a toolResult's content:
+// exactly one of json and text.
+type BedrockToolResultTextContent struct {
+	JSON json.RawMessage `json:"json,omitempty"`
+	Text string          `json:"text,omitempty"`
+}
+
+// bedrockTextEntries is the history entry of results without parts.
+func bedrockTextEntries(calls []Call, results []define.Result) ([]any, error) {
+	if err := checkResultPairs("BedrockResults", calls, results, true); err != nil {
+		return nil, err
+	}
+	msg := BedrockToolResultTextMessage{Role: "user", Content: make([]BedrockToolResultTextBlock, len(calls))}
+	content := make([]BedrockToolResultTextContent, len(calls))
+	for i := range calls {
+		r := &results[i]
+		tr := BedrockToolResultText{ToolUseID: calls[i].ID, Status: "success", Content: content[i : i+1 : i+1]}
+		switch {
+		case r.IsError:
+			tr.Status = "error"
+			content[i].Text = resultErrorText(*r)
+		case r.Output == "":
+			content[i].Text = BedrockEmptyOutput
+		default:
+			if v, ok := resultJSON(*r, false); ok {
+				content[i].JSON = v
+			} else {
+				content[i].Text = r.Output
+			}
+		}
+		msg.Content[i].ToolResult = tr
+	}
+	return []any{msg}, nil
+}
+
+// size and appendJSON make the message a jsonAppender (AppendJSON).
+func (m BedrockToolResultTextMessage) size() int {
+	n := 32 + len(m.Role)
+	for i := range m.Content {
+		tr := &m.Content[i].ToolResult
+		n += 96 + len(tr.ToolUseID)
+		for _, c := range tr.Content {
+			n += 32 + len(c.JSON) + len(c.Text)
+		}
+	}
+	return n
+}
+
+func (m BedrockToolResultTextMessage) appendJSON(b []byte) []byte {
+	return appendRoleList(b, m.Role, "content", m.Content, appendBedrockTextBlock)
+}
+
+func appendBedrockTextBlock(b []byte, bl *BedrockToolResultTextBlock) []byte {
+	tr := &bl.ToolResult
+	b = append(b, `{"toolResult":{`...)
+	b = appendStringMember(b, "toolUseId", tr.ToolUseID)
+	b = appendArray(appendMember(b, "content"), tr.Content, appendBedrockTextContent)
+	b = appendStringMember(b, "status", tr.Status)
+	return append(b, '}', '}')
+}
+
+func appendBedrockTextContent(b []byte, c *BedrockToolResultTextContent) []byte {
+	b = append(b, '{')
+	if len(c.JSON) > 0 {
+		b = appendMember(b, "json")
+		b, _ = appendRaw(b, c.JSON) // compact JSON this package made
+	}
+	if c.Text != "" {
+		b = appendStringMember(b, "text", c.Text)
+	}
+	return append(b, '}')
+}
+
 // size and appendJSON make the message a jsonAppender (AppendJSON).
 func (m BedrockToolResultMessage) size() int {
 	n := 32 + len(m.Role)

@@ -9,9 +9,10 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
-// TestTextResultEntries: Provider.Results of Anthropic and OpenAI
-// Responses gives results without parts as their text types
-// (AnthropicToolResultTextMessage, OpenAIResponsesFunctionCallText),
+// TestTextResultEntries: Provider.Results of Anthropic, Bedrock and
+// OpenAI Responses gives results without parts as their text types
+// (AnthropicToolResultTextMessage, BedrockToolResultTextMessage,
+// OpenAIResponsesFunctionCallText),
 // whose JSON, by json.Marshal and by AppendJSON, is byte for byte that of
 // the typed results functions' values; a batch with a part keeps the
 // general types.
@@ -28,6 +29,10 @@ func TestTextResultEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	bed, err := adapters.BedrockResults(calls, results)
+	if err != nil {
+		t.Fatal(err)
+	}
 	respEntries := make([]any, len(resp))
 	for i, it := range resp {
 		respEntries[i] = it
@@ -38,6 +43,7 @@ func TestTextResultEntries(t *testing.T) {
 		is   func(any) bool
 	}{
 		{adapters.ForAnthropic(), []any{anth}, func(e any) bool { _, ok := e.(adapters.AnthropicToolResultTextMessage); return ok }},
+		{adapters.ForBedrock(), []any{bed}, func(e any) bool { _, ok := e.(adapters.BedrockToolResultTextMessage); return ok }},
 		{adapters.ForOpenAIResponses(), respEntries, func(e any) bool { _, ok := e.(adapters.OpenAIResponsesFunctionCallText); return ok }},
 	} {
 		got, err := tc.p.Results(calls, results)
