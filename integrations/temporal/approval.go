@@ -98,7 +98,7 @@ type approvals struct {
 	t       *Tools
 	pending []toolnexus.PendingCall
 	decided []bool
-	ready   []int        // positions in pending decided and not yet taken by Run
+	ready   []int // positions in pending decided and not yet taken by Run
 	verdict []*toolnexus.Decision
 	notify  workflow.Channel // a token after an applied update
 	closed  bool             // Run has returned: no decision is taken
