@@ -183,6 +183,21 @@ func TestApprovalExpiryAndCancel(t *testing.T) {
 			t.Errorf("expired: %q", got[0].Output)
 		}
 	})
+	t.Run("decided in time", func(t *testing.T) {
+		p := newProbe()
+		tk := testToolkitWith(p, toolnexus.WithApproval("charge"), toolnexus.WithApprovalExpiry(time.Hour))
+		e, _ := env(t, testTools(tk))
+		var ok updateOutcome
+		e.RegisterDelayedCallback(func() {
+			if ps := queryPending(t, e); len(ps) == 1 {
+				sendDecisions(e, "ok", &ok, toolnexus.Approve(ps[0]))
+			}
+		}, 59*time.Minute)
+		got := runTurn(t, e, []adapters.Call{call("c0", "charge", `{"account":"acme","cents":1}`)})
+		if got[0].Output != "charged 1 to acme" || !ok.completed || p.count(p.runs, "charge") != 1 {
+			t.Errorf("approved a minute before the expiry: %q, %+v", got[0].Output, ok)
+		}
+	})
 	t.Run("cancel", func(t *testing.T) {
 		p := newProbe()
 		tools := testTools(approvalToolkit(p))

@@ -26,6 +26,15 @@ import (
 //     in the workflow, with the result Toolkit.Run gives it
 //     ([toolnexus.Toolkit.Check]); no activity is scheduled for it, so
 //     the worker's middleware and observers do not see it;
+//   - a call of a tool that needs approval ([toolnexus.WithApproval],
+//     [toolnexus.WithApprovalIf]) waits, in the workflow, for a decision
+//     sent by the update [UpdateDecide] (the query [QueryPending] shows
+//     the calls that wait): approved or edited, it is scheduled as the
+//     others, past the worker's approval gate; denied, its result is
+//     [toolnexus.Denied]'s; past its expiry without a decision, it is
+//     denied. The predicates of WithApprovalIf run in a local activity
+//     ([NeedsApprovalActivity]). Run returns once every call has its
+//     result; the calls that need no approval run meanwhile.
 //   - the others are scheduled in call order, at most [WithParallelism]
 //     at once, each with its tool's activity options
 //     ([Tools.ActivityOptions]); their results are the worker's, read back
@@ -39,7 +48,13 @@ import (
 //     results wrap [context.Canceled]), and the running ones are
 //     cancelled: their results wrap ErrAbandoned and context.Canceled,
 //     and their tools' contexts are cancelled in the worker at its next
-//     heartbeat.
+//     heartbeat; the calls that wait for approval keep their pending
+//     result ([toolnexus.PendingCalls] finds them), and the workflow
+//     takes no decision about them after.
+//
+// The query and the update are registered by each Run of a toolkit with
+// approvals, answering for that Run's calls: one Run at a time in a
+// workflow may wait for decisions.
 //
 // Arguments that arrived parsed (a call's Input) are sent as JSON, as
 // json.Marshal writes the map.
@@ -85,6 +100,7 @@ func (t *Tools) Run(ctx workflow.Context, calls []adapters.Call) []define.Result
 	queue := checked
 	waiting := 0
 	var expiry workflow.Future
+	var stopExpiry workflow.CancelFunc
 	if len(gated) > 0 && workflow.GetVersion(ctx, ApprovalChangeID, workflow.DefaultVersion, 1) == 1 {
 		pending, free := t.gate(ctx, sent, gated, results)
 		for _, i := range free {
@@ -104,7 +120,9 @@ func (t *Tools) Run(ctx workflow.Context, calls []adapters.Call) []define.Result
 			ap.pending, ap.decided, ap.verdict = pending, make([]bool, len(pending)), make([]*toolnexus.Decision, len(pending))
 			waiting = len(pending)
 			if exp := pending[0].Expires; !exp.IsZero() { // one issue time for the batch
-				expiry = workflow.NewTimer(ctx, max(exp.Sub(workflow.Now(ctx)), time.Millisecond))
+				var tctx workflow.Context
+				tctx, stopExpiry = workflow.WithCancel(ctx)
+				expiry = workflow.NewTimer(tctx, max(exp.Sub(workflow.Now(ctx)), time.Millisecond))
 			}
 		}
 	}
@@ -181,6 +199,9 @@ func (t *Tools) Run(ctx workflow.Context, calls []adapters.Call) []define.Result
 			}
 			ap.ready = ap.ready[:0]
 		}
+	}
+	if expiry != nil {
+		stopExpiry() // every call was decided: the timer is not needed
 	}
 	if ap != nil {
 		// Cancelled: decisions applied since the loop last looked are
