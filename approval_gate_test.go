@@ -74,7 +74,8 @@ func TestApprovalGateParts(t *testing.T) {
 
 	// A pending call made with a chosen nonce and time is one Resume
 	// takes, and the same inputs make the same pending call.
-	issued := time.Date(2026, 12, 3, 21, 0, 0, 123456789, time.FixedZone("x", 3600))
+	// Not past its expiry when resumed below; in a zone that is not UTC.
+	issued := time.Now().Add(-time.Minute).In(time.FixedZone("x", 3600))
 	c := call("transfer", `{ "to": "bob", "amount": 800 }`)
 	c.ID = "call_9"
 	p, err := tk.NewPendingCall(4, c, "nonce-1", issued)
