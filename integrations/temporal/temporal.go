@@ -11,8 +11,13 @@
 //     ([toolnexus.Toolkit.Check]), which is deterministic; a call that
 //     fails there gets the error result Toolkit.Run would give it (an
 //     unknown tool, bad arguments) and no activity is scheduled;
+//   - in the workflow too: the approval gate. A call of a tool that needs
+//     approval waits there, its [toolnexus.PendingCall] readable by the
+//     query [QueryPending], until a decision arrives by the update
+//     [UpdateDecide] (see [Tools.Run]);
 //   - in the worker: the call runs through the toolkit's lifecycle, its
-//     middleware, handler and observers, as Toolkit.Run runs it; the
+//     middleware, handler and observers, as Toolkit.Run runs it (past
+//     the approval gate, which the workflow ran); the
 //     activity heartbeats while the tool runs, so that a dead worker is
 //     seen within the heartbeat timeout and a cancelled workflow cancels
 //     the tool's context.
