@@ -123,9 +123,17 @@ func (a *approvals) check(ctx workflow.Context, ds []toolnexus.Decision) ([]int,
 		return nil, errors.New("tntemporal: no decisions")
 	}
 	if a.closed {
-		return nil, fmt.Errorf("tntemporal: the run no longer waits for decisions (it was cancelled): %w", toolnexus.ErrNotPending)
+		return nil, fmt.Errorf("tntemporal: the run no longer waits for decisions (it has returned): %w", toolnexus.ErrNotPending)
 	}
 	now := workflow.Now(ctx)
+	type key struct {
+		index int
+		id    string
+	}
+	byCall := make(map[key]int, len(a.pending))
+	for k, p := range a.pending {
+		byCall[key{p.Index, p.ID}] = k
+	}
 	at := make([]int, len(ds))
 	seen := map[int]bool{}
 	for j := range ds {
@@ -133,26 +141,20 @@ func (a *approvals) check(ctx workflow.Context, ds []toolnexus.Decision) ([]int,
 		fail := func(err error) error {
 			return fmt.Errorf("tntemporal: decision about call %d (id %q): %w", d.Index, d.ID, err)
 		}
-		k := -1
-		for n, p := range a.pending {
-			if p.Index == d.Index && p.ID == d.ID {
-				k = n
-				break
-			}
-		}
-		if k < 0 {
+		k, ok := byCall[key{d.Index, d.ID}]
+		if !ok {
 			return nil, fail(toolnexus.ErrNotPending)
 		}
 		p := a.pending[k]
 		switch {
 		case d.Digest != p.Digest:
 			return nil, fail(fmt.Errorf("the decision was made on other arguments, or about another pending call: %w", toolnexus.ErrDigestMismatch))
+		case !p.Expires.IsZero() && !now.Before(p.Expires):
+			return nil, fail(fmt.Errorf("expired at %s: %w", p.Expires.Format(time.RFC3339), toolnexus.ErrExpired))
 		case a.decided[k]:
 			return nil, fail(toolnexus.ErrDecided)
 		case seen[k]:
 			return nil, fail(errors.New("two decisions for one call"))
-		case !p.Expires.IsZero() && !now.Before(p.Expires):
-			return nil, fail(fmt.Errorf("expired at %s: %w", p.Expires.Format(time.RFC3339), toolnexus.ErrExpired))
 		}
 		switch d.Verdict {
 		case toolnexus.VerdictApprove, toolnexus.VerdictDeny:
