@@ -67,7 +67,6 @@ package tnopenai
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -198,32 +197,11 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion
 // answer runs calls and appends to next their tool messages, then the
 // user message that carries their media, if any.
 func answer(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.Call, next []openai.ChatCompletionMessageParamUnion, opts []toolnexus.RunOption) ([]openai.ChatCompletionMessageParamUnion, bool, error) {
-	msgs, media, err := adapters.OpenAIResultsAndMedia(calls, tk.Run(ctx, calls, opts...))
+	msgs, err := chatResults(calls, tk.Run(ctx, calls, opts...), nil)
 	if err != nil {
-		return nil, false, fmt.Errorf("tnopenai: %w", err)
+		return nil, false, err
 	}
-	for _, m := range msgs {
-		next = append(next, openai.ToolMessage(m.Content, m.ToolCallID))
-	}
-	if media != nil {
-		parts := make([]openai.ChatCompletionContentPartUnionParam, len(media.Content))
-		for i, c := range media.Content {
-			switch {
-			case c.ImageURL != nil:
-				parts[i] = openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: c.ImageURL.URL.Text()})
-			case c.File != nil:
-				parts[i] = openai.FileContentPart(openai.ChatCompletionContentPartFileFileParam{
-					FileData: param.NewOpt(c.File.FileData.Text()), Filename: param.NewOpt(c.File.Filename)})
-			case c.InputAudio != nil:
-				parts[i] = openai.InputAudioContentPart(openai.ChatCompletionContentPartInputAudioInputAudioParam{
-					Data: base64.StdEncoding.EncodeToString(c.InputAudio.Data), Format: c.InputAudio.Format})
-			default:
-				parts[i] = openai.TextContentPart(c.Text)
-			}
-		}
-		next = append(next, openai.UserMessage(parts))
-	}
-	return next, false, nil
+	return append(next, msgs...), false, nil
 }
 
 // RunTurn is [Run] for a Turn that package adapters read: the Turn of
@@ -301,27 +279,11 @@ func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Re
 	if len(calls) == 0 {
 		return next, true, nil
 	}
-	items, err := adapters.OpenAIResponsesResults(calls, tk.Run(ctx, calls, opts...))
+	items, err := responsesResults(calls, tk.Run(ctx, calls, opts...), nil)
 	if err != nil {
-		return nil, false, fmt.Errorf("tnopenai: %w", err)
+		return nil, false, err
 	}
-	for _, it := range items {
-		var out responses.ResponseInputItemUnionParam
-		switch o := it.Output.(type) {
-		case []adapters.OpenAIResponsesContent:
-			list := make(responses.ResponseFunctionCallOutputItemListParam, len(o))
-			for i, c := range o {
-				list[i] = outputItem(c)
-			}
-			out = responses.ResponseInputItemParamOfFunctionCallOutput(list)
-		case string:
-			out = responses.ResponseInputItemParamOfFunctionCallOutput(o)
-		default:
-			return nil, false, fmt.Errorf("tnopenai: the output of call %s is a %T", it.CallID, o)
-		}
-		out.OfFunctionCallOutput.CallID = param.NewOpt(it.CallID)
-		next = append(next, out)
-	}
+	next = append(next, items...)
 	return next, false, nil
 }
 
