@@ -27,16 +27,11 @@
 //
 // # Streaming
 //
-// For a streamed reply, read the raw body with package adapters and answer
-// its Turn with [RunTurn]. client.Post with an *http.Response as the result
-// hands over the body unread (an error status is still the SDK's
-// *openai.Error):
+// For a streamed reply, [StreamTurn] sends the params through the client
+// and reads the raw body with package adapters (text and calls to hooks
+// as they arrive); answer its Turn with [RunTurn]:
 //
-//	var res *http.Response
-//	err := client.Post(ctx, "chat/completions", params, &res, option.WithJSONSet("stream", true))
-//	...
-//	turn, err := adapters.ParseOpenAIStream(res.Body) // or adapters.NewStream, for text and calls as they arrive
-//	res.Body.Close()
+//	turn, err := tnopenai.StreamTurn(ctx, client, params, adapters.StreamHooks{Text: printDelta})
 //	...
 //	next, done, err := tnopenai.RunTurn(ctx, tk, turn)
 //
