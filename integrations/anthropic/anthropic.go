@@ -78,6 +78,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
 )
 
 // ErrReply is wrapped by the error of [Run] when the message cannot be
@@ -164,7 +165,13 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opt
 // resultMessage runs calls and renders their results as the user message
 // of tool_result blocks.
 func resultMessage(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.Call, opts []toolnexus.RunOption) (anthropic.MessageParam, error) {
-	rendered, err := adapters.AnthropicResults(calls, tk.Run(ctx, calls, opts...))
+	return toolResults(calls, tk.Run(ctx, calls, opts...), nil)
+}
+
+// toolResults renders results as the user message of tool_result blocks
+// of calls: the one conversion of Run, RunTurn and Results.
+func toolResults(calls []adapters.Call, results []define.Result, opts []adapters.Option) (anthropic.MessageParam, error) {
+	rendered, err := adapters.AnthropicResults(calls, results, opts...)
 	if err != nil {
 		return anthropic.MessageParam{}, fmt.Errorf("tnanthropic: %w", err)
 	}

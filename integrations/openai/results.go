@@ -70,32 +70,26 @@ func holdPending(calls []adapters.Call, results []define.Result) ([]adapters.Cal
 		return nil, nil, nil, fmt.Errorf("tnopenai: %d calls and %d results: %w", len(calls), len(results), adapters.ErrResultCount)
 	}
 	var pending []toolnexus.PendingCall
-	keep := -1 // the calls before it are all kept
+	var keptCalls []adapters.Call
+	var keptResults []define.Result
 	for i := range results {
 		var pe *toolnexus.PendingError
-		if !results[i].IsError || !errors.As(results[i].Err, &pe) {
+		if results[i].IsError && errors.As(results[i].Err, &pe) {
+			if pending == nil {
+				keptCalls = append(make([]adapters.Call, 0, len(calls)-1), calls[:i]...)
+				keptResults = append(make([]define.Result, 0, len(calls)-1), results[:i]...)
+			}
+			pending = append(pending, pe.Call)
 			continue
 		}
-		if keep < 0 {
-			keep = i
-			calls = append([]adapters.Call(nil), calls...)
-			results = append([]define.Result(nil), results...)
+		if pending != nil {
+			keptCalls, keptResults = append(keptCalls, calls[i]), append(keptResults, results[i])
 		}
-		pending = append(pending, pe.Call)
 	}
-	if keep < 0 {
+	if pending == nil {
 		return calls, results, nil, nil
 	}
-	n := keep
-	for i := keep; i < len(results); i++ {
-		var pe *toolnexus.PendingError
-		if results[i].IsError && errors.As(results[i].Err, &pe) {
-			continue
-		}
-		calls[n], results[n] = calls[i], results[i]
-		n++
-	}
-	return calls[:n], results[:n], pending, nil
+	return keptCalls, keptResults, pending, nil
 }
 
 // chatResults renders results as the tool messages of calls, then the
