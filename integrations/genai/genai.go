@@ -73,6 +73,7 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
 	"google.golang.org/genai"
 )
 
@@ -232,14 +233,21 @@ func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, o
 	if len(calls) == 0 {
 		return nil, nil, nil
 	}
-	results := tk.Run(ctx, calls, opts...)
+	return functionResponses(calls, tk.Run(ctx, calls, opts...), media, nil)
+}
+
+// functionResponses renders results as the function-response parts of
+// calls and, with media, the user content of the media Gemini takes only
+// there (nil when there are none): the one conversion of Run, RunParts
+// and Results.
+func functionResponses(calls []adapters.Call, results []define.Result, media bool, opts []adapters.Option) ([]*genai.Part, *genai.Content, error) {
 	var rendered adapters.GeminiFunctionResponses
 	var after *adapters.GeminiMediaContent
 	var err error
 	if media {
-		rendered, after, err = adapters.GeminiResultsAndMedia(calls, results)
+		rendered, after, err = adapters.GeminiResultsAndMedia(calls, results, opts...)
 	} else {
-		rendered, err = adapters.GeminiResults(calls, results)
+		rendered, err = adapters.GeminiResults(calls, results, opts...)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("tngenai: %w", err)
