@@ -15,6 +15,22 @@
 //	res := tk.Execute(ctx, call.Name, call.Args)                      // Gemini functionCall
 //	res = tk.ExecuteJSON(ctx, call.Function.Name, []byte(arguments)) // OpenAI tool call
 //
+// # The agent loop
+//
+// An [Agent] runs the whole conversation: each provider's request body,
+// sent through a transport (package transport: every provider's endpoint
+// on net/http), each reply's calls run, their results sent back, until
+// the model answers, a limit is reached, or a call waits for approval
+// ([Agent.Resume] carries the run on from its JSON state, in any
+// process):
+//
+//	agent, err := toolnexus.NewAgent(ep.Provider, tk, "claude-sonnet-4-5",
+//		toolnexus.WithTransport(ep), toolnexus.WithMaxSteps(10))
+//	run, err := agent.Run(ctx, "What's the weather in Paris?")
+//	fmt.Println(run.Text, run.Usage.Input, run.Usage.Output)
+//
+// See docs/agent.md.
+//
 // # The call lifecycle
 //
 // [NewToolkitWith] options run code around every call: [WithMiddleware]

@@ -43,6 +43,9 @@ type runConfig struct {
 	callTimeout time.Duration
 	early       EarlyStart
 	rendering   adapters.Rendering // WithProvider's, for calls that carry none
+	// refuse, when set, answers a call before it runs: an Agent's call of
+	// a tool its step does not offer. Only the package sets it.
+	refuse func(c *adapters.Call) (define.Result, bool)
 }
 
 // read applies opts to c, then the defaults: the one place where the

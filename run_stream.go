@@ -68,6 +68,19 @@ func WithEarlyStart(e EarlyStart) RunOption {
 // [context.Canceled]; so that what ran can be logged. Nothing should be
 // sent back to the model for them.
 func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.Reader, hooks adapters.StreamHooks, opts ...RunOption) (adapters.Turn, []define.Result, error) {
+	return tk.runFed(ctx, hooks, opts, func(h adapters.StreamHooks) (adapters.Turn, error) {
+		s, err := adapters.NewStream(p, h)
+		if err != nil {
+			return adapters.Turn{}, err
+		}
+		return readStream(s, body)
+	})
+}
+
+// runFed runs the calls of a streamed reply as read feeds them: read
+// reads the reply, calling the hooks it is given (the caller's, whose
+// Call also feeds the call to the runner) as the reply arrives.
+func (tk *Toolkit) runFed(ctx context.Context, hooks adapters.StreamHooks, opts []RunOption, read func(adapters.StreamHooks) (adapters.Turn, error)) (adapters.Turn, []define.Result, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -83,14 +96,7 @@ func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.R
 		}
 		b.add(c)
 	}
-	s, err := adapters.NewStream(p, hooks)
-	if err != nil {
-		b.close(false)
-		b.await()
-		b.release()
-		return adapters.Turn{}, nil, err
-	}
-	turn, err := readStream(s, body)
+	turn, err := read(hooks)
 	if err != nil {
 		stop() // the calls still running are abandoned, those held back not started
 	}
@@ -103,7 +109,10 @@ func (tk *Toolkit) RunStream(ctx context.Context, p adapters.Provider, body io.R
 	if times != nil {
 		tk.observeAll(ctx, calls, results, times)
 	}
-	return turn, results, err
+	if err != nil {
+		return adapters.Turn{}, results, err
+	}
+	return turn, results, nil
 }
 
 // readStream reads body into s to its end.

@@ -365,8 +365,15 @@ func (b *runner) queue(i int) {
 
 // begin gives call i its context, bounded by the call timeout, whose end
 // abandons the call (stop undoes that); when the timeout has passed
-// already, the call has its result and ok is false.
+// already, or the run's refuse answers the call, the call has its result
+// and ok is false.
 func (b *runner) begin(i int, c *adapters.Call) (ctx context.Context, cancel context.CancelFunc, stop func() bool, ok bool) {
+	if b.cfg.refuse != nil {
+		if r, refused := b.cfg.refuse(c); refused {
+			b.finish(i, &r)
+			return nil, nil, nil, false
+		}
+	}
 	ctx = b.ctx
 	if b.cfg.callTimeout <= 0 {
 		return ctx, nil, nil, true

@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
 )
 
@@ -173,4 +174,16 @@ func chatErrorClass(err error) string {
 		return "refused"
 	}
 	return "_OTHER"
+}
+
+// ModelHook returns the hook that gives each model call of a
+// toolnexus.Agent its chat span (StartChat, then Chat.End with the reply
+// or the error): pass it with toolnexus.WithModelHook, and give the
+// Agent's toolkit t's Options, so that each step's execute_tool spans are
+// children of its chat span.
+func (t *Tracer) ModelHook() toolnexus.ModelHook {
+	return func(ctx context.Context, c toolnexus.ModelCall) (context.Context, func(toolnexus.ModelEvent)) {
+		ctx, chat := t.StartChat(ctx, c.Provider, c.Model)
+		return ctx, func(e toolnexus.ModelEvent) { chat.End(e.Turn, e.Err) }
+	}
 }

@@ -149,3 +149,70 @@ func TestProviderName(t *testing.T) {
 		}
 	}
 }
+
+// replies is a transport.Transport that answers with whole replies in
+// order, parsed by p.
+type replies struct {
+	p    adapters.Provider
+	next []string
+}
+
+func (r *replies) Send(_ context.Context, _ []byte) (adapters.Turn, error) {
+	if len(r.next) == 0 {
+		return adapters.Turn{}, errors.New("no more replies")
+	}
+	reply := r.next[0]
+	r.next = r.next[1:]
+	return r.p.Parse([]byte(reply))
+}
+
+func (r *replies) Stream(ctx context.Context, body []byte, _ adapters.StreamHooks) (adapters.Turn, error) {
+	return r.Send(ctx, body)
+}
+
+// TestModelHook runs an Agent with the Tracer's ModelHook: one chat span
+// per model call, each the parent of its step's execute_tool spans.
+func TestModelHook(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	tr := tnotel.New(tnotel.WithTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))))
+	lookup := define.MustDefineTool(func(ctx context.Context, in lookupIn) (string, error) { return "v", nil },
+		define.WithName("lookup"))
+	tk, err := toolnexus.NewToolkitWith([]define.Tool{lookup}, tr.Options()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := adapters.ForAnthropic()
+	final := `{"type":"message","role":"assistant","content":[{"type":"text","text":"done"}],"stop_reason":"end_turn","usage":{"input_tokens":7,"output_tokens":2}}`
+	ag, err := toolnexus.NewAgent(p, tk, "claude-x", toolnexus.WithTransport(&replies{p: p, next: []string{chatReply, final}}),
+		toolnexus.WithRequest(adapters.Request{MaxTokens: 100}), toolnexus.WithModelHook(tr.ModelHook()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := ag.Run(context.Background(), "look it up")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Text != "done" || len(run.Steps) != 2 {
+		t.Fatalf("run: text %q, %d steps", run.Text, len(run.Steps))
+	}
+	var chats []tracetest.SpanStub
+	var tool tracetest.SpanStub
+	for _, s := range exp.GetSpans() {
+		switch s.Name {
+		case "chat claude-x":
+			chats = append(chats, s)
+		case "execute_tool lookup":
+			tool = s
+		}
+	}
+	if len(chats) != 2 {
+		t.Fatalf("%d chat spans, want 2 (one per model call)", len(chats))
+	}
+	// The spans end in order: the first model call's is the first.
+	if tool.Parent.SpanID() != chats[0].SpanContext.SpanID() {
+		t.Errorf("execute_tool's parent %v, want the first chat span %v", tool.Parent.SpanID(), chats[0].SpanContext.SpanID())
+	}
+	if got := attrs(chats[1])["gen_ai.usage.input_tokens"]; got != "7" {
+		t.Errorf("second chat span's input tokens %q, want 7", got)
+	}
+}
