@@ -59,6 +59,22 @@
 // before Run sees them; a result holding a number that float64 would
 // change is sent as its JSON text in a string, so that its digits reach
 // the model exactly.
+//
+// # Results, transports and the Agent
+//
+// [Results] renders a turn's results, as [toolnexus.Toolkit.Run] returns
+// them, as genai contents, and holds out the calls that wait for approval
+// ([toolnexus.PendingCalls]) until [toolnexus.Toolkit.Resume] gives their
+// results. [NewTransport] is a transport.Transport on the client (a
+// request body's members sent through Models.GenerateContent, the SDK's
+// reply read by adapters' parser: see [Transport] for what the SDK keeps),
+// and [NewAgent] runs a [toolnexus.Agent] over it:
+//
+//	agent, err := tngenai.NewAgent(client, tk, "gemini-2.5-flash")
+//	...
+//	run, err := agent.Run(ctx, "Weather in Paris?")
+//	...
+//	fmt.Println(run.Text)
 package tngenai
 
 import (
@@ -148,6 +164,11 @@ func decodeSchema(raw json.RawMessage) (*genai.Schema, error) {
 // Run: it goes back to the model as that call's {"error": ...} response, so
 // the model can correct itself. Run fails only on a response it cannot
 // answer ([ErrReply]).
+//
+// Run renders every result, a pending one (a tool that needs approval)
+// as its "awaiting approval" error: with approval tools, run the calls
+// with Toolkit.Run and render with [Results], which holds pending calls
+// out, or use [NewAgent], which pauses the run.
 func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *genai.GenerateContentResponse, opts ...toolnexus.RunOption) (next []*genai.Content, done bool, err error) {
 	model, err := modelContent(resp)
 	if err != nil {

@@ -58,6 +58,23 @@
 // files and audio go, for Chat, in a user message after the tool messages
 // (the SDK's image_url, file and input_audio parts), and, for Responses,
 // in the function_call_output's output list (input_image, input_file).
+//
+// # Results, transports and the Agent
+//
+// [Results] and [ResponsesResults] render a turn's results, as
+// [toolnexus.Toolkit.Run] returns them, in the SDK's params, and hold out
+// the calls that wait for approval ([toolnexus.PendingCalls]) until
+// [toolnexus.Toolkit.Resume] gives their results. [NewTransport] and
+// [NewResponsesTransport] are transport.Transports on the client (a
+// request body sent as it is through client.Post, the reply read by
+// adapters' parser), and [NewAgent] and [NewResponsesAgent] run a
+// [toolnexus.Agent] over them:
+//
+//	agent, err := tnopenai.NewAgent(client, tk, "gpt-5-mini", toolnexus.WithMaxSteps(10))
+//	...
+//	run, err := agent.Run(ctx, "Weather in Paris?")
+//	...
+//	fmt.Println(run.Text)
 package tnopenai
 
 import (
@@ -150,6 +167,11 @@ func entryJSON(one any) (json.RawMessage, error) {
 // toolnexus.WithProvider(adapters.ForOpenAI(adapters.Strict(true))): the
 // model sends null for an optional property it leaves out, and Run then
 // reads that null as the property's absence (docs/mistakes.md).
+//
+// Run renders every result, a pending one (a tool that needs approval)
+// as its "awaiting approval" error: with approval tools, run the calls
+// with Toolkit.Run and render with [Results], which holds pending calls
+// out, or use [NewAgent], which pauses the run.
 func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion, opts ...toolnexus.RunOption) (next []openai.ChatCompletionMessageParamUnion, done bool, err error) {
 	if resp == nil {
 		return nil, false, fmt.Errorf("%w: nil completion", ErrReply)
