@@ -66,9 +66,9 @@
 // them, as genai contents, and holds out the calls that wait for approval
 // ([toolnexus.PendingCalls]) until [toolnexus.Toolkit.Resume] gives their
 // results. [NewTransport] is a transport.Transport on the client (a
-// request body's members sent through Models.GenerateContent, the SDK's
-// reply read by adapters' parser: see [Transport] for what the SDK keeps),
-// and [NewAgent] runs a [toolnexus.Agent] over it:
+// request body's members sent through Models.GenerateContent, the raw
+// reply read by adapters' parser: see [Transport]), and [NewAgent] runs a
+// [toolnexus.Agent] over it:
 //
 //	agent, err := tngenai.NewAgent(client, tk, "gemini-2.5-flash")
 //	...

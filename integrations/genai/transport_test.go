@@ -94,7 +94,10 @@ func TestTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := tngenai.NewTransport(client, "gemini-test")
+	tr, err := tngenai.NewTransport(client, "gemini-test")
+	if err != nil {
+		t.Fatal(err)
+	}
 	turn, err := tr.Send(ctx, body)
 	if err != nil {
 		t.Fatalf("Send: %v (model: %v)", err, whole.Err())
@@ -106,7 +109,10 @@ func TestTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := tngenai.NewTransport(sclient, "gemini-test")
+	st, err := tngenai.NewTransport(sclient, "gemini-test")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var text strings.Builder
 	var called []string
 	turn, err = st.Stream(ctx, body, adapters.StreamHooks{Text: func(d string) { text.WriteString(d) }, Call: func(c adapters.Call) { called = append(called, c.ID) }})
@@ -142,5 +148,41 @@ func TestTransport(t *testing.T) {
 	}
 	if _, err := tr.Send(ctx, []byte(`[1]`)); err == nil || !strings.Contains(err.Error(), "not a JSON object") {
 		t.Errorf("a body that is not an object: err = %v", err)
+	}
+}
+
+// TestTransportRaw: the Transport reads the raw reply, not the SDK's
+// decoding of it: an integer beyond 2^53 in a call's arguments stays
+// exact (the SDK's float64 would make it ...992), and the client given is
+// not changed. A body that is not Gemini's error is quoted.
+func TestTransportRaw(t *testing.T) {
+	ctx := context.Background()
+	reply := `{"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Oslo","id":9007199254740993}}}]},"finishReason":"STOP","index":0}]}`
+	m := sdktest.NewModel(modelPath, reply, "status:502\n<html>bad gateway</html>")
+	defer m.Close()
+	client, err := newClient(ctx, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := client.ClientConfig().HTTPClient
+	tr, err := tngenai.NewTransport(client, "gemini-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn, err := tr.Send(ctx, geminiBody(t))
+	if err != nil {
+		t.Fatalf("%v (model: %v)", err, m.Err())
+	}
+	if len(turn.Calls) != 1 || string(turn.Calls[0].Args) != `{"city":"Oslo","id":9007199254740993}` {
+		t.Errorf("calls %+v, want the arguments as sent", turn.Calls)
+	}
+	if after := client.ClientConfig().HTTPClient; after != before || after.Transport != before.Transport {
+		t.Error("NewTransport changed the client's HTTP client")
+	}
+	_, err = tr.Send(ctx, geminiBody(t))
+	var se *transport.StatusError
+	var re *adapters.ReplyError
+	if !errors.As(err, &se) || !errors.As(err, &re) || se.StatusCode != 502 || re.Message != "<html>bad gateway</html>" || string(se.Body) != "<html>bad gateway</html>" {
+		t.Errorf("a gateway's page: %v", err)
 	}
 }
