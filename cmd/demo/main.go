@@ -75,7 +75,7 @@ func run(ctx context.Context, out io.Writer, only string, full bool) error {
 		for _, t := range tools {
 			fmt.Fprintf(out, "  %-52s %s\n", signature(t), t.Description())
 		}
-		fmt.Fprintf(out, "The answer, a Go value: %s\n", goType(Report{}))
+		fmt.Fprintf(out, "The answer, a Go value: %s\n", goType(reflect.TypeFor[Report]()))
 	}
 
 	var summaries []string
@@ -179,18 +179,12 @@ func signature(t define.Tool) string {
 	return t.Name() + "(" + strings.Join(params, ", ") + ")"
 }
 
-// goType renders a struct type with its fields' types, or a struct value
-// with its fields' values: Report{City string, ...}, Report{City:"Paris", ...}.
-func goType(v any) string {
-	rv := reflect.ValueOf(v)
-	t := rv.Type()
+// goType renders a struct type with its fields' types:
+// Report{City string, ...}.
+func goType(t reflect.Type) string {
 	var fields []string
 	for i := range t.NumField() {
-		if rv.IsZero() {
-			fields = append(fields, t.Field(i).Name+" "+t.Field(i).Type.String())
-		} else {
-			fields = append(fields, fmt.Sprintf("%s:%#v", t.Field(i).Name, rv.Field(i).Interface()))
-		}
+		fields = append(fields, t.Field(i).Name+" "+t.Field(i).Type.String())
 	}
 	return t.Name() + "{" + strings.Join(fields, ", ") + "}"
 }
