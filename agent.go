@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -490,7 +491,11 @@ type agentRunner struct {
 	out    *AgentRun
 	body   *adapters.Body // nil until the first step's request
 	sent   int            // the entries of out.History in body
-	steps  int            // model calls of the run, before a pause too
+	// tools and choice are the body's: the plan of its last request
+	tools  []define.Tool
+	choice *adapters.Choice
+	opts   []RunOption // the tool runs' options when every tool is offered
+	steps  int         // model calls of the run, before a pause too
 	// failures counts each tool's failed calls in a row.
 	failures    map[string]int
 	answerTries int
@@ -510,7 +515,10 @@ func (r *agentRunner) loop(ctx context.Context) (*AgentRun, error) {
 		if r.steps >= a.cfg.maxSteps {
 			return r.out, fmt.Errorf("toolnexus: Agent: %w (%d steps)", ErrMaxSteps, a.cfg.maxSteps)
 		}
-		plan := StepPlan{Step: r.steps, Prompt: r.prompt, Tools: a.tk.Tools()}
+		plan := StepPlan{Step: r.steps, Prompt: r.prompt, Tools: a.tk.tools}
+		if len(a.cfg.prepare) > 0 {
+			plan.Tools = a.tk.Tools() // the hooks' to change
+		}
 		for _, f := range a.cfg.prepare {
 			if err := f(ctx, &plan); err != nil {
 				return r.out, fmt.Errorf("toolnexus: Agent: step %d: prepare: %w", r.steps, err)
@@ -577,15 +585,26 @@ func (r *agentRunner) loop(ctx context.Context) (*AgentRun, error) {
 
 // request returns the body of the step planned so.
 func (r *agentRunner) request(plan *StepPlan) ([]byte, error) {
-	req := r.a.request(plan)
-	if r.body == nil {
-		b, err := adapters.NewBody(r.a.p, req)
+	switch {
+	case r.body == nil:
+		b, err := adapters.NewBody(r.a.p, r.a.request(plan))
 		if err != nil {
 			return nil, err
 		}
 		r.body = b
-	} else if err := r.body.SetRequest(req); err != nil {
-		return nil, err
+	case !slices.Equal(plan.Tools, r.tools) || !sameChoice(plan.Choice, r.choice):
+		// the request's members change: rendered again (the tools, the
+		// choice); else the body's are the step before's
+		if err := r.body.SetRequest(r.a.request(plan)); err != nil {
+			return nil, err
+		}
+	}
+	r.tools = plan.Tools
+	r.choice = nil
+	if plan.Choice != nil {
+		c := *plan.Choice
+		c.Allowed = slices.Clone(c.Allowed)
+		r.choice = &c
 	}
 	if err := r.body.Append(r.out.History[r.sent:]...); err != nil {
 		return nil, err
@@ -622,6 +641,14 @@ func (r *agentRunner) offered(plan *StepPlan) map[string]bool {
 	return set
 }
 
+// sameChoice reports whether a and b are the same tool choice.
+func sameChoice(a, b *adapters.Choice) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Mode == b.Mode && slices.Equal(a.Allowed, b.Allowed)
+}
+
 // sameTools reports whether a and b name the same tools in order.
 func sameTools(a, b []define.Tool) bool {
 	for i := range a {
@@ -637,11 +664,15 @@ func sameTools(a, b []define.Tool) bool {
 // answer's tool, which is not the toolkit's to run).
 func (r *agentRunner) runOptions(offered map[string]bool) []RunOption {
 	a := r.a
+	answer := a.answerTool.Name()
+	if offered == nil && answer == "" && r.opts != nil {
+		return r.opts
+	}
 	opts := make([]RunOption, 0, len(a.cfg.runOpts)+2)
 	opts = append(opts, a.cfg.runOpts...)
 	opts = append(opts, WithProvider(a.p))
-	answer := a.answerTool.Name()
 	if offered == nil && answer == "" {
+		r.opts = opts
 		return opts
 	}
 	tk := a.tk

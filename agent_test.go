@@ -435,11 +435,18 @@ func testAgentAnswer(t *testing.T, name string, p adapters.Provider, stream bool
 	}
 }
 
-// TestAgentStops checks the stops and limits of a run, on one provider
-// (the loop is the same code for every one).
+// refusalStops is each provider's stop reason of a refusal, where it has
+// one in a whole reply's stop.
+var refusalStops = map[string]string{"openai": "content_filter", "groq": "content_filter", "mistral": "content_filter",
+	"anthropic": "refusal", "gemini": "SAFETY", "bedrock": "content_filtered"}
+
+// TestAgentStops checks the stops and limits of a run for every
+// provider, whole and streamed.
 func TestAgentStops(t *testing.T) {
-	const name = "openai"
-	p := scriptProviders()[name]
+	eachProvider(t, testAgentStops)
+}
+
+func testAgentStops(t *testing.T, name string, p adapters.Provider, stream bool) {
 	weather := func(id string) scriptTurn {
 		return scriptTurn{Calls: []scriptCall{{ID: id, Name: "get_weather", Args: `{"city":"Oslo"}`}}, Input: 1, Output: 1}
 	}
@@ -454,8 +461,8 @@ func TestAgentStops(t *testing.T) {
 
 	t.Run("max-steps", func(t *testing.T) {
 		_, tk := newTK(t)
-		srv := newAgentServer(t, p, false, weather("a"), weather("b"), weather("c"), weather("d"))
-		r, err := newTestAgent(t, name, p, tk, srv, toolnexus.WithMaxSteps(3)).Run(context.Background(), "go")
+		srv := newAgentServer(t, p, stream, weather("a"), weather("b"), weather("c"), weather("d"))
+		r, err := run(context.Background(), newTestAgent(t, name, p, tk, srv, toolnexus.WithMaxSteps(3)), "go", stream, new(strings.Builder))
 		if !errors.Is(err, toolnexus.ErrMaxSteps) || len(r.Steps) != 3 || len(srv.requests()) != 3 {
 			t.Errorf("err %v, %d steps, %d requests; want ErrMaxSteps after 3", err, len(r.Steps), len(srv.requests()))
 		}
@@ -466,8 +473,8 @@ func TestAgentStops(t *testing.T) {
 		broken := func(id string) scriptTurn {
 			return scriptTurn{Calls: []scriptCall{{ID: id, Name: "broken", Args: `{"order":"A"}`}}, Input: 1, Output: 1}
 		}
-		srv := newAgentServer(t, p, false, broken("a"), weather("w"), broken("b"), broken("c"), broken("d"))
-		r, err := newTestAgent(t, name, p, tk, srv, toolnexus.WithToolRetries(1, "broken")).Run(context.Background(), "go")
+		srv := newAgentServer(t, p, stream, broken("a"), weather("w"), broken("b"), broken("c"), broken("d"))
+		r, err := run(context.Background(), newTestAgent(t, name, p, tk, srv, toolnexus.WithToolRetries(1, "broken")), "go", stream, new(strings.Builder))
 		var tre *toolnexus.ToolRetryError
 		if !errors.As(err, &tre) || tre.Tool != "broken" || tre.Failures != 2 || !strings.Contains(err.Error(), "the order service is down") {
 			t.Fatalf("err %v, want a ToolRetryError for broken after 2 failures in a row", err)
@@ -483,8 +490,8 @@ func TestAgentStops(t *testing.T) {
 		ghost := func(id string) scriptTurn {
 			return scriptTurn{Calls: []scriptCall{{ID: id, Name: "ghost", Args: `{}`}}, Input: 1, Output: 1}
 		}
-		srv := newAgentServer(t, p, false, ghost("a"), ghost("b"), ghost("c"), ghost("d"), ghost("e"))
-		_, err := newTestAgent(t, name, p, tk, srv).Run(context.Background(), "go")
+		srv := newAgentServer(t, p, stream, ghost("a"), ghost("b"), ghost("c"), ghost("d"), ghost("e"))
+		_, err := run(context.Background(), newTestAgent(t, name, p, tk, srv), "go", stream, new(strings.Builder))
 		var tre *toolnexus.ToolRetryError
 		if !errors.As(err, &tre) || tre.Tool != "ghost" || tre.Failures != toolnexus.DefaultToolRetries+1 || !errors.Is(err, toolnexus.ErrUnknownTool) {
 			t.Errorf("err %v, want a ToolRetryError for ghost wrapping ErrUnknownTool", err)
@@ -493,9 +500,9 @@ func TestAgentStops(t *testing.T) {
 
 	t.Run("stop-at-tool", func(t *testing.T) {
 		tools, tk := newTK(t)
-		srv := newAgentServer(t, p, false, weather("a"),
+		srv := newAgentServer(t, p, stream, weather("a"),
 			scriptTurn{Calls: []scriptCall{{ID: "r", Name: "refund", Args: `{"order":"B"}`}}, Input: 1, Output: 1}, weather("c"))
-		r, err := newTestAgent(t, name, p, tk, srv, toolnexus.WithStopAtTool("refund")).Run(context.Background(), "go")
+		r, err := run(context.Background(), newTestAgent(t, name, p, tk, srv, toolnexus.WithStopAtTool("refund")), "go", stream, new(strings.Builder))
 		if err != nil || r.Stop != toolnexus.StopTool || len(r.Steps) != 2 || tools.count("refund") != 1 {
 			t.Errorf("err %v, stop %q, %d steps, refund ran %d times", err, r.Stop, len(r.Steps), tools.count("refund"))
 		}
@@ -503,8 +510,8 @@ func TestAgentStops(t *testing.T) {
 
 	t.Run("stop-when", func(t *testing.T) {
 		_, tk := newTK(t)
-		srv := newAgentServer(t, p, false, weather("a"), weather("b"), weather("c"))
-		r, err := newTestAgent(t, name, p, tk, srv, toolnexus.WithStopWhen(func(s *toolnexus.Step) bool { return s.Index == 1 })).Run(context.Background(), "go")
+		srv := newAgentServer(t, p, stream, weather("a"), weather("b"), weather("c"))
+		r, err := run(context.Background(), newTestAgent(t, name, p, tk, srv, toolnexus.WithStopWhen(func(s *toolnexus.Step) bool { return s.Index == 1 })), "go", stream, new(strings.Builder))
 		if err != nil || r.Stop != toolnexus.StopWhen || len(r.Steps) != 2 {
 			t.Errorf("err %v, stop %q, %d steps; want StopWhen after 2", err, r.Stop, len(r.Steps))
 		}
@@ -512,7 +519,7 @@ func TestAgentStops(t *testing.T) {
 
 	t.Run("prepare-step", func(t *testing.T) {
 		tools, tk := newTK(t)
-		srv := newAgentServer(t, p, false,
+		srv := newAgentServer(t, p, stream,
 			// step 0 offers get_weather alone; the model calls refund anyway
 			scriptTurn{Calls: []scriptCall{{ID: "a", Name: "refund", Args: `{"order":"C"}`}, {ID: "b", Name: "get_weather", Args: `{"city":"Oslo"}`}}, Input: 1, Output: 1},
 			// step 1 offers every tool but lets the model call get_time alone
@@ -530,7 +537,13 @@ func TestAgentStops(t *testing.T) {
 			}
 			return nil
 		}))
-		r, err := ag.Run(context.Background(), "weather")
+		r, err := run(context.Background(), ag, "weather", stream, new(strings.Builder))
+		if name == "ollama" { // no tool choice: refused before the request
+			if err == nil || !strings.Contains(err.Error(), "Ollama has no tool choice") || len(srv.requests()) != 1 {
+				t.Errorf("err %v, want Ollama's refusal of a tool choice before step 1's request", err)
+			}
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -550,7 +563,11 @@ func TestAgentStops(t *testing.T) {
 		if bytes.Contains(bodies[0], []byte(`"refund"`)) || !bytes.Contains(bodies[1], []byte(`"refund"`)) {
 			t.Errorf("step 0 must offer get_weather alone, step 1 every tool")
 		}
-		if !bytes.Contains(bodies[1], []byte(`"tool_choice"`)) || bytes.Contains(bodies[2], []byte(`"tool_choice"`)) {
+		member := map[string]string{"gemini": `"toolConfig"`, "bedrock": `"toolChoice"`}[name]
+		if member == "" {
+			member = `"tool_choice"`
+		}
+		if !bytes.Contains(bodies[1], []byte(member)) || bytes.Contains(bodies[2], []byte(member)) {
 			t.Errorf("the tool choice must be step 1's alone")
 		}
 		if msg := r.Steps[0].Results[0].Output; !strings.Contains(msg, "get_weather") || strings.Contains(msg, "refund (") {
@@ -560,8 +577,8 @@ func TestAgentStops(t *testing.T) {
 
 	t.Run("transport-error", func(t *testing.T) {
 		_, tk := newTK(t)
-		srv := newAgentServer(t, p, false, weather("a")) // then 400
-		r, err := newTestAgent(t, name, p, tk, srv).Run(context.Background(), "go")
+		srv := newAgentServer(t, p, stream, weather("a")) // then 400
+		r, err := run(context.Background(), newTestAgent(t, name, p, tk, srv), "go", stream, new(strings.Builder))
 		if !errors.Is(err, adapters.ErrProviderError) || len(r.Steps) != 1 || !strings.Contains(err.Error(), "no more replies") {
 			t.Errorf("err %v, %d steps", err, len(r.Steps))
 		}
@@ -571,8 +588,8 @@ func TestAgentStops(t *testing.T) {
 		_, tk := newTK(t)
 		report := define.MustDefineAnswer[agentReport]()
 		bad := scriptTurn{Text: `{"city":"Rome"}`, Input: 1, Output: 1}
-		srv := newAgentServer(t, p, false, bad, bad, bad)
-		r, err := newTestAgent(t, name, p, tk, srv, toolnexus.WithAnswer(report), toolnexus.WithAnswerRetries(1)).Run(context.Background(), "go")
+		srv := newAgentServer(t, p, stream, bad, bad, bad)
+		r, err := run(context.Background(), newTestAgent(t, name, p, tk, srv, toolnexus.WithAnswer(report), toolnexus.WithAnswerRetries(1)), "go", stream, new(strings.Builder))
 		var ae *define.ArgErrors
 		if !errors.As(err, &ae) || len(srv.requests()) != 2 || r.Answer != nil {
 			t.Errorf("err %v, %d requests; want the decode error after 1 retry", err, len(srv.requests()))
@@ -580,10 +597,14 @@ func TestAgentStops(t *testing.T) {
 	})
 
 	t.Run("refusal", func(t *testing.T) {
+		stop, ok := refusalStops[name]
+		if !ok {
+			t.Skipf("%s says a refusal otherwise than by its stop reason", name)
+		}
 		_, tk := newTK(t)
 		report := define.MustDefineAnswer[agentReport]()
-		srv := newAgentServer(t, p, false, scriptTurn{Text: "no", Stop: "content_filter", Input: 1, Output: 1})
-		_, err := newTestAgent(t, name, p, tk, srv, toolnexus.WithAnswer(report)).Run(context.Background(), "go")
+		srv := newAgentServer(t, p, stream, scriptTurn{Text: "no", Stop: stop, Input: 1, Output: 1})
+		_, err := run(context.Background(), newTestAgent(t, name, p, tk, srv, toolnexus.WithAnswer(report)), "go", stream, new(strings.Builder))
 		if !errors.Is(err, adapters.ErrRefused) || len(srv.requests()) != 1 {
 			t.Errorf("err %v, want ErrRefused without a retry", err)
 		}
