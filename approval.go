@@ -192,13 +192,20 @@ func (tk *Toolkit) pendingResult(index int, c *Call) define.Result {
 	args := append(json.RawMessage(nil), c.Args()...) // the caller's buffer may be reused
 	var nonce [16]byte
 	_, _ = rand.Read(nonce[:]) // never fails (crypto/rand)
-	p := PendingCall{Index: index, ID: c.ID, Tool: c.Name, Args: args,
-		Nonce: base64.RawURLEncoding.EncodeToString(nonce[:]), Issued: time.Now().UTC().Truncate(time.Millisecond)}
+	return pendingOf(tk.sealPending(PendingCall{Index: index, ID: c.ID, Tool: c.Name, Args: args,
+		Nonce: base64.RawURLEncoding.EncodeToString(nonce[:]), Issued: time.Now()}))
+}
+
+// sealPending gives p, its Index, ID, Tool, Args, Nonce and Issued set,
+// its issue time in UTC to the millisecond, its expiry and its digest.
+func (tk *Toolkit) sealPending(p PendingCall) PendingCall {
+	p.Issued = p.Issued.UTC().Truncate(time.Millisecond)
+	p.Expires = time.Time{}
 	if d := tk.cfg.approvalExpiry; d > 0 {
 		p.Expires = p.Issued.Add(d)
 	}
 	p.Digest = tk.digest(&p)
-	return pendingOf(p)
+	return p
 }
 
 func pendingOf(p PendingCall) define.Result {

@@ -17,7 +17,7 @@ import (
 )
 
 // readmeDocs are the Markdown files whose Go blocks TestReadme checks.
-var readmeDocs = []string{"README.md", "docs/integrations.md", "docs/answers.md", "docs/temporal.md", "docs/transport.md"}
+var readmeDocs = []string{"README.md", "docs/integrations.md", "docs/answers.md", "docs/temporal.md", "docs/durable.md", "docs/transport.md"}
 
 // TestReadme holds every Go block of README.md (and of the other
 // readmeDocs) to compiled code. A block is announced by an HTML comment

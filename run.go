@@ -31,8 +31,8 @@ var ErrToolExited = errors.New("tool exited without returning")
 
 // RunOption configures [Toolkit.Run], [Toolkit.RunStream] and
 // [Toolkit.Resume]. The set is sealed: make options with
-// [WithParallelism], [WithCallTimeout], [WithEarlyStart] and
-// [WithProvider].
+// [WithParallelism], [WithCallTimeout], [WithEarlyStart], [WithProvider]
+// and [WithApprovalDecided].
 type RunOption interface {
 	applyRun(*runConfig)
 }
@@ -43,6 +43,7 @@ type runConfig struct {
 	callTimeout time.Duration
 	early       EarlyStart
 	rendering   adapters.Rendering // WithProvider's, for calls that carry none
+	decided     bool               // WithApprovalDecided: no approval gate
 	// refuse, when set, answers a call before it runs: an Agent's call of
 	// a tool its step does not offer. Only the package sets it.
 	refuse func(c *adapters.Call) (define.Result, bool)

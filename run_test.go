@@ -381,10 +381,11 @@ func TestRunParsedInput(t *testing.T) {
 // bound on the tool bodies running at once; once every slot is held so,
 // the rest of the batch is not started.
 func TestRunParallelismBoundsAbandonedCalls(t *testing.T) {
-	var running, peak atomic.Int32
+	var running, peak, started atomic.Int32
 	release := make(chan struct{})
 	var bodies sync.WaitGroup
 	stubborn := func(ctx context.Context, args json.RawMessage) (any, error) {
+		started.Add(1)
 		bodies.Add(1)
 		defer bodies.Done()
 		defer countRunning(&running, &peak)()
@@ -412,8 +413,12 @@ func TestRunParallelismBoundsAbandonedCalls(t *testing.T) {
 			t.Errorf("results[%d] = %+v, want abandoned or not run for held slots", i, r)
 		}
 	}
-	if abandonedN != 4 || heldN != 36 {
-		t.Errorf("%d abandoned, %d not run; want 4 and 36", abandonedN, heldN)
+	// Four bodies hold the four slots until release. Under load a call's
+	// timeout may pass before its body starts: it is abandoned without
+	// holding a slot, and one more call starts. So at least four are
+	// abandoned, the rest not run, and never more than four bodies.
+	if abandonedN < 4 || abandonedN+heldN != 40 || started.Load() > 4 {
+		t.Errorf("%d abandoned, %d not run, %d bodies started; want at least 4 abandoned, the rest not run, at most 4 bodies", abandonedN, heldN, started.Load())
 	}
 	time.Sleep(time.Millisecond) // let the released bodies register before waiting
 	bodies.Wait()

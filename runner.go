@@ -81,6 +81,7 @@ func (tk *Toolkit) newRunner(ctx context.Context, approved bool, opts []RunOptio
 	b.refs.Store(1) // the caller's; see release
 	b.tk, b.ctx, b.approved = tk, ctx, approved
 	b.cfg.read(opts) // into b, which is on the heap anyway
+	b.approved = approved || b.cfg.decided
 	if b.cfg.callTimeout > 0 {
 		// A call's timeout runs b.abandon from a goroutine of its own,
 		// which may still be at it when every worker is done: such a

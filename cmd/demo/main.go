@@ -1,16 +1,24 @@
 // Command demo shows toolnexus's point in a minute, without a network or an
-// API key: a scripted model asks for three tools written as typed Go
-// functions, sends bad arguments once ("21 °C" where a number is due),
-// receives the decoder's error message as a tool result, corrects its call
-// and answers. One agent loop (agent.go), written against
-// adapters.Provider, runs the same conversation for every provider (OpenAI
-// Chat, OpenAI Responses, Anthropic, Gemini, Bedrock Converse, Ollama,
-// Mistral, MCP), each fake model answering in its provider's real response
-// shape.
+// API key: toolnexus.Agent runs a whole conversation with a scripted model
+// that asks for tools written as typed Go functions, two at once; sends bad
+// arguments once ("21 °C" where a number is due), reads the decoder's error
+// and corrects its call; calls book_table, which waits for a person's
+// approval, so the run pauses: its state is plain JSON, a person approves,
+// and a new Agent (as another process would make) resumes it from that
+// state; the run ends in a typed answer, a Go value, with its token usage
+// summed over the steps before and after the pause.
 //
-// By default the demo tells the story for one provider and then one line
-// per provider; -v prints every request (tools and history), every reply
-// and every results message as the provider's JSON.
+// user.go is all the user's code: the tools, the agent, the run, the pause,
+// the resume and the answer. It runs unchanged for every provider that has
+// a model (OpenAI Chat, OpenAI Responses, Anthropic, Gemini, Bedrock
+// Converse, Ollama, Mistral), each scripted model (script.go) answering in
+// its provider's real reply shape, read by the provider's parser. MCP has
+// no model request: its part (mcp.go) is a server answering a scripted
+// client's tools/call requests with the same tools.
+//
+// By default the demo tells the story for one provider and then sums up
+// every provider in a few lines; -v prints every request body the Agent
+// sent and every reply, as the provider's JSON.
 //
 // Usage:
 //
@@ -19,19 +27,22 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/define"
 	"github.com/toolnexus/toolnexus/schema"
 )
 
 func main() {
-	only := flag.String("provider", "", "run only this provider (openai, openai-responses, anthropic, gemini, bedrock, mcp)")
-	full := flag.Bool("v", false, "print every request, reply and results message as the provider's JSON")
+	only := flag.String("provider", "", "run only this provider (openai, openai-responses, anthropic, gemini, bedrock, ollama, mistral, mcp)")
+	full := flag.Bool("v", false, "print every request body and reply as the provider's JSON")
 	flag.BoolVar(&compactJSON, "compact", false, "with -v, print JSON on one line")
 	flag.Parse()
 	if err := run(context.Background(), os.Stdout, *only, *full); err != nil {
@@ -46,27 +57,25 @@ const storyProvider = "openai"
 // run runs the demo for every provider, or for only; full selects the
 // whole request/reply dump.
 func run(ctx context.Context, out io.Writer, only string, full bool) error {
-	tk, err := demoToolkit()
-	if err != nil {
-		return err
-	}
 	var selected []script
 	for _, s := range scripts() {
 		if only == "" || only == s.provider.Name() {
 			selected = append(selected, s)
 		}
 	}
-	if len(selected) == 0 {
+	withMCP := only == "" || only == "mcp"
+	if len(selected) == 0 && !withMCP {
 		return fmt.Errorf("no provider named %q", only)
 	}
 
 	if !full {
-		fmt.Fprintln(out, "toolnexus demo: typed Go functions as LLM tools, one agent loop for every provider.")
+		fmt.Fprintln(out, "toolnexus demo: typed Go functions as LLM tools; toolnexus.Agent runs the whole conversation.")
 		fmt.Fprintln(out, "The model is scripted (no network, no API key); -v prints every request and reply as JSON.")
-		fmt.Fprintln(out, "\nTools, from Go functions:")
-		for _, t := range tk.Tools() {
-			fmt.Fprintf(out, "  %-40s %s\n", signature(t), t.Description())
+		fmt.Fprintln(out, "\nTools, from Go functions (book_table waits for a person's approval):")
+		for _, t := range tools {
+			fmt.Fprintf(out, "  %-52s %s\n", signature(t), t.Description())
 		}
+		fmt.Fprintf(out, "The answer, a Go value: %s\n", goType(reflect.TypeFor[Report]()))
 	}
 
 	var summaries []string
@@ -76,29 +85,87 @@ func run(ctx context.Context, out io.Writer, only string, full bool) error {
 		w := io.Discard
 		if story {
 			w = out
-			fmt.Fprintf(out, "\n══════════ %s ══════════\n", name)
-			fmt.Fprintf(out, "user: %s\n", prompt)
+			fmt.Fprintf(out, "\n══════════ %s (%s) ══════════\n", name, s.model)
 		}
-		r := newReport(w, full)
-		m := &scriptedModel{script: s, report: r}
-		text, err := runAgent(ctx, r, s.provider, tk, m, prompt)
+		summary, err := play(ctx, w, s, full)
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		if story {
-			if text == "" {
-				fmt.Fprintln(out, "answer: (none: an MCP client ends its session; its host's model answers the user)")
-			} else {
-				fmt.Fprintf(out, "answer: %s\n", text)
-			}
-		}
-		summaries = append(summaries, fmt.Sprintf("  %-17s %s\n  %17s error result sent as: %s", name, r.summary(text), "", r.sentError))
+		summaries = append(summaries, summary)
 	}
-	if !full && len(selected) > 1 {
-		fmt.Fprintln(out, "\nThe same loop, unchanged, for every provider, each in its own wire format:")
+	if withMCP {
+		w := io.Discard
+		if full || only == "mcp" {
+			w = out
+			fmt.Fprintln(out, "\n══════════ mcp (no model request: a server answers a client's tools/call) ══════════")
+		}
+		r, err := runMCP(ctx, w, full)
+		if err != nil {
+			return fmt.Errorf("mcp: %w", err)
+		}
+		summaries = append(summaries, fmt.Sprintf("  %-17s %s\n  %17s error result sent as: %s", "mcp", r.summary(), "", r.sentError))
+	}
+	if !full && len(summaries) > 1 {
+		fmt.Fprintln(out, "\nThe same user code, unchanged, for every provider, each in its own wire format:")
 		fmt.Fprintln(out, strings.Join(summaries, "\n"))
 	}
 	return nil
+}
+
+// play runs the user's code (planEvening) for one provider against its
+// scripted model, prints the run to w, and returns its summary lines.
+func play(ctx context.Context, w io.Writer, s script, full bool) (string, error) {
+	rec := newRecorder()
+	model := &scriptedModel{script: s, show: rec.reply}
+	var opts []toolnexus.AgentOption
+	if full {
+		opts = append(opts, toolnexus.WithModelHook(rec.hook))
+	}
+	var approved []toolnexus.PendingCall
+	person := func(call toolnexus.PendingCall) bool {
+		approved = append(approved, call)
+		return true
+	}
+	fmt.Fprintf(w, "user: %s\n", prompt)
+	paused, done, err := planEvening(ctx, s.provider, s.model, model, person, opts...)
+	r := &report{w: w, full: full, p: s.provider, rec: rec, failed: map[string]bool{}}
+	if paused != nil {
+		r.steps(paused.Steps, false)
+	}
+	if err != nil {
+		return "", err
+	}
+	if done == nil {
+		return "", fmt.Errorf("the run did not pause: it stopped (%s)", paused.Stop)
+	}
+
+	fmt.Fprintf(w, "── paused (%s) after %s: %s so far ──\n", paused.Stop, plural(r.calls, "model call"), tokens(paused.Usage))
+	for _, c := range paused.Pending { // its nonce, issue time and digest are random: not shown
+		fmt.Fprintf(w, "waiting for approval: %s %s (call %s)\n", c.Tool, c.Args, c.ID)
+	}
+	fmt.Fprintf(w, "state: %d bytes of JSON, stored until a person decides\n", len(paused.State))
+	if full {
+		printJSON(w, json.RawMessage(paused.State))
+	}
+	for _, c := range approved {
+		fmt.Fprintf(w, "a person approves %s %s\n", c.Tool, c.Args)
+	}
+	fmt.Fprintln(w, "── resumed from the JSON state, on a new Agent ──")
+	r.steps(done.Steps, true)
+	report, ok := done.Answer.(Report)
+	if done.Stop != toolnexus.StopDone || !ok {
+		return "", fmt.Errorf("the resumed run stopped (%s) without a Report (%T)", done.Stop, done.Answer)
+	}
+	fmt.Fprintf(w, "answer: %#v\n", report)
+	fmt.Fprintf(w, "usage: %s over %s (%s before the pause)\n", tokens(done.Usage), plural(r.calls, "model call"), tokens(paused.Usage))
+
+	line := fmt.Sprintf("%s, %s", plural(r.calls, "model call"), plural(r.errors, "error result"))
+	if r.corrected {
+		line += ", corrected"
+	}
+	line += fmt.Sprintf("; paused for approval (state %d bytes), resumed → %T%v", len(paused.State), report, report)
+	return fmt.Sprintf("  %-17s %s\n  %17s usage: %s, of which %d + %d before the pause\n  %17s error result sent as: %s",
+		s.provider.Name(), line, "", tokens(done.Usage), paused.Usage.Input, paused.Usage.Output, "", r.sentError), nil
 }
 
 // signature renders a tool as name(param type, ...) from its input schema.
@@ -112,21 +179,12 @@ func signature(t define.Tool) string {
 	return t.Name() + "(" + strings.Join(params, ", ") + ")"
 }
 
-// scriptedModel is a fake model: it answers with the script's next reply,
-// showing the request it was given and its reply when the report is full.
-type scriptedModel struct {
-	script
-	report *report
-	turn   int
-}
-
-func (m *scriptedModel) Generate(_ context.Context, tools any, history []any) ([]byte, error) {
-	if m.turn >= len(m.replies) {
-		return nil, io.EOF
+// goType renders a struct type with its fields' types:
+// Report{City string, ...}.
+func goType(t reflect.Type) string {
+	var fields []string
+	for i := range t.NumField() {
+		fields = append(fields, t.Field(i).Name+" "+t.Field(i).Type.String())
 	}
-	m.turn++
-	m.report.request(m.turn, m.request(tools, history))
-	reply := []byte(m.replies[m.turn-1])
-	m.report.reply(m.turn, reply)
-	return reply, nil
+	return t.Name() + "{" + strings.Join(fields, ", ") + "}"
 }

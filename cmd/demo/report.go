@@ -2,103 +2,131 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
+	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
-	"github.com/toolnexus/toolnexus/define"
 )
 
-// report prints one provider's run and counts what happened in it. In
-// story mode it prints each call and result on one line, and the error
-// results as the provider's JSON, the way the model receives them; in full
-// mode it also prints every request, reply and results message.
+// recorder keeps what the model calls of one provider's run sent and
+// received, by the run's step index: a ModelHook gives each request body,
+// the scripted model each reply. The report prints them with -v.
+type recorder struct {
+	requests map[int][]byte
+	replies  map[int][]byte
+	last     int
+}
+
+func newRecorder() *recorder {
+	return &recorder{requests: map[int][]byte{}, replies: map[int][]byte{}}
+}
+
+// hook is the Agent's ModelHook: it keeps a copy of each request body
+// (the Agent's to reuse once the call is over).
+func (rec *recorder) hook(ctx context.Context, c toolnexus.ModelCall) (context.Context, func(toolnexus.ModelEvent)) {
+	rec.requests[c.Step] = bytes.Clone(c.Body)
+	rec.last = c.Step
+	return ctx, nil
+}
+
+// reply keeps the reply to the latest request.
+func (rec *recorder) reply(_ int, reply []byte) { rec.replies[rec.last] = bytes.Clone(reply) }
+
+// report prints one provider's run: in story mode, each step's calls and
+// results on one line, the error results as the provider's JSON (the way
+// the model receives them), the pause, the resume and the answer; with
+// full, every request and reply too. It counts what happened, for the
+// summary line.
 type report struct {
-	w    io.Writer // io.Discard when only the counts are wanted
+	w    io.Writer // io.Discard when only the summary is wanted
 	full bool
+	p    adapters.Provider
+	rec  *recorder
 
-	turns     int
-	errors    int
+	calls     int             // model calls
+	errors    int             // error results
 	failed    map[string]bool // tools whose call failed and was not yet corrected
-	corrected int             // failed tools whose later call succeeded
-	sentError string          // the first results message holding an error, as one line of JSON
+	corrected bool            // a failed tool's later call succeeded
+	sentError string          // the first results holding an error, as one line of the provider's JSON
 }
 
-func newReport(w io.Writer, full bool) *report {
-	return &report{w: w, full: full, failed: map[string]bool{}}
-}
-
-func (r *report) request(turn int, body any) {
-	if r.full {
-		fmt.Fprintf(r.w, "\n── turn %d: request ──\n", turn)
-		printJSON(r.w, body)
-	}
-}
-
-func (r *report) reply(turn int, reply []byte) {
-	if r.full {
-		fmt.Fprintf(r.w, "\n── turn %d: reply ──\n", turn)
-		printJSON(r.w, json.RawMessage(reply))
-	}
-}
-
-func (r *report) calls(turn int, calls []adapters.Call) {
-	r.turns++
-	if r.full {
-		fmt.Fprintln(r.w)
-	}
-	for i, c := range calls {
-		head := "       "
-		if i == 0 {
-			head = fmt.Sprintf("turn %d ", turn)
+// steps prints steps; resumed says they are a resumed run's, whose first
+// step is the paused one, completed.
+func (r *report) steps(steps []toolnexus.Step, resumed bool) {
+	for k, s := range steps {
+		head := fmt.Sprintf("step %d ", s.Index+1)
+		if !(resumed && k == 0) {
+			r.calls++
+			r.dump(s.Index)
+			if len(s.Turn.Calls) == 0 {
+				fmt.Fprintf(r.w, "%s model → %s\n", head, s.Turn.Text)
+			}
+			for i, c := range s.Turn.Calls {
+				if i > 0 {
+					head = "       "
+				}
+				fmt.Fprintf(r.w, "%s model → %s %s\n", head, c.Name, c.Args)
+			}
+			head = "       "
 		}
-		fmt.Fprintf(r.w, "%s model → %s %s\n", head, c.Name, c.Args)
+		r.results(head, s)
 	}
 }
 
-func (r *report) results(turn int, calls []adapters.Call, results []define.Result, next []any) {
+// dump prints the request and the reply of the model call of step i, with -v.
+func (r *report) dump(i int) {
+	if !r.full {
+		return
+	}
+	fmt.Fprintf(r.w, "\n── step %d: request ──\n", i+1)
+	printJSON(r.w, json.RawMessage(r.rec.requests[i]))
+	fmt.Fprintf(r.w, "── step %d: reply ──\n", i+1)
+	printJSON(r.w, json.RawMessage(r.rec.replies[i]))
+}
+
+func (r *report) results(head string, s toolnexus.Step) {
 	anyError := false
-	for i, res := range results {
-		name := calls[i].Name
-		out := res.Output
-		if res.IsError {
+	for i, res := range s.Results {
+		name, out := s.Turn.Calls[i].Name, res.Output
+		switch toolnexus.OutcomeOf(res) {
+		case toolnexus.OutcomeOK:
+			if r.failed[name] {
+				delete(r.failed, name)
+				r.corrected = true
+			}
+		case toolnexus.OutcomePending:
+			out = "PENDING: waits for a person's approval"
+		default:
 			r.errors++
-			anyError = true
 			r.failed[name] = true
+			anyError = true
 			out = "ERROR " + out
-		} else if r.failed[name] {
-			delete(r.failed, name)
-			r.corrected++
 		}
-		fmt.Fprintf(r.w, "        tools → %s: %s\n", name, out)
+		fmt.Fprintf(r.w, "%s tools → %s: %s\n", head, name, out)
+		head = "       "
 	}
-	if anyError && r.sentError == "" {
-		r.sentError = oneLineJSON(next)
+	if !anyError || r.sentError != "" {
+		return
 	}
-	switch {
-	case r.full:
-		fmt.Fprintf(r.w, "\n── turn %d: results of %s ──\n", turn, plural(len(calls), "call"))
-		printJSON(r.w, next)
-	case anyError:
-		fmt.Fprintf(r.w, "        the model receives: %s\n", oneLineJSON(next))
+	// The results as the Agent sends them: the provider's results function.
+	sent, err := r.p.Results(s.Turn.Calls, s.Results)
+	if err != nil {
+		r.sentError = fmt.Sprintf("(cannot render: %v)", err)
+	} else {
+		r.sentError = oneLineJSON(sent)
 	}
+	fmt.Fprintf(r.w, "        the model receives: %s\n", r.sentError)
 }
 
-// summary is the one-line account of a provider's run.
-func (r *report) summary(answer string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s", plural(r.turns, "tool turn"), plural(r.errors, "error result"))
-	if r.corrected > 0 {
-		b.WriteString(", corrected")
+// tokens says a usage's input and output counts.
+func tokens(u adapters.Usage) string {
+	if !u.Has(adapters.UsageInput | adapters.UsageOutput) {
+		return "tokens unknown (a reply did not say)"
 	}
-	if answer == "" {
-		b.WriteString("; the client ended the session")
-	} else {
-		b.WriteString("; final answer given")
-	}
-	return b.String()
+	return fmt.Sprintf("%d input + %d output tokens", u.Input, u.Output)
 }
 
 func plural(n int, what string) string {

@@ -65,6 +65,23 @@
 // order, is_error set on error results, a result's parts (define's
 // images, PDF and text documents) as the SDK's image and document blocks
 // of the tool_result's content.
+//
+// # Results, transports and the Agent
+//
+// [Results] renders a turn's results, as [toolnexus.Toolkit.Run] returns
+// them, as the SDK's user message of tool_result blocks, and holds out the
+// calls that wait for approval ([toolnexus.PendingCalls]) until
+// [toolnexus.Toolkit.Resume] gives their results. [NewTransport] is a
+// transport.Transport on the client (a request body sent as it is through
+// client.Post, the reply read by adapters' parser), and [NewAgent] runs a
+// [toolnexus.Agent] over it:
+//
+//	agent, err := tnanthropic.NewAgent(client, tk, "claude-sonnet-4-5",
+//		toolnexus.WithRequest(adapters.Request{MaxTokens: 1024}))
+//	...
+//	run, err := agent.Run(ctx, "Weather in Paris?")
+//	...
+//	fmt.Println(run.Text)
 package tnanthropic
 
 import (
@@ -78,6 +95,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
 )
 
 // ErrReply is wrapped by the error of [Run] when the message cannot be
@@ -124,6 +142,11 @@ func Tools(tk *toolnexus.Toolkit, opts ...adapters.Option) ([]anthropic.ToolUnio
 // Run: it is that call's tool_result with is_error set, so the model can
 // correct itself. Run fails only on a message it cannot answer
 // ([ErrReply]).
+//
+// Run renders every result, a pending one (a tool that needs approval)
+// as its "awaiting approval" error: with approval tools, run the calls
+// with Toolkit.Run and render with [Results], which holds pending calls
+// out, or use [NewAgent], which pauses the run.
 func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opts ...toolnexus.RunOption) (next []anthropic.MessageParam, done bool, err error) {
 	if msg == nil {
 		return nil, false, fmt.Errorf("%w: nil message", ErrReply)
@@ -164,7 +187,13 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, msg *anthropic.Message, opt
 // resultMessage runs calls and renders their results as the user message
 // of tool_result blocks.
 func resultMessage(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.Call, opts []toolnexus.RunOption) (anthropic.MessageParam, error) {
-	rendered, err := adapters.AnthropicResults(calls, tk.Run(ctx, calls, opts...))
+	return toolResults(calls, tk.Run(ctx, calls, opts...), nil)
+}
+
+// toolResults renders results as the user message of tool_result blocks
+// of calls: the one conversion of Run, RunTurn and Results.
+func toolResults(calls []adapters.Call, results []define.Result, opts []adapters.Option) (anthropic.MessageParam, error) {
+	rendered, err := adapters.AnthropicResults(calls, results, opts...)
 	if err != nil {
 		return anthropic.MessageParam{}, fmt.Errorf("tnanthropic: %w", err)
 	}

@@ -59,6 +59,22 @@
 // before Run sees them; a result holding a number that float64 would
 // change is sent as its JSON text in a string, so that its digits reach
 // the model exactly.
+//
+// # Results, transports and the Agent
+//
+// [Results] renders a turn's results, as [toolnexus.Toolkit.Run] returns
+// them, as genai contents, and holds out the calls that wait for approval
+// ([toolnexus.PendingCalls]) until [toolnexus.Toolkit.Resume] gives their
+// results. [NewTransport] is a transport.Transport on the client (a
+// request body's members sent through Models.GenerateContent, the raw
+// reply read by adapters' parser: see [Transport]), and [NewAgent] runs a
+// [toolnexus.Agent] over it:
+//
+//	agent, err := tngenai.NewAgent(client, tk, "gemini-2.5-flash")
+//	...
+//	run, err := agent.Run(ctx, "Weather in Paris?")
+//	...
+//	fmt.Println(run.Text)
 package tngenai
 
 import (
@@ -73,6 +89,7 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
+	"github.com/toolnexus/toolnexus/define"
 	"google.golang.org/genai"
 )
 
@@ -147,6 +164,11 @@ func decodeSchema(raw json.RawMessage) (*genai.Schema, error) {
 // Run: it goes back to the model as that call's {"error": ...} response, so
 // the model can correct itself. Run fails only on a response it cannot
 // answer ([ErrReply]).
+//
+// Run renders every result, a pending one (a tool that needs approval)
+// as its "awaiting approval" error: with approval tools, run the calls
+// with Toolkit.Run and render with [Results], which holds pending calls
+// out, or use [NewAgent], which pauses the run.
 func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *genai.GenerateContentResponse, opts ...toolnexus.RunOption) (next []*genai.Content, done bool, err error) {
 	model, err := modelContent(resp)
 	if err != nil {
@@ -232,14 +254,21 @@ func respond(ctx context.Context, tk *toolnexus.Toolkit, model *genai.Content, o
 	if len(calls) == 0 {
 		return nil, nil, nil
 	}
-	results := tk.Run(ctx, calls, opts...)
+	return functionResponses(calls, tk.Run(ctx, calls, opts...), media, nil)
+}
+
+// functionResponses renders results as the function-response parts of
+// calls and, with media, the user content of the media Gemini takes only
+// there (nil when there are none): the one conversion of Run, RunParts
+// and Results.
+func functionResponses(calls []adapters.Call, results []define.Result, media bool, opts []adapters.Option) ([]*genai.Part, *genai.Content, error) {
 	var rendered adapters.GeminiFunctionResponses
 	var after *adapters.GeminiMediaContent
 	var err error
 	if media {
-		rendered, after, err = adapters.GeminiResultsAndMedia(calls, results)
+		rendered, after, err = adapters.GeminiResultsAndMedia(calls, results, opts...)
 	} else {
-		rendered, err = adapters.GeminiResults(calls, results)
+		rendered, err = adapters.GeminiResults(calls, results, opts...)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("tngenai: %w", err)

@@ -1,6 +1,7 @@
 package tngenai_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,10 +18,15 @@ import (
 
 const streamPath = "/v1beta/models/gemini-test:streamGenerateContent"
 
-// sse is a Gemini stream body (alt=sse): each chunk a data line.
+// sse is a Gemini stream body (alt=sse): each chunk a data line, on one
+// line (a chunk written over several lines is compacted).
 func sse(chunks ...string) string {
 	var b strings.Builder
 	for _, c := range chunks {
+		var one bytes.Buffer
+		if json.Compact(&one, []byte(c)) == nil {
+			c = one.String()
+		}
 		b.WriteString("data: " + c + "\r\n\r\n")
 	}
 	return b.String()

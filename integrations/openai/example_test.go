@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"net/http"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -128,10 +127,11 @@ func ExampleRunResponses() {
 	// 12 °C and overcast in Oslo, where it is 09:00.
 }
 
-// The loop with a streamed reply: the SDK's client.Post hands over the raw
-// body (the SSE stream, unread), adapters.NewStream reads it, printing the
-// text as it arrives, and RunTurn answers the Turn. The stream's calls
-// arrive through StreamHooks.Call as soon as each is complete, too.
+// The loop with a streamed reply: StreamTurn sends the params through the
+// client's Post, which hands over the raw body (the SSE stream, unread),
+// and reads it with adapters' parser, printing the text as it arrives;
+// RunTurn answers the Turn. The stream's calls arrive through
+// StreamHooks.Call as soon as each is complete, too.
 func ExampleRunTurn() {
 	ctx := context.Background()
 	m := sdktest.NewModel(chatPath, chatStreamScript...) // the conversation above, streamed
@@ -147,22 +147,9 @@ func ExampleRunTurn() {
 	params := openai.ChatCompletionNewParams{Model: "gpt-test", Tools: tools,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather and time in Oslo?")}}
 	for {
-		var res *http.Response // the raw body: the SDK does not read it
-		if err := client.Post(ctx, "chat/completions", params, &res, option.WithJSONSet("stream", true)); err != nil {
-			log.Fatal(err)
-		}
-		stream, err := adapters.NewStream(adapters.ForOpenAI(), adapters.StreamHooks{
+		turn, err := tnopenai.StreamTurn(ctx, client, params, adapters.StreamHooks{
 			Text: func(delta string) { fmt.Print(delta) },
 		})
-		if err != nil {
-			log.Fatal(err)
-		}
-		_, err = stream.ReadFrom(res.Body)
-		res.Body.Close()
-		if err != nil {
-			log.Fatal(err)
-		}
-		turn, err := stream.Close()
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -27,16 +27,11 @@
 //
 // # Streaming
 //
-// For a streamed reply, read the raw body with package adapters and answer
-// its Turn with [RunTurn]. client.Post with an *http.Response as the result
-// hands over the body unread (an error status is still the SDK's
-// *openai.Error):
+// For a streamed reply, [StreamTurn] sends the params through the client
+// and reads the raw body with package adapters (text and calls to hooks
+// as they arrive); answer its Turn with [RunTurn]:
 //
-//	var res *http.Response
-//	err := client.Post(ctx, "chat/completions", params, &res, option.WithJSONSet("stream", true))
-//	...
-//	turn, err := adapters.ParseOpenAIStream(res.Body) // or adapters.NewStream, for text and calls as they arrive
-//	res.Body.Close()
+//	turn, err := tnopenai.StreamTurn(ctx, client, params, adapters.StreamHooks{Text: printDelta})
 //	...
 //	next, done, err := tnopenai.RunTurn(ctx, tk, turn)
 //
@@ -63,11 +58,27 @@
 // files and audio go, for Chat, in a user message after the tool messages
 // (the SDK's image_url, file and input_audio parts), and, for Responses,
 // in the function_call_output's output list (input_image, input_file).
+//
+// # Results, transports and the Agent
+//
+// [Results] and [ResponsesResults] render a turn's results, as
+// [toolnexus.Toolkit.Run] returns them, in the SDK's params, and hold out
+// the calls that wait for approval ([toolnexus.PendingCalls]) until
+// [toolnexus.Toolkit.Resume] gives their results. [NewTransport] and
+// [NewResponsesTransport] are transport.Transports on the client (a
+// request body sent as it is through client.Post, the reply read by
+// adapters' parser), and [NewAgent] and [NewResponsesAgent] run a
+// [toolnexus.Agent] over them:
+//
+//	agent, err := tnopenai.NewAgent(client, tk, "gpt-5-mini", toolnexus.WithMaxSteps(10))
+//	...
+//	run, err := agent.Run(ctx, "Weather in Paris?")
+//	...
+//	fmt.Println(run.Text)
 package tnopenai
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,6 +167,11 @@ func entryJSON(one any) (json.RawMessage, error) {
 // toolnexus.WithProvider(adapters.ForOpenAI(adapters.Strict(true))): the
 // model sends null for an optional property it leaves out, and Run then
 // reads that null as the property's absence (docs/mistakes.md).
+//
+// Run renders every result, a pending one (a tool that needs approval)
+// as its "awaiting approval" error: with approval tools, run the calls
+// with Toolkit.Run and render with [Results], which holds pending calls
+// out, or use [NewAgent], which pauses the run.
 func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion, opts ...toolnexus.RunOption) (next []openai.ChatCompletionMessageParamUnion, done bool, err error) {
 	if resp == nil {
 		return nil, false, fmt.Errorf("%w: nil completion", ErrReply)
@@ -198,32 +214,11 @@ func Run(ctx context.Context, tk *toolnexus.Toolkit, resp *openai.ChatCompletion
 // answer runs calls and appends to next their tool messages, then the
 // user message that carries their media, if any.
 func answer(ctx context.Context, tk *toolnexus.Toolkit, calls []adapters.Call, next []openai.ChatCompletionMessageParamUnion, opts []toolnexus.RunOption) ([]openai.ChatCompletionMessageParamUnion, bool, error) {
-	msgs, media, err := adapters.OpenAIResultsAndMedia(calls, tk.Run(ctx, calls, opts...))
+	msgs, err := chatResults(calls, tk.Run(ctx, calls, opts...), nil)
 	if err != nil {
-		return nil, false, fmt.Errorf("tnopenai: %w", err)
+		return nil, false, err
 	}
-	for _, m := range msgs {
-		next = append(next, openai.ToolMessage(m.Content, m.ToolCallID))
-	}
-	if media != nil {
-		parts := make([]openai.ChatCompletionContentPartUnionParam, len(media.Content))
-		for i, c := range media.Content {
-			switch {
-			case c.ImageURL != nil:
-				parts[i] = openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: c.ImageURL.URL.Text()})
-			case c.File != nil:
-				parts[i] = openai.FileContentPart(openai.ChatCompletionContentPartFileFileParam{
-					FileData: param.NewOpt(c.File.FileData.Text()), Filename: param.NewOpt(c.File.Filename)})
-			case c.InputAudio != nil:
-				parts[i] = openai.InputAudioContentPart(openai.ChatCompletionContentPartInputAudioInputAudioParam{
-					Data: base64.StdEncoding.EncodeToString(c.InputAudio.Data), Format: c.InputAudio.Format})
-			default:
-				parts[i] = openai.TextContentPart(c.Text)
-			}
-		}
-		next = append(next, openai.UserMessage(parts))
-	}
-	return next, false, nil
+	return append(next, msgs...), false, nil
 }
 
 // RunTurn is [Run] for a Turn that package adapters read: the Turn of
@@ -301,27 +296,11 @@ func RunResponses(ctx context.Context, tk *toolnexus.Toolkit, resp *responses.Re
 	if len(calls) == 0 {
 		return next, true, nil
 	}
-	items, err := adapters.OpenAIResponsesResults(calls, tk.Run(ctx, calls, opts...))
+	items, err := responsesResults(calls, tk.Run(ctx, calls, opts...), nil)
 	if err != nil {
-		return nil, false, fmt.Errorf("tnopenai: %w", err)
+		return nil, false, err
 	}
-	for _, it := range items {
-		var out responses.ResponseInputItemUnionParam
-		switch o := it.Output.(type) {
-		case []adapters.OpenAIResponsesContent:
-			list := make(responses.ResponseFunctionCallOutputItemListParam, len(o))
-			for i, c := range o {
-				list[i] = outputItem(c)
-			}
-			out = responses.ResponseInputItemParamOfFunctionCallOutput(list)
-		case string:
-			out = responses.ResponseInputItemParamOfFunctionCallOutput(o)
-		default:
-			return nil, false, fmt.Errorf("tnopenai: the output of call %s is a %T", it.CallID, o)
-		}
-		out.OfFunctionCallOutput.CallID = param.NewOpt(it.CallID)
-		next = append(next, out)
-	}
+	next = append(next, items...)
 	return next, false, nil
 }
 

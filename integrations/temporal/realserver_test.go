@@ -2,7 +2,9 @@ package tntemporal_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -115,11 +117,11 @@ func TestServerTurn(t *testing.T) {
 		t.Errorf("the worker's observers saw %d calls, want the 6 scheduled", n)
 	}
 	if os.Getenv("TOOLNEXUS_UPDATE_GOLDEN") == "1" {
-		writeHistory(t, c, id)
+		writeHistory(t, c, id, historyFile)
 	}
 }
 
-func writeHistory(t *testing.T, c client.Client, id string) {
+func writeHistory(t *testing.T, c client.Client, id, file string) {
 	t.Helper()
 	var h history.History
 	it := c.GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
@@ -134,10 +136,10 @@ func writeHistory(t *testing.T, c client.Client, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(historyFile, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("recorded %s (%d events)", historyFile, len(h.Events))
+	t.Logf("recorded %s (%d events)", file, len(h.Events))
 }
 
 // The recorded history replays with this version's workflow code; a
@@ -166,17 +168,43 @@ const childWorkerEnv = "TNTEMPORAL_CHILD_WORKER"
 // runChildWorker is the worker process of TestServerWorkerKilled: it runs
 // the tools until it is killed, each run leaving a file in the folder
 // TNTEMPORAL_CHILD_DIR.
+//
+// With TNTEMPORAL_CHILD_APPROVAL set it runs the approval toolkit's tools
+// and workflow instead (TestServerApprovalAcrossRestart); with
+// TNTEMPORAL_CHILD_DECIDE set it is no worker but another client, which
+// sends the decisions of TNTEMPORAL_CHILD_DECISIONS (JSON) to that
+// workflow and exits: 0 when they were applied, 4 when refused.
 func runChildWorker() int {
 	c, err := client.Dial(client.Options{HostPort: os.Getenv("TNTEMPORAL_CHILD_ADDR"), Namespace: testNamespace, Logger: quietLogger()})
 	if err != nil {
 		return 2
 	}
+	if id := os.Getenv("TNTEMPORAL_CHILD_DECIDE"); id != "" {
+		var ds []toolnexus.Decision
+		if err := json.Unmarshal([]byte(os.Getenv("TNTEMPORAL_CHILD_DECISIONS")), &ds); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := tntemporal.Decide(ctx, c, id, "", ds...); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 4
+		}
+		return 0
+	}
 	p := newProbe()
 	p.dir = os.Getenv("TNTEMPORAL_CHILD_DIR")
-	tools := testTools(testToolkit(p))
 	w := worker.New(c, os.Getenv(childWorkerEnv), workerOptions)
-	w.RegisterWorkflowWithOptions(turnWorkflow(tools), workflow.RegisterOptions{Name: turnWorkflowName})
-	tools.Register(w)
+	if os.Getenv("TNTEMPORAL_CHILD_APPROVAL") != "" {
+		tools := testTools(approvalToolkit(p))
+		w.RegisterWorkflowWithOptions(turnWorkflow(tools), workflow.RegisterOptions{Name: approvalWorkflowName})
+		tools.Register(w)
+	} else {
+		tools := testTools(testToolkit(p))
+		w.RegisterWorkflowWithOptions(turnWorkflow(tools), workflow.RegisterOptions{Name: turnWorkflowName})
+		tools.Register(w)
+	}
 	if err := w.Run(worker.InterruptCh()); err != nil {
 		return 3
 	}

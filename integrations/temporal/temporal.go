@@ -11,8 +11,13 @@
 //     ([toolnexus.Toolkit.Check]), which is deterministic; a call that
 //     fails there gets the error result Toolkit.Run would give it (an
 //     unknown tool, bad arguments) and no activity is scheduled;
+//   - in the workflow too: the approval gate. A call of a tool that needs
+//     approval waits there, its [toolnexus.PendingCall] readable by the
+//     query [QueryPending], until a decision arrives by the update
+//     [UpdateDecide] (see [Tools.Run]);
 //   - in the worker: the call runs through the toolkit's lifecycle, its
-//     middleware, handler and observers, as Toolkit.Run runs it; the
+//     middleware, handler and observers, as Toolkit.Run runs it (past
+//     the approval gate, which the workflow ran); the
 //     activity heartbeats while the tool runs, so that a dead worker is
 //     seen within the heartbeat timeout and a cancelled workflow cancels
 //     the tool's context.
@@ -163,6 +168,8 @@ type Tools struct {
 	opts        map[string]workflow.ActivityOptions // each tool's, resolved
 	idempotent  map[string]bool
 	manual      map[string]bool
+	gated       bool // a tool needs approval: Run registers the query and the update
+	asks        bool // a tool needs approval by a predicate: Register registers its local activity
 }
 
 // New returns the tools of tk as activities. The workflows and the
@@ -208,6 +215,12 @@ func New(tk *toolnexus.Toolkit, opts ...Option) (*Tools, error) {
 			t.manual[name] = true
 		}
 		t.opts[name] = resolve(to.Activity, cfg.defaults, idem)
+		switch tk.ApprovalMode(name) {
+		case toolnexus.ApprovalAlways:
+			t.gated = true
+		case toolnexus.ApprovalIf:
+			t.gated, t.asks = true, true
+		}
 	}
 	return t, nil
 }
@@ -293,12 +306,19 @@ func (t *Tools) Idempotent(tool string) bool { return t.idempotent[tool] }
 
 // Register registers one activity per tool with r (a worker.Worker),
 // named [Tools.ActivityName]. Its input is the call, as [adapters.Call]
-// marshals it (id, name, args); its output is the call's [define.Result]
-// as JSON.
+// marshals it (id, name, args), and for a call whose approval the
+// workflow decided a note that says so (the worker then runs it past its
+// toolkit's approval gate); its output is the call's [define.Result] as
+// JSON. When a tool needs approval by a [toolnexus.WithApprovalIf]
+// predicate, it also registers the local activity that asks the
+// predicates ([NeedsApprovalActivity]).
 func (t *Tools) Register(r worker.ActivityRegistry) {
 	for _, tool := range t.tk.Tools() {
 		name := tool.Name()
 		r.RegisterActivityWithOptions(t.activity(name), activity.RegisterOptions{Name: t.ActivityName(name)})
+	}
+	if t.asks {
+		r.RegisterActivityWithOptions(t.needsActivity, activity.RegisterOptions{Name: t.prefix + NeedsApprovalActivity})
 	}
 }
 
@@ -320,9 +340,9 @@ func (s *storedResult) UnmarshalJSON(b []byte) error {
 }
 
 // activity returns the activity of the tool named name.
-func (t *Tools) activity(name string) func(ctx context.Context, c adapters.Call) (storedResult, error) {
+func (t *Tools) activity(name string) func(ctx context.Context, c adapters.Call, note gateNote) (storedResult, error) {
 	manual := t.manual[name]
-	return func(ctx context.Context, c adapters.Call) (storedResult, error) {
+	return func(ctx context.Context, c adapters.Call, note gateNote) (storedResult, error) {
 		if c.Name != name {
 			// Scheduled by hand with another tool's call: refused, and
 			// not retried.
@@ -335,7 +355,11 @@ func (t *Tools) activity(name string) func(ctx context.Context, c adapters.Call)
 			stop := hb.keepAlive(ctx, activity.GetInfo(ctx).HeartbeatTimeout)
 			defer stop()
 		}
-		res := t.tk.Run(ctx, []adapters.Call{c}, toolnexus.WithParallelism(1))[0]
+		opts := []toolnexus.RunOption{toolnexus.WithParallelism(1)}
+		if note.Gate != "" {
+			opts = append(opts, toolnexus.WithApprovalDecided())
+		}
+		res := t.tk.Run(ctx, []adapters.Call{c}, opts...)[0]
 		data, err := json.Marshal(res)
 		if err == nil && len(data) > t.maxResult {
 			err = fmt.Errorf("%d bytes as JSON, more than the %d a result may have (WithMaxResultBytes)", len(data), t.maxResult)

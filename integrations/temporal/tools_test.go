@@ -97,8 +97,21 @@ type flakyIn struct {
 	HangFirst bool `json:"hang_first,omitempty"` // the first attempt hangs without a heartbeat
 }
 
-// testToolkit returns the tools of the tests and the probe they report to.
-func testToolkit(p *probe) *toolnexus.Toolkit {
+// testToolkit returns the tools of the tests, which report to p.
+func testToolkit(p *probe) *toolnexus.Toolkit { return testToolkitWith(p) }
+
+// approvalToolkit is testToolkit where charge needs approval, and add
+// when its sum passes 100.
+func approvalToolkit(p *probe) *toolnexus.Toolkit {
+	return testToolkitWith(p, toolnexus.WithApproval("charge"),
+		toolnexus.WithApprovalIf("add", func(ctx context.Context, c *toolnexus.Call) bool {
+			in := c.Input().(addIn)
+			return in.A+in.B > 100
+		}))
+}
+
+// testToolkitWith is testToolkit with more options.
+func testToolkitWith(p *probe, more ...toolnexus.ToolkitOption) *toolnexus.Toolkit {
 	add := define.MustDefineTool(func(ctx context.Context, in addIn) (sum, error) {
 		p.ran("add")
 		defer p.enter()()
@@ -197,7 +210,7 @@ func testToolkit(p *probe) *toolnexus.Toolkit {
 		p.mu.Unlock()
 	}
 	tk, err := toolnexus.NewToolkitWith([]define.Tool{add, charge, slow, boom, flaky, big},
-		toolnexus.WithMiddleware(mw), toolnexus.WithObserver(obs))
+		append([]toolnexus.ToolkitOption{toolnexus.WithMiddleware(mw), toolnexus.WithObserver(obs)}, more...)...)
 	if err != nil {
 		panic(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +86,9 @@ func MediaToolkit(parts ...define.Part) *toolnexus.Toolkit {
 
 // Model is an HTTP server that plays a model: it answers each POST to its
 // path with the next scripted reply (status 200) and records the request
-// bodies. A reply that starts with "data:" or "event:" is a streamed one,
+// bodies. A reply that starts with "status:" and a number on its first
+// line is sent with that status (an error reply: "status:400\n{...}"),
+// the rest of it as the body. A reply that starts with "data:" or "event:" is a streamed one,
 // sent as text/event-stream; any other is sent as application/json. A request to another path, or past the last reply, gets
 // a 4xx or 5xx answer and is recorded as an error ([Model.Err]).
 type Model struct {
@@ -128,11 +131,20 @@ func (m *Model) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	reply := m.replies[len(m.bodies)]
 	m.bodies = append(m.bodies, json.RawMessage(body))
+	status := http.StatusOK
+	if rest, ok := strings.CutPrefix(reply, "status:"); ok {
+		if code, body, ok := strings.Cut(rest, "\n"); ok {
+			if n, err := strconv.Atoi(code); err == nil {
+				status, reply = n, body
+			}
+		}
+	}
 	if strings.HasPrefix(reply, "data:") || strings.HasPrefix(reply, "event:") {
 		w.Header().Set("Content-Type", "text/event-stream")
 	} else {
 		w.Header().Set("Content-Type", "application/json")
 	}
+	w.WriteHeader(status)
 	_, _ = io.WriteString(w, reply)
 }
 
@@ -227,3 +239,44 @@ const (
 
 // ForecastValue is what ForecastText and ForecastStrictText decode into.
 var ForecastValue = Forecast{City: "Oslo", TempC: 12, Sky: "overcast"}
+
+// BatchToolkit returns the toolkit of the results renderers' tests:
+// get_weather and local_time as [Toolkit]'s, refund (a call of it waits
+// for approval: toolnexus.WithApproval) and screenshot (a result of the
+// text "captured" and parts).
+func BatchToolkit(parts ...define.Part) *toolnexus.Toolkit {
+	base := Toolkit()
+	weather, _ := base.Get("get_weather")
+	clock, _ := base.Get("local_time")
+	refund := define.MustDefineTool(func(ctx context.Context, in RefundArgs) (string, error) {
+		return fmt.Sprintf("refunded %d on %s", in.Amount, in.Order), nil
+	}, define.WithName("refund"), define.WithDescription("Refunds an order"))
+	shot := define.MustDefineTool(func(context.Context, struct{}) (define.Result, error) {
+		return define.Result{Output: "captured", Parts: parts}, nil
+	}, define.WithName("screenshot"), define.WithDescription("Captures the screen"))
+	tk, err := toolnexus.NewToolkitWith([]define.Tool{weather, clock, refund, shot}, toolnexus.WithApproval("refund"))
+	if err != nil {
+		panic(err) // four fixed, valid tools
+	}
+	return tk
+}
+
+// RefundArgs is refund's input.
+type RefundArgs struct {
+	Order  string `json:"order" minLength:"1"`
+	Amount int    `json:"amount" minimum:"1"`
+}
+
+// BatchCalls is one model turn for [BatchToolkit]: a result that is a
+// JSON object (get_weather), a call waiting for approval (refund) in the
+// middle, a bad argument's error result (get_weather with unit "K"), a
+// result of parts (screenshot) and a text result (local_time).
+func BatchCalls() []adapters.Call {
+	return []adapters.Call{
+		{ID: "call_1", Name: "get_weather", Args: json.RawMessage(`{"city":"Oslo"}`)},
+		{ID: "call_2", Name: "refund", Args: json.RawMessage(`{"order":"B-7","amount":45}`)},
+		{ID: "call_3", Name: "get_weather", Args: json.RawMessage(`{"city":"Oslo","unit":"K"}`)},
+		{ID: "call_4", Name: "screenshot", Args: json.RawMessage(`{}`)},
+		{ID: "call_5", Name: "local_time", Args: json.RawMessage(`{"city":"Oslo"}`)},
+	}
+}
