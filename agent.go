@@ -458,6 +458,12 @@ func (a *Agent) Provider() adapters.Provider { return a.p }
 // Toolkit returns the Agent's toolkit.
 func (a *Agent) Toolkit() *Toolkit { return a.tk }
 
+// Model returns the Agent's model name.
+func (a *Agent) Model() string { return a.model }
+
+// Transport returns the Agent's transport (WithTransport).
+func (a *Agent) Transport() transport.Transport { return a.cfg.tr }
+
 // Run runs a conversation that starts with the user's prompt, step by
 // step, until it stops (see [Agent]); each reply is read whole.
 func (a *Agent) Run(ctx context.Context, prompt string) (*AgentRun, error) {
