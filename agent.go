@@ -458,6 +458,12 @@ func (a *Agent) Provider() adapters.Provider { return a.p }
 // Toolkit returns the Agent's toolkit.
 func (a *Agent) Toolkit() *Toolkit { return a.tk }
 
+// Model returns the Agent's model name.
+func (a *Agent) Model() string { return a.model }
+
+// Transport returns the Agent's transport (WithTransport).
+func (a *Agent) Transport() transport.Transport { return a.cfg.tr }
+
 // Run runs a conversation that starts with the user's prompt, step by
 // step, until it stops (see [Agent]); each reply is read whole.
 func (a *Agent) Run(ctx context.Context, prompt string) (*AgentRun, error) {
@@ -499,38 +505,25 @@ type agentRunner struct {
 	// failures counts each tool's failed calls in a row.
 	failures    map[string]int
 	answerTries int
+	offer       map[string]bool // the tools the step offers; nil for all
+	done        bool            // the run has stopped
 }
 
 func (r *agentRunner) append(entries ...any) {
 	r.out.History = append(r.out.History, entries...)
 }
 
-// loop takes steps until the run stops.
+// loop takes steps until the run stops: the steps of a Session, with
+// the model called through the Agent's transport and hooks, and the calls
+// run by its toolkit (as the stream completes them, when streamed).
 func (r *agentRunner) loop(ctx context.Context) (*AgentRun, error) {
 	a := r.a
 	for {
-		if err := ctx.Err(); err != nil {
+		body, err := r.next(ctx)
+		if err != nil || r.done {
 			return r.out, err
 		}
-		if r.steps >= a.cfg.maxSteps {
-			return r.out, fmt.Errorf("toolnexus: Agent: %w (%d steps)", ErrMaxSteps, a.cfg.maxSteps)
-		}
-		plan := StepPlan{Step: r.steps, Prompt: r.prompt, Tools: a.tk.tools}
-		if len(a.cfg.prepare) > 0 {
-			plan.Tools = a.tk.Tools() // the hooks' to change
-		}
-		for _, f := range a.cfg.prepare {
-			if err := f(ctx, &plan); err != nil {
-				return r.out, fmt.Errorf("toolnexus: Agent: step %d: prepare: %w", r.steps, err)
-			}
-		}
-		body, err := r.request(&plan)
-		if err != nil {
-			return r.out, fmt.Errorf("toolnexus: Agent: step %d: %w", r.steps, err)
-		}
-		offered := r.offered(&plan)
-		opts := r.runOptions(offered)
-		step := Step{Index: r.steps}
+		opts := r.runOptions(r.offer)
 		mctx, end := r.startModel(ctx, body)
 		t0 := time.Now()
 		var turn adapters.Turn
@@ -542,45 +535,108 @@ func (r *agentRunner) loop(ctx context.Context) (*AgentRun, error) {
 				return a.cfg.tr.Stream(mctx, body, h)
 			})
 		}
-		step.Latency = time.Since(t0)
-		end(ModelEvent{Step: r.steps, Model: a.model, Turn: turn, Latency: step.Latency, Err: err})
+		latency := time.Since(t0)
+		end(ModelEvent{Step: r.steps, Model: a.model, Turn: turn, Latency: latency, Err: err})
 		if err != nil {
+			r.done = true
 			return r.out, fmt.Errorf("toolnexus: Agent: step %d: %w", r.steps, err)
 		}
-		r.steps++
-		step.Turn = turn
-		r.addUsage(turn.Usage)
-		r.out.Text = turn.Text
-		r.append(turn.Replay...)
-		if a.cfg.decode != nil {
-			done, again, err := r.answer(&step)
-			if done || err != nil {
-				return r.out, err
-			}
-			if again {
-				continue
-			}
-		}
-		if len(turn.Calls) == 0 {
-			r.out.Steps = append(r.out.Steps, step)
-			r.out.Stop = StopDone
-			return r.out, nil
-		}
-		if results == nil {
-			results = a.tk.Run(mctx, turn.Calls, opts...)
-		}
-		step.Results = results
-		r.out.Steps = append(r.out.Steps, step)
-		if stop, err := r.afterCalls(ctx, turn.Calls, results); stop || err != nil {
+		calls, err := r.reply(turn, latency)
+		if err != nil || r.done {
 			return r.out, err
 		}
-		for _, f := range a.cfg.stopWhen {
-			if f(&r.out.Steps[len(r.out.Steps)-1]) {
-				r.out.Stop = StopWhen
-				return r.out, nil
-			}
+		if len(calls) == 0 {
+			continue // the answer asked for again
+		}
+		if results == nil {
+			results = a.tk.Run(mctx, calls, opts...)
+		}
+		if err := r.results(ctx, results); err != nil || r.done {
+			return r.out, err
 		}
 	}
+}
+
+// next plans the next step and returns its request body; r.done when the
+// run has stopped (an error, or the step limit).
+func (r *agentRunner) next(ctx context.Context) ([]byte, error) {
+	a := r.a
+	if err := ctx.Err(); err != nil {
+		r.done = true
+		return nil, err
+	}
+	if r.steps >= a.cfg.maxSteps {
+		r.done = true
+		return nil, fmt.Errorf("toolnexus: Agent: %w (%d steps)", ErrMaxSteps, a.cfg.maxSteps)
+	}
+	plan := StepPlan{Step: r.steps, Prompt: r.prompt, Tools: a.tk.tools}
+	if len(a.cfg.prepare) > 0 {
+		plan.Tools = a.tk.Tools() // the hooks' to change
+	}
+	for _, f := range a.cfg.prepare {
+		if err := f(ctx, &plan); err != nil {
+			r.done = true
+			return nil, fmt.Errorf("toolnexus: Agent: step %d: prepare: %w", r.steps, err)
+		}
+	}
+	body, err := r.request(&plan)
+	if err != nil {
+		r.done = true
+		return nil, fmt.Errorf("toolnexus: Agent: step %d: %w", r.steps, err)
+	}
+	r.offer = r.offered(&plan)
+	return body, nil
+}
+
+// reply takes the model's turn of the step: it returns the calls to run,
+// none when the run stopped (r.done) or the answer is asked for again.
+func (r *agentRunner) reply(turn adapters.Turn, latency time.Duration) ([]adapters.Call, error) {
+	step := Step{Index: r.steps, Turn: turn, Latency: latency}
+	r.steps++
+	r.addUsage(turn.Usage)
+	r.out.Text = turn.Text
+	r.append(turn.Replay...)
+	if r.a.cfg.decode != nil {
+		done, again, err := r.answer(&step)
+		if done || err != nil {
+			r.done = true
+			return nil, err
+		}
+		if again {
+			return nil, nil
+		}
+	}
+	if len(turn.Calls) == 0 {
+		r.out.Steps = append(r.out.Steps, step)
+		r.out.Stop = StopDone
+		r.done = true
+		return nil, nil
+	}
+	r.out.Steps = append(r.out.Steps, step)
+	return turn.Calls, nil
+}
+
+// results takes the results of the last step's calls; r.done when the
+// run stopped.
+func (r *agentRunner) results(ctx context.Context, results []define.Result) error {
+	last := &r.out.Steps[len(r.out.Steps)-1]
+	if len(results) != len(last.Turn.Calls) {
+		r.done = true
+		return fmt.Errorf("toolnexus: Agent: step %d: %w", last.Index, errResultCount(len(results), len(last.Turn.Calls)))
+	}
+	last.Results = results
+	if stop, err := r.afterCalls(ctx, last.Turn.Calls, results); stop || err != nil {
+		r.done = true
+		return err
+	}
+	for _, f := range r.a.cfg.stopWhen {
+		if f(last) {
+			r.out.Stop = StopWhen
+			r.done = true
+			return nil
+		}
+	}
+	return nil
 }
 
 // request returns the body of the step planned so.
@@ -679,8 +735,7 @@ func (r *agentRunner) runOptions(offered map[string]bool) []RunOption {
 	return append(opts, runOption(func(c *runConfig) {
 		c.refuse = func(call *adapters.Call) (define.Result, bool) {
 			if answer != "" && call.Name == answer {
-				err := fmt.Errorf("the answer's tool %q is not run: its arguments are the answer", answer)
-				return define.Result{Output: err.Error(), IsError: true, Err: err}, true
+				return answerNotRun(answer), true
 			}
 			if offered == nil || offered[call.Name] {
 				return define.Result{}, false
@@ -688,6 +743,18 @@ func (r *agentRunner) runOptions(offered map[string]bool) []RunOption {
 			return tk.notOffered(call.Name, offered), true
 		}
 	}))
+}
+
+// answerNotRun is the result of a call of the typed answer's tool, which
+// is not the toolkit's to run.
+func answerNotRun(answer string) define.Result {
+	err := fmt.Errorf("the answer's tool %q is not run: its arguments are the answer", answer)
+	return define.Result{Output: err.Error(), IsError: true, Err: err}
+}
+
+// errResultCount is the error of results that are not one per call.
+func errResultCount(results, calls int) error {
+	return fmt.Errorf("%d results for %d calls", results, calls)
 }
 
 // notOffered is the result of a call of a tool not offered this step: an
