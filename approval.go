@@ -173,6 +173,37 @@ func (e *PendingError) Error() string {
 // Unwrap returns [ErrPending].
 func (e *PendingError) Unwrap() error { return ErrPending }
 
+// SplitPending splits a batch of calls and their results (as Run gives
+// them) into the calls whose results are to be rendered and sent now, with
+// their results, and the pending calls (PendingCalls), keeping the order
+// of each: a renderer that holds the pending calls out of the history
+// until a person decides (the SDK modules' Results). calls and results are
+// returned as they are when none is pending. Calls and results of other
+// lengths are an error wrapping adapters.ErrResultCount.
+func SplitPending(calls []adapters.Call, results []define.Result) (ready []adapters.Call, readyResults []define.Result, pending []PendingCall, err error) {
+	if len(calls) != len(results) {
+		return nil, nil, nil, fmt.Errorf("toolnexus: SplitPending: %d calls and %d results: %w", len(calls), len(results), adapters.ErrResultCount)
+	}
+	for i := range results {
+		var pe *PendingError
+		if results[i].IsError && errors.As(results[i].Err, &pe) {
+			if pending == nil {
+				ready = append(make([]adapters.Call, 0, len(calls)-1), calls[:i]...)
+				readyResults = append(make([]define.Result, 0, len(calls)-1), results[:i]...)
+			}
+			pending = append(pending, pe.Call)
+			continue
+		}
+		if pending != nil {
+			ready, readyResults = append(ready, calls[i]), append(readyResults, results[i])
+		}
+	}
+	if pending == nil {
+		return calls, results, nil, nil
+	}
+	return ready, readyResults, pending, nil
+}
+
 // PendingCalls returns the pending calls among results, as Run and
 // RunStream give them, in order; nil when there is none.
 func PendingCalls(results []define.Result) []PendingCall {

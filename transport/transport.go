@@ -109,18 +109,58 @@ func (e *Endpoint) Send(ctx context.Context, body []byte) (adapters.Turn, error)
 		return adapters.Turn{}, err
 	}
 	defer resp.Body.Close()
-	max := e.MaxReplyBytes
+	return ReadReply(ctx, e.Provider, resp.Body, e.MaxReplyBytes)
+}
+
+// ReadReply reads a whole reply of p's provider from body, at most max
+// bytes (0 is adapters.DefaultMaxReplyBytes: a larger reply is an error
+// wrapping adapters.ErrReplyLimit), and parses it with p.Parse. A read
+// that fails is the context's error when ctx is done. It is how an
+// Endpoint reads a reply, for other transports (an SDK client's raw
+// response) to read theirs the same way.
+func ReadReply(ctx context.Context, p adapters.Provider, body io.Reader, max int64) (adapters.Turn, error) {
 	if max <= 0 {
 		max = adapters.DefaultMaxReplyBytes
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	data, err := io.ReadAll(io.LimitReader(body, max+1))
 	if err != nil {
-		return adapters.Turn{}, e.readError(ctx, "reply", err)
+		return adapters.Turn{}, readError(ctx, p, "reply", err)
 	}
 	if int64(len(data)) > max {
-		return adapters.Turn{}, fmt.Errorf("transport: %s reply: more than %d bytes: %w", e.Provider.Name(), max, adapters.ErrReplyLimit)
+		return adapters.Turn{}, fmt.Errorf("transport: %s reply: more than %d bytes: %w", p.Name(), max, adapters.ErrReplyLimit)
 	}
-	return e.Provider.Parse(data)
+	return p.Parse(data)
+}
+
+// ReadStream reads a streamed reply of p's provider from body to its end
+// into an adapters.Stream with hooks: a body cut off is an error (the
+// stream's adapters.ErrIncomplete, or the read's: the context's when ctx
+// is done). It is how an Endpoint reads a stream, for other transports.
+func ReadStream(ctx context.Context, p adapters.Provider, body io.Reader, hooks adapters.StreamHooks) (adapters.Turn, error) {
+	s, err := adapters.NewStream(p, hooks)
+	if err != nil {
+		return adapters.Turn{}, err
+	}
+	return readStream(ctx, p, s, body)
+}
+
+// readStream reads body into s to its end.
+func readStream(ctx context.Context, p adapters.Provider, s *adapters.Stream, body io.Reader) (adapters.Turn, error) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, rerr := body.Read(buf)
+		if n > 0 {
+			if _, err := s.Write(buf[:n]); err != nil {
+				return adapters.Turn{}, err
+			}
+		}
+		if rerr == io.EOF {
+			return s.Close()
+		}
+		if rerr != nil {
+			return adapters.Turn{}, readError(ctx, p, "stream", rerr)
+		}
+	}
 }
 
 // Stream posts body, edited by StreamBody, to StreamURL (or URL) and reads
@@ -145,31 +185,16 @@ func (e *Endpoint) Stream(ctx context.Context, body []byte, hooks adapters.Strea
 		return adapters.Turn{}, err
 	}
 	defer resp.Body.Close()
-	buf := make([]byte, 32<<10)
-	for {
-		n, rerr := resp.Body.Read(buf)
-		if n > 0 {
-			if _, err := s.Write(buf[:n]); err != nil {
-				return adapters.Turn{}, err
-			}
-		}
-		if rerr == io.EOF {
-			break
-		}
-		if rerr != nil {
-			return adapters.Turn{}, e.readError(ctx, "stream", rerr)
-		}
-	}
-	return s.Close()
+	return readStream(ctx, e.Provider, s, resp.Body)
 }
 
 // readError is the error of a reply body whose reading failed: the
 // context's when it ended.
-func (e *Endpoint) readError(ctx context.Context, what string, err error) error {
+func readError(ctx context.Context, p adapters.Provider, what string, err error) error {
 	if cerr := ctx.Err(); cerr != nil {
 		err = cerr
 	}
-	return fmt.Errorf("transport: %s %s cut off: %w", e.Provider.Name(), what, err)
+	return fmt.Errorf("transport: %s %s cut off: %w", p.Name(), what, err)
 }
 
 // edit applies f to body, when set.
@@ -249,6 +274,10 @@ type StatusError struct {
 	Attempts   int           // the requests made, this one included
 	Body       []byte        // the body, up to MaxErrorBytes
 	Reply      *adapters.ReplyError
+	// Cause is the error of the client that made the request, when it
+	// made one (an SDK's *openai.Error, for the SDK modules' transports);
+	// nil for an Endpoint's.
+	Cause error
 }
 
 // Error reports the provider, the status and the provider's message.
@@ -267,17 +296,36 @@ func (e *StatusError) Error() string {
 	return s + ": " + msg
 }
 
-// Unwrap returns the provider's error.
-func (e *StatusError) Unwrap() error { return e.Reply }
+// Unwrap returns the provider's error, and the client's Cause when set.
+func (e *StatusError) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{e.Reply}
+	}
+	return []error{e.Reply, e.Cause}
+}
 
 // statusError reads the error reply resp (closing its body) with the
 // provider's parser.
 func (e *Endpoint) statusError(resp *http.Response, attempt int) *StatusError {
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBytes))
+	se := ReadStatusError(e.Provider, resp, attempt)
 	resp.Body.Close()
-	se := &StatusError{Provider: e.Provider.Name(), StatusCode: resp.StatusCode, Attempts: attempt,
+	return se
+}
+
+// ReadStatusError reads resp, a reply whose status is not 2xx, as an
+// Endpoint reads it: its body (at most MaxErrorBytes of it, after which
+// resp.Body reads from its start again, for a caller that reads it too)
+// parsed by p, the provider's error when it is one, else one quoting the
+// body's message; its Retry-After. attempts is the requests made for it.
+func ReadStatusError(p adapters.Provider, resp *http.Response, attempts int) *StatusError {
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, MaxErrorBytes))
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
+	se := &StatusError{Provider: p.Name(), StatusCode: resp.StatusCode, Attempts: attempts,
 		Body: body, RetryAfter: retryAfter(resp.Header, time.Now())}
-	_, err := e.Provider.Parse(body)
+	_, err := p.Parse(body)
 	var re *adapters.ReplyError
 	if errors.As(err, &re) && errors.Is(err, adapters.ErrProviderError) {
 		se.Reply = re

@@ -8,7 +8,6 @@ import (
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
-	"github.com/toolnexus/toolnexus/define"
 	tnanthropic "github.com/toolnexus/toolnexus/integrations/anthropic"
 	"github.com/toolnexus/toolnexus/internal/sdktest"
 )
@@ -121,49 +120,15 @@ func TestAgentResume(t *testing.T) {
 }
 
 // TestAgentAnswerAndChoice: over the unmodified client, a first step
-// that offers get_weather alone and requires a call of it (WithPrepareStep),
-// then a typed answer (WithAnswer) that breaks its schema, asked for again
-// with the problem's path, then the answer decoded into its Go type.
+// that offers get_weather alone and requires a call of it, then a typed
+// answer that breaks its schema, asked for again, then decoded.
 func TestAgentAnswerAndChoice(t *testing.T) {
-	ctx := context.Background()
-	m := sdktest.NewModel(modelPath, agentScript[0], `{"id":"msg_c","type":"message","role":"assistant","model":"claude-test","stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},"content":[{"type":"text","text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"hail\"}"}]}`, `{"id":"msg_d","type":"message","role":"assistant","model":"claude-test","stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},"content":[{"type":"text","text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"overcast\"}"}]}`)
+	m := sdktest.NewModel(modelPath, agentScript[0],
+		`{"id":"msg_c","type":"message","role":"assistant","model":"claude-test","stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},"content":[{"type":"text","text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"hail\"}"}]}`,
+		`{"id":"msg_d","type":"message","role":"assistant","model":"claude-test","stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1},"content":[{"type":"text","text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"overcast\"}"}]}`)
 	defer m.Close()
 	tk := sdktest.Toolkit()
-	forecast := define.MustDefineAnswer[sdktest.Forecast]()
-	opts := append(slices.Clip(agentOpts), toolnexus.WithAnswer(forecast),
-		toolnexus.WithPrepareStep(func(_ context.Context, plan *toolnexus.StepPlan) error {
-			if plan.Step == 0 {
-				w, _ := tk.Get("get_weather")
-				plan.Tools = []define.Tool{w}
-				plan.Choice = &adapters.Choice{Mode: adapters.ChoiceRequired, Allowed: []string{"get_weather"}}
-			}
-			return nil
-		}))
-	agent, err := tnanthropic.NewAgent(newClient(m), tk, "claude-test", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := agent.Run(ctx, "Forecast for Oslo?")
-	if err != nil {
-		t.Fatalf("%v (model: %v)", err, m.Err())
-	}
-	if got, ok := run.Answer.(sdktest.Forecast); !ok || got != sdktest.ForecastValue || len(run.Steps) != 3 {
-		t.Fatalf("answer %#v, %d steps", run.Answer, len(run.Steps))
-	}
-	reqs := m.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
-	}
-	if strings.Contains(string(reqs[0]), `"local_time"`) || !strings.Contains(string(reqs[1]), `"local_time"`) {
-		t.Errorf("step 0 must offer get_weather alone, step 1 both tools")
-	}
-	if !strings.Contains(string(reqs[0]), `"tool_choice"`) || strings.Contains(string(reqs[1]), `"tool_choice"`) {
-		t.Errorf("the tool choice must be step 0's alone")
-	}
-	if !strings.Contains(string(reqs[1]), `"output_config"`) {
-		t.Errorf("step 1 does not ask for the answer's format:\n%s", reqs[1])
-	}
-	if !strings.Contains(string(reqs[2]), "/sky") {
-		t.Errorf("the answer asked again does not name /sky:\n%s", reqs[2])
-	}
+	sdktest.AgentAnswerAndChoice(t, m, tk, func(opts ...toolnexus.AgentOption) (*toolnexus.Agent, error) {
+		return tnanthropic.NewAgent(newClient(m), tk, "claude-test", append(slices.Clip(agentOpts), opts...)...)
+	}, `"tool_choice"`, `"output_config"`)
 }

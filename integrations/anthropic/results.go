@@ -1,9 +1,6 @@
 package tnanthropic
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
@@ -31,7 +28,7 @@ import (
 // PendingCall's Index among the batch's results and render the whole
 // batch once.
 func Results(calls []adapters.Call, results []define.Result, opts ...adapters.Option) (next []anthropic.MessageParam, pending []toolnexus.PendingCall, err error) {
-	calls, results, pending, err = holdPending(calls, results)
+	calls, results, pending, err = toolnexus.SplitPending(calls, results)
 	if err != nil || len(calls) == 0 {
 		return nil, pending, err
 	}
@@ -40,35 +37,4 @@ func Results(calls []adapters.Call, results []define.Result, opts ...adapters.Op
 		return nil, nil, err
 	}
 	return []anthropic.MessageParam{msg}, pending, nil
-}
-
-// holdPending splits a batch into the calls that have a result to render
-// and the pending calls (a *toolnexus.PendingError result), keeping the
-// order of each. calls and results are returned as they are when none is
-// pending.
-func holdPending(calls []adapters.Call, results []define.Result) ([]adapters.Call, []define.Result, []toolnexus.PendingCall, error) {
-	if len(calls) != len(results) {
-		return nil, nil, nil, fmt.Errorf("tnanthropic: %d calls and %d results: %w", len(calls), len(results), adapters.ErrResultCount)
-	}
-	var pending []toolnexus.PendingCall
-	var keptCalls []adapters.Call
-	var keptResults []define.Result
-	for i := range results {
-		var pe *toolnexus.PendingError
-		if results[i].IsError && errors.As(results[i].Err, &pe) {
-			if pending == nil {
-				keptCalls = append(make([]adapters.Call, 0, len(calls)-1), calls[:i]...)
-				keptResults = append(make([]define.Result, 0, len(calls)-1), results[:i]...)
-			}
-			pending = append(pending, pe.Call)
-			continue
-		}
-		if pending != nil {
-			keptCalls, keptResults = append(keptCalls, calls[i]), append(keptResults, results[i])
-		}
-	}
-	if pending == nil {
-		return calls, results, nil, nil
-	}
-	return keptCalls, keptResults, pending, nil
 }

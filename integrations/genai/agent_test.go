@@ -2,13 +2,11 @@ package tngenai_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
-	"github.com/toolnexus/toolnexus/define"
 	tngenai "github.com/toolnexus/toolnexus/integrations/genai"
 	"github.com/toolnexus/toolnexus/internal/sdktest"
 )
@@ -113,53 +111,19 @@ func TestAgentResume(t *testing.T) {
 }
 
 // TestAgentAnswerAndChoice: over the unmodified client, a first step
-// that offers get_weather alone and requires a call of it (WithPrepareStep),
-// then a typed answer (WithAnswer) that breaks its schema, asked for again
-// with the problem's path, then the answer decoded into its Go type.
+// that offers get_weather alone and requires a call of it, then a typed
+// answer that breaks its schema, asked for again, then decoded.
 func TestAgentAnswerAndChoice(t *testing.T) {
-	ctx := context.Background()
-	m := sdktest.NewModel(modelPath, agentScript[0], `{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"hail\"}"}]},"finishReason":"STOP","index":0}]}`, `{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"overcast\"}"}]},"finishReason":"STOP","index":0}]}`)
+	m := sdktest.NewModel(modelPath, agentScript[0],
+		`{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"hail\"}"}]},"finishReason":"STOP","index":0}]}`,
+		`{"candidates":[{"content":{"role":"model","parts":[{"text":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"overcast\"}"}]},"finishReason":"STOP","index":0}]}`)
 	defer m.Close()
 	tk := sdktest.Toolkit()
-	forecast := define.MustDefineAnswer[sdktest.Forecast]()
-	opts := append(slices.Clip([]toolnexus.AgentOption{}), toolnexus.WithAnswer(forecast),
-		toolnexus.WithPrepareStep(func(_ context.Context, plan *toolnexus.StepPlan) error {
-			if plan.Step == 0 {
-				w, _ := tk.Get("get_weather")
-				plan.Tools = []define.Tool{w}
-				plan.Choice = &adapters.Choice{Mode: adapters.ChoiceRequired, Allowed: []string{"get_weather"}}
-			}
-			return nil
-		}))
-	client, err := newClient(ctx, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	agent, err := tngenai.NewAgent(client, tk, "gemini-test", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := agent.Run(ctx, "Forecast for Oslo?")
-	if err != nil {
-		t.Fatalf("%v (model: %v)", err, m.Err())
-	}
-	if got, ok := run.Answer.(sdktest.Forecast); !ok || got != sdktest.ForecastValue || len(run.Steps) != 3 {
-		t.Fatalf("answer %#v, %d steps", run.Answer, len(run.Steps))
-	}
-	reqs := m.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
-	}
-	if strings.Contains(string(reqs[0]), `"local_time"`) || !strings.Contains(string(reqs[1]), `"local_time"`) {
-		t.Errorf("step 0 must offer get_weather alone, step 1 both tools")
-	}
-	if !strings.Contains(string(reqs[0]), `"toolConfig"`) || strings.Contains(string(reqs[1]), `"toolConfig"`) {
-		t.Errorf("the tool choice must be step 0's alone")
-	}
-	if !strings.Contains(string(reqs[1]), `"responseSchema"`) {
-		t.Errorf("step 1 does not ask for the answer's format:\n%s", reqs[1])
-	}
-	if !strings.Contains(string(reqs[2]), "/sky") {
-		t.Errorf("the answer asked again does not name /sky:\n%s", reqs[2])
-	}
+	sdktest.AgentAnswerAndChoice(t, m, tk, func(opts ...toolnexus.AgentOption) (*toolnexus.Agent, error) {
+		client, err := newClient(context.Background(), m)
+		if err != nil {
+			return nil, err
+		}
+		return tngenai.NewAgent(client, tk, "gemini-test", opts...)
+	}, `"toolConfig"`, `"responseSchema"`)
 }

@@ -1,9 +1,6 @@
 package tngenai
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
 	"github.com/toolnexus/toolnexus/define"
@@ -33,7 +30,7 @@ import (
 // PendingCall's Index among the batch's results and render the whole
 // batch once.
 func Results(calls []adapters.Call, results []define.Result, opts ...adapters.Option) (next []*genai.Content, pending []toolnexus.PendingCall, err error) {
-	calls, results, pending, err = holdPending(calls, results)
+	calls, results, pending, err = toolnexus.SplitPending(calls, results)
 	if err != nil || len(calls) == 0 {
 		return nil, pending, err
 	}
@@ -46,35 +43,4 @@ func Results(calls []adapters.Call, results []define.Result, opts ...adapters.Op
 		next = append(next, media)
 	}
 	return next, pending, nil
-}
-
-// holdPending splits a batch into the calls that have a result to render
-// and the pending calls (a *toolnexus.PendingError result), keeping the
-// order of each. calls and results are returned as they are when none is
-// pending.
-func holdPending(calls []adapters.Call, results []define.Result) ([]adapters.Call, []define.Result, []toolnexus.PendingCall, error) {
-	if len(calls) != len(results) {
-		return nil, nil, nil, fmt.Errorf("tngenai: %d calls and %d results: %w", len(calls), len(results), adapters.ErrResultCount)
-	}
-	var pending []toolnexus.PendingCall
-	var keptCalls []adapters.Call
-	var keptResults []define.Result
-	for i := range results {
-		var pe *toolnexus.PendingError
-		if results[i].IsError && errors.As(results[i].Err, &pe) {
-			if pending == nil {
-				keptCalls = append(make([]adapters.Call, 0, len(calls)-1), calls[:i]...)
-				keptResults = append(make([]define.Result, 0, len(calls)-1), results[:i]...)
-			}
-			pending = append(pending, pe.Call)
-			continue
-		}
-		if pending != nil {
-			keptCalls, keptResults = append(keptCalls, calls[i]), append(keptResults, results[i])
-		}
-	}
-	if pending == nil {
-		return calls, results, nil, nil
-	}
-	return keptCalls, keptResults, pending, nil
 }

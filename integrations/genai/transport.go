@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -179,22 +178,10 @@ func (t *Transport) fail(ctx context.Context, c *capture, err error) error {
 	if status == 0 {
 		status = apiErr.Code
 	}
-	se := &transport.StatusError{Provider: t.Provider.Name(), StatusCode: status, Attempts: max(attempts, 1), Body: body}
-	_, perr := t.Provider.Parse(body)
-	if re := (*adapters.ReplyError)(nil); errors.As(perr, &re) && errors.Is(perr, adapters.ErrProviderError) {
-		se.Reply = re
-	} else {
-		msg := strings.TrimSpace(apiErr.Message)
-		if len(msg) > 512 {
-			msg = strings.ToValidUTF8(msg[:512], "") + "..."
-		}
-		if msg == "" {
-			msg = "(empty body)"
-		}
-		se.Reply = &adapters.ReplyError{Provider: se.Provider, Err: adapters.ErrProviderError,
-			Problem: fmt.Sprintf("HTTP %d, a body that is not the provider's error", status), Message: msg}
-	}
-	return &sdkStatusError{se, err}
+	se := transport.ReadStatusError(t.Provider, &http.Response{StatusCode: status, Header: http.Header{},
+		Body: io.NopCloser(bytes.NewReader(body))}, max(attempts, 1))
+	se.Cause = err
+	return se
 }
 
 // captureKey is the context key of a request's capture.
@@ -278,29 +265,3 @@ func (b *teeBody) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-// sdkStatusError is a reply of a status that is not 2xx, read as package
-// transport reads it, with the SDK's error.
-type sdkStatusError struct {
-	status *transport.StatusError
-	sdk    error
-}
-
-func (e *sdkStatusError) Error() string {
-	s := e.status
-	msg := s.Reply.Message
-	if msg == "" {
-		msg = s.Reply.Problem
-	}
-	out := fmt.Sprintf("tngenai: %s: HTTP %d", s.Provider, s.StatusCode)
-	if txt := http.StatusText(s.StatusCode); txt != "" {
-		out += " " + txt
-	}
-	if s.Attempts > 1 {
-		out += fmt.Sprintf(" (after %d attempts)", s.Attempts)
-	}
-	return out + ": " + msg
-}
-
-// Unwrap returns the *transport.StatusError, then the SDK's error.
-func (e *sdkStatusError) Unwrap() []error { return []error{e.status, e.sdk} }

@@ -2,13 +2,11 @@ package tnopenai_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolnexus/toolnexus"
 	"github.com/toolnexus/toolnexus/adapters"
-	"github.com/toolnexus/toolnexus/define"
 	tnopenai "github.com/toolnexus/toolnexus/integrations/openai"
 	"github.com/toolnexus/toolnexus/internal/sdktest"
 )
@@ -151,49 +149,15 @@ func TestAgentResume(t *testing.T) {
 }
 
 // TestAgentAnswerAndChoice: over the unmodified client, a first step
-// that offers get_weather alone and requires a call of it (WithPrepareStep),
-// then a typed answer (WithAnswer) that breaks its schema, asked for again
-// with the problem's path, then the answer decoded into its Go type.
+// that offers get_weather alone and requires a call of it, then a typed
+// answer that breaks its schema, asked for again, then decoded.
 func TestAgentAnswerAndChoice(t *testing.T) {
-	ctx := context.Background()
-	m := sdktest.NewModel(chatPath, agentChat[0], `{"id":"c3","object":"chat.completion","created":3,"model":"gpt-test","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"hail\"}"}}]}`, `{"id":"c4","object":"chat.completion","created":4,"model":"gpt-test","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"overcast\"}"}}]}`)
+	m := sdktest.NewModel(chatPath, agentChat[0],
+		`{"id":"c3","object":"chat.completion","created":3,"model":"gpt-test","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"hail\"}"}}]}`,
+		`{"id":"c4","object":"chat.completion","created":4,"model":"gpt-test","choices":[{"index":0,"finish_reason":"stop","message":{"role":"assistant","content":"{\"city\":\"Oslo\",\"temp_c\":12,\"sky\":\"overcast\"}"}}]}`)
 	defer m.Close()
 	tk := sdktest.Toolkit()
-	forecast := define.MustDefineAnswer[sdktest.Forecast]()
-	opts := append(slices.Clip([]toolnexus.AgentOption{}), toolnexus.WithAnswer(forecast),
-		toolnexus.WithPrepareStep(func(_ context.Context, plan *toolnexus.StepPlan) error {
-			if plan.Step == 0 {
-				w, _ := tk.Get("get_weather")
-				plan.Tools = []define.Tool{w}
-				plan.Choice = &adapters.Choice{Mode: adapters.ChoiceRequired, Allowed: []string{"get_weather"}}
-			}
-			return nil
-		}))
-	agent, err := tnopenai.NewAgent(newClient(m), tk, "gpt-test", opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, err := agent.Run(ctx, "Forecast for Oslo?")
-	if err != nil {
-		t.Fatalf("%v (model: %v)", err, m.Err())
-	}
-	if got, ok := run.Answer.(sdktest.Forecast); !ok || got != sdktest.ForecastValue || len(run.Steps) != 3 {
-		t.Fatalf("answer %#v, %d steps", run.Answer, len(run.Steps))
-	}
-	reqs := m.Requests()
-	if len(reqs) != 3 {
-		t.Fatalf("%d requests, want 3", len(reqs))
-	}
-	if strings.Contains(string(reqs[0]), `"local_time"`) || !strings.Contains(string(reqs[1]), `"local_time"`) {
-		t.Errorf("step 0 must offer get_weather alone, step 1 both tools")
-	}
-	if !strings.Contains(string(reqs[0]), `"tool_choice"`) || strings.Contains(string(reqs[1]), `"tool_choice"`) {
-		t.Errorf("the tool choice must be step 0's alone")
-	}
-	if !strings.Contains(string(reqs[1]), `"response_format"`) {
-		t.Errorf("step 1 does not ask for the answer's format:\n%s", reqs[1])
-	}
-	if !strings.Contains(string(reqs[2]), "/sky") {
-		t.Errorf("the answer asked again does not name /sky:\n%s", reqs[2])
-	}
+	sdktest.AgentAnswerAndChoice(t, m, tk, func(opts ...toolnexus.AgentOption) (*toolnexus.Agent, error) {
+		return tnopenai.NewAgent(newClient(m), tk, "gpt-test", opts...)
+	}, `"tool_choice"`, `"response_format"`)
 }

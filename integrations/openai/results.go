@@ -2,7 +2,6 @@ package tnopenai
 
 import (
 	"encoding/base64"
-	"errors"
 	"fmt"
 
 	"github.com/openai/openai-go/v3"
@@ -31,7 +30,7 @@ import (
 // the resumed results at each PendingCall's Index among the batch's
 // results and render the whole batch once.
 func Results(calls []adapters.Call, results []define.Result, opts ...adapters.Option) (next []openai.ChatCompletionMessageParamUnion, pending []toolnexus.PendingCall, err error) {
-	calls, results, pending, err = holdPending(calls, results)
+	calls, results, pending, err = toolnexus.SplitPending(calls, results)
 	if err != nil || len(calls) == 0 {
 		return nil, pending, err
 	}
@@ -50,7 +49,7 @@ func Results(calls []adapters.Call, results []define.Result, opts ...adapters.Op
 // function call answered before the next request: render the resumed
 // results with ResponsesResults and append them before sending.
 func ResponsesResults(calls []adapters.Call, results []define.Result, opts ...adapters.Option) (next []responses.ResponseInputItemUnionParam, pending []toolnexus.PendingCall, err error) {
-	calls, results, pending, err = holdPending(calls, results)
+	calls, results, pending, err = toolnexus.SplitPending(calls, results)
 	if err != nil || len(calls) == 0 {
 		return nil, pending, err
 	}
@@ -59,37 +58,6 @@ func ResponsesResults(calls []adapters.Call, results []define.Result, opts ...ad
 		return nil, nil, err
 	}
 	return next, pending, nil
-}
-
-// holdPending splits a batch into the calls that have a result to render
-// and the pending calls (a *toolnexus.PendingError result), keeping the
-// order of each. calls and results are returned as they are when none is
-// pending.
-func holdPending(calls []adapters.Call, results []define.Result) ([]adapters.Call, []define.Result, []toolnexus.PendingCall, error) {
-	if len(calls) != len(results) {
-		return nil, nil, nil, fmt.Errorf("tnopenai: %d calls and %d results: %w", len(calls), len(results), adapters.ErrResultCount)
-	}
-	var pending []toolnexus.PendingCall
-	var keptCalls []adapters.Call
-	var keptResults []define.Result
-	for i := range results {
-		var pe *toolnexus.PendingError
-		if results[i].IsError && errors.As(results[i].Err, &pe) {
-			if pending == nil {
-				keptCalls = append(make([]adapters.Call, 0, len(calls)-1), calls[:i]...)
-				keptResults = append(make([]define.Result, 0, len(calls)-1), results[:i]...)
-			}
-			pending = append(pending, pe.Call)
-			continue
-		}
-		if pending != nil {
-			keptCalls, keptResults = append(keptCalls, calls[i]), append(keptResults, results[i])
-		}
-	}
-	if pending == nil {
-		return calls, results, nil, nil
-	}
-	return keptCalls, keptResults, pending, nil
 }
 
 // chatResults renders results as the tool messages of calls, then the

@@ -280,3 +280,52 @@ func BatchCalls() []adapters.Call {
 		{ID: "call_5", Name: "local_time", Args: json.RawMessage(`{"city":"Oslo"}`)},
 	}
 }
+
+// AgentAnswerAndChoice is the test of an Agent over an SDK client with a
+// per-step tool choice and a typed answer, the same for every SDK module:
+// m plays a call of get_weather, an answer that breaks the Forecast schema
+// (its sky "hail"), then ForecastText; newAgent makes the Agent over the
+// module's client, of Toolkit()'s tools, with the options given. The first
+// step offers get_weather alone and requires a call of it (its request
+// carries the member choice, the next ones do not); the second asks for
+// the answer's format (the member format); the third names the problem's
+// path; the run's Answer is ForecastValue.
+func AgentAnswerAndChoice(t *testing.T, m *Model, tk *toolnexus.Toolkit, newAgent func(opts ...toolnexus.AgentOption) (*toolnexus.Agent, error), choice, format string) {
+	t.Helper()
+	forecast := define.MustDefineAnswer[Forecast]()
+	agent, err := newAgent(toolnexus.WithAnswer(forecast),
+		toolnexus.WithPrepareStep(func(_ context.Context, plan *toolnexus.StepPlan) error {
+			if plan.Step == 0 {
+				w, _ := tk.Get("get_weather")
+				plan.Tools = []define.Tool{w}
+				plan.Choice = &adapters.Choice{Mode: adapters.ChoiceRequired, Allowed: []string{"get_weather"}}
+			}
+			return nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := agent.Run(context.Background(), "Forecast for Oslo?")
+	if err != nil {
+		t.Fatalf("%v (model: %v)", err, m.Err())
+	}
+	if got, ok := run.Answer.(Forecast); !ok || got != ForecastValue || len(run.Steps) != 3 {
+		t.Fatalf("answer %#v, %d steps", run.Answer, len(run.Steps))
+	}
+	reqs := m.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3", len(reqs))
+	}
+	if strings.Contains(string(reqs[0]), `"local_time"`) || !strings.Contains(string(reqs[1]), `"local_time"`) {
+		t.Errorf("step 0 must offer get_weather alone, step 1 both tools")
+	}
+	if !strings.Contains(string(reqs[0]), choice) || strings.Contains(string(reqs[1]), choice) {
+		t.Errorf("the tool choice (%s) must be step 0's alone", choice)
+	}
+	if !strings.Contains(string(reqs[1]), format) {
+		t.Errorf("step 1 does not ask for the answer's format (%s):\n%s", format, reqs[1])
+	}
+	if !strings.Contains(string(reqs[2]), "/sky") {
+		t.Errorf("the answer asked again does not name /sky:\n%s", reqs[2])
+	}
+}
