@@ -23,6 +23,9 @@ var mcpSpec = &spec{
 		if _, err := resultsConfig(p, "MCPResponses", o, false); err != nil {
 			return nil, err
 		}
+		if !hasParts(r) {
+			return mcpTextResponses(c, r)
+		}
 		return asEntries(MCPResponses(c, r))
 	},
 	media: &mcpMedia,
@@ -144,7 +147,8 @@ func buildMCP(p *spec, cfg config, d toolData) (MCPTool, error) {
 // ForMCP returns the [Provider] for the server side of MCP tools. Tools is
 // [ToMCP] with opts (a tools/list result's tools); Parse is
 // [ParseMCPReply] (tools/call requests, one or a batch); Results is
-// [MCPResponses], one JSON-RPC response per call; Prompt returns nothing.
+// [MCPResponses], one JSON-RPC response per call (an [MCPTextResponse],
+// the same JSON, each when no result has parts); Prompt returns nothing.
 func ForMCP(opts ...Option) Provider { return forSpec(mcpSpec, opts) }
 
 func appendMCP(dst []byte, t *MCPTool) ([]byte, error) {

@@ -182,6 +182,98 @@ func (r MCPResponse) appendJSON(b []byte) []byte {
 	return append(b, '}', '}')
 }
 
+// MCPTextResponse is the JSON-RPC response to a tools/call request whose
+// result has no parts, as [ForMCP]'s Provider.Results gives it when no
+// result of the batch has parts: the same JSON as the [MCPResponse] of
+// that result, in types without the members of parts, which
+// encoding/json would check one by one.
+type MCPTextResponse struct {
+	JSONRPC string          `json:"jsonrpc"` // "2.0"
+	ID      json.RawMessage `json:"id"`      // the request's id, echoed
+	Result  MCPTextResult   `json:"result"`
+}
+
+// MCPTextResult is a CallToolResult of text: at most one text block.
+type MCPTextResult struct {
+	Content           []MCPText       `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+	IsError           bool            `json:"isError"`
+}
+
+// MCPText is an MCP content block of text.
+type MCPText struct {
+	Type string `json:"type"` // "text"
+	Text string `json:"text,omitempty"`
+}
+
+// mcpTextResponses renders results without parts as MCPTextResponses.
+func mcpTextResponses(calls []Call, results []define.Result) ([]any, error) {
+	if err := checkResultPairs("MCPResponses", calls, results, true); err != nil {
+		return nil, err
+	}
+	out := make([]any, len(calls))
+	texts := make([]MCPText, len(calls)) // one array for the batch's text blocks
+	for i := range calls {
+		text, structured := mcpText(&results[i])
+		res := MCPTextResult{Content: texts[i:i:i], StructuredContent: structured, IsError: results[i].IsError}
+		if text != "" {
+			texts[i] = MCPText{Type: "text", Text: text}
+			res.Content = texts[i : i+1 : i+1]
+		}
+		out[i] = MCPTextResponse{JSONRPC: "2.0", ID: mcpID(calls[i].ID), Result: res}
+	}
+	return out, nil
+}
+
+// size and appendJSON make the response a jsonAppender (AppendJSON), as
+// MCPResponse's.
+func (r MCPTextResponse) size() int {
+	n := 64 + len(r.JSONRPC) + len(r.ID) + len(r.Result.StructuredContent)
+	for i := range r.Result.Content {
+		n += 32 + len(r.Result.Content[i].Text)
+	}
+	return n
+}
+
+func (r MCPTextResponse) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	b = appendStringMember(b, "jsonrpc", r.JSONRPC)
+	b = appendMember(b, "id")
+	b, _ = appendRaw(b, r.ID) // appendRaw never fails
+	b = appendMember(b, "result")
+	b = append(b, '{')
+	b = appendMember(b, "content")
+	if r.Result.Content == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range r.Result.Content {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			c := &r.Result.Content[i]
+			b = append(b, '{')
+			b = appendStringMember(b, "type", c.Type)
+			if c.Text != "" {
+				b = appendStringMember(b, "text", c.Text)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if len(r.Result.StructuredContent) > 0 {
+		b = appendMember(b, "structuredContent")
+		b, _ = appendRaw(b, r.Result.StructuredContent)
+	}
+	b = appendMember(b, "isError")
+	if r.Result.IsError {
+		b = append(b, "true"...)
+	} else {
+		b = append(b, "false"...)
+	}
+	return append(b, '}', '}')
+}
+
 var (
 	mcpRequestKeys = []string{"jsonrpc", "id", "method", "params", "error"}
 	mcpParamsKeys  = []string{"name", "arguments"}
@@ -396,22 +488,29 @@ func mcpCheckParts(fn string, calls []Call, results []define.Result) error {
 	return nil
 }
 
+// mcpText is the text block's text of a result (its error text for an
+// error) and, for a result without parts that is no error, its typed
+// output when it is a JSON object (structuredContent).
+func mcpText(r *define.Result) (text string, structured json.RawMessage) {
+	if r.IsError {
+		return resultErrorText(*r), nil
+	}
+	if len(r.Parts) == 0 {
+		if v := structuredValue(r); len(v) > 0 && v[0] == '{' {
+			structured = v
+		}
+	}
+	return r.Output, structured
+}
+
 // MCPResult renders one result as a CallToolResult; see [MCPResults]. A
 // malformed part (made by hand) makes it an error result naming the part.
 func MCPResult(r define.Result) MCPCallToolResult {
-	text := r.Output
-	if r.IsError {
-		text = resultErrorText(r)
-	}
+	text, structured := mcpText(&r)
 	if len(r.Parts) == 0 {
-		res := MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: text}}, IsError: r.IsError}
+		res := MCPCallToolResult{Content: []MCPContent{{Type: "text", Text: text}}, IsError: r.IsError, StructuredContent: structured}
 		if text == "" {
 			res.Content = []MCPContent{} // no empty text block
-		}
-		if !r.IsError {
-			if v := structuredValue(&r); len(v) > 0 && v[0] == '{' {
-				res.StructuredContent = v
-			}
 		}
 		return res
 	}

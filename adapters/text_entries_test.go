@@ -9,10 +9,10 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
-// TestTextResultEntries: Provider.Results of Anthropic, Bedrock and
+// TestTextResultEntries: Provider.Results of Anthropic, Bedrock, MCP and
 // OpenAI Responses gives results without parts as their text types
 // (AnthropicToolResultTextMessage, BedrockToolResultTextMessage,
-// OpenAIResponsesFunctionCallText),
+// MCPTextResponse, OpenAIResponsesFunctionCallText),
 // whose JSON, by json.Marshal and by AppendJSON, is byte for byte that of
 // the typed results functions' values; a batch with a part keeps the
 // general types.
@@ -33,19 +33,38 @@ func TestTextResultEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mcpCalls := append([]adapters.Call(nil), calls...)
+	mcpCalls[0].ID = "7" // a JSON-RPC id as JSON text; the others are quoted
+	mcpResults := append([]define.Result(nil), results...)
+	mcpResults[0].Value = map[string]any{"city": "Paris", "temperature": 21.5} // structuredContent
+	mcpResp, err := adapters.MCPResponses(mcpCalls, mcpResults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcpEntries := make([]any, len(mcpResp))
+	for i, r := range mcpResp {
+		mcpEntries[i] = r
+	}
 	respEntries := make([]any, len(resp))
 	for i, it := range resp {
 		respEntries[i] = it
 	}
 	for _, tc := range []struct {
-		p    adapters.Provider
-		want []any
-		is   func(any) bool
+		p       adapters.Provider
+		want    []any
+		is      func(any) bool
+		calls   []adapters.Call
+		results []define.Result
 	}{
-		{adapters.ForAnthropic(), []any{anth}, func(e any) bool { _, ok := e.(adapters.AnthropicToolResultTextMessage); return ok }},
-		{adapters.ForBedrock(), []any{bed}, func(e any) bool { _, ok := e.(adapters.BedrockToolResultTextMessage); return ok }},
-		{adapters.ForOpenAIResponses(), respEntries, func(e any) bool { _, ok := e.(adapters.OpenAIResponsesFunctionCallText); return ok }},
+		{adapters.ForMCP(), mcpEntries, func(e any) bool { _, ok := e.(adapters.MCPTextResponse); return ok }, mcpCalls, mcpResults},
+		{adapters.ForAnthropic(), []any{anth}, func(e any) bool { _, ok := e.(adapters.AnthropicToolResultTextMessage); return ok }, nil, nil},
+		{adapters.ForBedrock(), []any{bed}, func(e any) bool { _, ok := e.(adapters.BedrockToolResultTextMessage); return ok }, nil, nil},
+		{adapters.ForOpenAIResponses(), respEntries, func(e any) bool { _, ok := e.(adapters.OpenAIResponsesFunctionCallText); return ok }, nil, nil},
 	} {
+		calls, results := calls, results
+		if tc.calls != nil {
+			calls, results = tc.calls, tc.results
+		}
 		got, err := tc.p.Results(calls, results)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.p.Name(), err)
