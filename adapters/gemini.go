@@ -44,6 +44,9 @@ var geminiSpec = &spec{
 		if err != nil {
 			return nil, err
 		}
+		if !hasParts(r) {
+			return geminiTextResults("GeminiResults", c, r)
+		}
 		m, attach, err := geminiResults(p, "GeminiResults", c, r, cfg)
 		if err != nil {
 			return nil, err
@@ -340,7 +343,8 @@ func emptyObjectSchema(js json.RawMessage) bool {
 
 // ForGemini returns the [Provider] for Gemini and Vertex AI
 // generateContent. Tools is [ToGemini] with opts; Parse is
-// [ParseGeminiReply]; Results is [GeminiResults], one user content;
+// [ParseGeminiReply]; Results is [GeminiResults], one user content (a
+// [GeminiFunctionTextResponses], the same JSON, when no result has parts);
 // Prompt is {"role":"user","parts":[{"text":text}]}. The history is the
 // request's contents.
 func ForGemini(opts ...Option) Provider { return forSpec(geminiSpec, opts) }

@@ -65,25 +65,85 @@ func (c GeminiFunctionResponses) appendJSON(b []byte) []byte {
 
 func appendGeminiFunctionResponse(b []byte, part *GeminiFunctionResponsePart) []byte {
 	fr := &part.FunctionResponse
+	return appendGeminiFR(b, fr.ID, fr.Name, &fr.Response, fr.Parts)
+}
+
+func appendGeminiFunctionTextResponse(b []byte, part *GeminiFunctionTextResponsePart) []byte {
+	fr := &part.FunctionResponse
+	return appendGeminiFR(b, fr.ID, fr.Name, &fr.Response, nil)
+}
+
+// appendGeminiFR appends a part of one functionResponse, as json.Marshal
+// writes it.
+func appendGeminiFR(b []byte, id, name string, r *GeminiResponse, parts []GeminiMediaPart) []byte {
 	b = append(b, `{"functionResponse":{`...)
-	if fr.ID != "" {
-		b = appendStringMember(b, "id", fr.ID)
+	if id != "" {
+		b = appendStringMember(b, "id", id)
 	}
-	b = appendStringMember(b, "name", fr.Name)
+	b = appendStringMember(b, "name", name)
 	b = appendMember(b, "response")
 	b = append(b, '{')
-	if len(fr.Response.Output) > 0 {
+	if len(r.Output) > 0 {
 		b = appendMember(b, "output")
-		b, _ = appendRaw(b, fr.Response.Output) // compact JSON this package made
+		b, _ = appendRaw(b, r.Output) // compact JSON this package made
 	}
-	if fr.Response.Error != "" {
-		b = appendStringMember(b, "error", fr.Response.Error)
+	if r.Error != "" {
+		b = appendStringMember(b, "error", r.Error)
 	}
 	b = append(b, '}')
-	if len(fr.Parts) > 0 {
-		b = appendGeminiParts(appendMember(b, "parts"), fr.Parts)
+	if len(parts) > 0 {
+		b = appendGeminiParts(appendMember(b, "parts"), parts)
 	}
 	return append(b, '}', '}')
+}
+
+// GeminiFunctionTextResponses is the user content that answers a turn's
+// calls when no result has parts, as [ForGemini]'s Provider.Results gives
+// it: the same JSON as the [GeminiFunctionResponses] of those results, in
+// types without the parts member, which encoding/json would check on each
+// result.
+type GeminiFunctionTextResponses struct {
+	Role  string                           `json:"role"` // "user"
+	Parts []GeminiFunctionTextResponsePart `json:"parts"`
+}
+
+// GeminiFunctionTextResponsePart is a part holding one functionResponse
+// without parts.
+type GeminiFunctionTextResponsePart struct {
+	FunctionResponse GeminiFunctionTextResponse `json:"functionResponse"`
+}
+
+// GeminiFunctionTextResponse is one call's result, without parts.
+type GeminiFunctionTextResponse struct {
+	ID       string         `json:"id,omitempty"` // the call's id, echoed when the model sent one
+	Name     string         `json:"name"`
+	Response GeminiResponse `json:"response"`
+}
+
+// geminiTextResults renders results without parts.
+func geminiTextResults(fn string, calls []Call, results []define.Result) ([]any, error) {
+	if err := checkResultPairs(fn, calls, results, false); err != nil {
+		return nil, err
+	}
+	out := GeminiFunctionTextResponses{Role: "user", Parts: make([]GeminiFunctionTextResponsePart, len(calls))}
+	for i, c := range calls {
+		out.Parts[i].FunctionResponse = GeminiFunctionTextResponse{ID: c.ID, Name: c.Name, Response: geminiResponse(results[i], nil)}
+	}
+	return []any{out}, nil
+}
+
+// size and appendJSON make the content a jsonAppender (AppendJSON).
+func (c GeminiFunctionTextResponses) size() int {
+	n := 32 + len(c.Role)
+	for i := range c.Parts {
+		fr := &c.Parts[i].FunctionResponse
+		n += 96 + len(fr.ID) + len(fr.Name) + len(fr.Response.Output) + len(fr.Response.Error)
+	}
+	return n
+}
+
+func (c GeminiFunctionTextResponses) appendJSON(b []byte) []byte {
+	return appendRoleList(b, c.Role, "parts", c.Parts, appendGeminiFunctionTextResponse)
 }
 
 func (c GeminiMediaContent) size() int { return 32 + len(c.Role) + geminiPartsSize(c.Parts) }

@@ -9,10 +9,11 @@ import (
 	"github.com/toolnexus/toolnexus/define"
 )
 
-// TestTextResultEntries: Provider.Results of Anthropic, Bedrock, MCP and
-// OpenAI Responses gives results without parts as their text types
+// TestTextResultEntries: Provider.Results of Anthropic, Bedrock, Gemini,
+// MCP and OpenAI Responses gives results without parts as their text types
 // (AnthropicToolResultTextMessage, BedrockToolResultTextMessage,
-// MCPTextResponse, OpenAIResponsesFunctionCallText),
+// GeminiFunctionTextResponses, MCPTextResponse,
+// OpenAIResponsesFunctionCallText),
 // whose JSON, by json.Marshal and by AppendJSON, is byte for byte that of
 // the typed results functions' values; a batch with a part keeps the
 // general types.
@@ -45,6 +46,10 @@ func TestTextResultEntries(t *testing.T) {
 	for i, r := range mcpResp {
 		mcpEntries[i] = r
 	}
+	gem, err := adapters.GeminiResults(calls, results)
+	if err != nil {
+		t.Fatal(err)
+	}
 	respEntries := make([]any, len(resp))
 	for i, it := range resp {
 		respEntries[i] = it
@@ -56,6 +61,7 @@ func TestTextResultEntries(t *testing.T) {
 		calls   []adapters.Call
 		results []define.Result
 	}{
+		{adapters.ForGemini(), []any{gem}, func(e any) bool { _, ok := e.(adapters.GeminiFunctionTextResponses); return ok }, nil, nil},
 		{adapters.ForMCP(), mcpEntries, func(e any) bool { _, ok := e.(adapters.MCPTextResponse); return ok }, mcpCalls, mcpResults},
 		{adapters.ForAnthropic(), []any{anth}, func(e any) bool { _, ok := e.(adapters.AnthropicToolResultTextMessage); return ok }, nil, nil},
 		{adapters.ForBedrock(), []any{bed}, func(e any) bool { _, ok := e.(adapters.BedrockToolResultTextMessage); return ok }, nil, nil},
