@@ -150,31 +150,30 @@ func (r MCPResponse) size() int {
 }
 
 func (r MCPResponse) appendJSON(b []byte) []byte {
+	b = appendMCPHead(b, r.JSONRPC, r.ID)
+	b = appendArray(b, r.Result.Content, func(b []byte, c *MCPContent) []byte { return c.appendJSON(b) })
+	return appendMCPTail(b, r.Result.StructuredContent, r.Result.IsError)
+}
+
+// appendMCPHead appends a tools/call response up to its result's content
+// value; appendMCPTail the rest.
+func appendMCPHead(b []byte, jsonrpc string, id json.RawMessage) []byte {
 	b = append(b, '{')
-	b = appendStringMember(b, "jsonrpc", r.JSONRPC)
+	b = appendStringMember(b, "jsonrpc", jsonrpc)
 	b = appendMember(b, "id")
-	b, _ = appendRaw(b, r.ID) // appendRaw never fails
+	b, _ = appendRaw(b, id) // appendRaw never fails
 	b = appendMember(b, "result")
 	b = append(b, '{')
-	b = appendMember(b, "content")
-	if r.Result.Content == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.Result.Content {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = r.Result.Content[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
-	if len(r.Result.StructuredContent) > 0 {
+	return appendMember(b, "content")
+}
+
+func appendMCPTail(b []byte, structured json.RawMessage, isError bool) []byte {
+	if len(structured) > 0 {
 		b = appendMember(b, "structuredContent")
-		b, _ = appendRaw(b, r.Result.StructuredContent)
+		b, _ = appendRaw(b, structured)
 	}
 	b = appendMember(b, "isError")
-	if r.Result.IsError {
+	if isError {
 		b = append(b, "true"...)
 	} else {
 		b = append(b, "false"...)
@@ -236,42 +235,16 @@ func (r MCPTextResponse) size() int {
 }
 
 func (r MCPTextResponse) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	b = appendStringMember(b, "jsonrpc", r.JSONRPC)
-	b = appendMember(b, "id")
-	b, _ = appendRaw(b, r.ID) // appendRaw never fails
-	b = appendMember(b, "result")
-	b = append(b, '{')
-	b = appendMember(b, "content")
-	if r.Result.Content == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := range r.Result.Content {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			c := &r.Result.Content[i]
-			b = append(b, '{')
-			b = appendStringMember(b, "type", c.Type)
-			if c.Text != "" {
-				b = appendStringMember(b, "text", c.Text)
-			}
-			b = append(b, '}')
+	b = appendMCPHead(b, r.JSONRPC, r.ID)
+	b = appendArray(b, r.Result.Content, func(b []byte, c *MCPText) []byte {
+		b = append(b, '{')
+		b = appendStringMember(b, "type", c.Type)
+		if c.Text != "" {
+			b = appendStringMember(b, "text", c.Text)
 		}
-		b = append(b, ']')
-	}
-	if len(r.Result.StructuredContent) > 0 {
-		b = appendMember(b, "structuredContent")
-		b, _ = appendRaw(b, r.Result.StructuredContent)
-	}
-	b = appendMember(b, "isError")
-	if r.Result.IsError {
-		b = append(b, "true"...)
-	} else {
-		b = append(b, "false"...)
-	}
-	return append(b, '}', '}')
+		return append(b, '}')
+	})
+	return appendMCPTail(b, r.Result.StructuredContent, r.Result.IsError)
 }
 
 var (
