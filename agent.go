@@ -620,10 +620,6 @@ func (r *agentRunner) reply(turn adapters.Turn, latency time.Duration) ([]adapte
 // run stopped.
 func (r *agentRunner) results(ctx context.Context, results []define.Result) error {
 	last := &r.out.Steps[len(r.out.Steps)-1]
-	if len(results) != len(last.Turn.Calls) {
-		r.done = true
-		return fmt.Errorf("toolnexus: Agent: step %d: %w", last.Index, errResultCount(len(results), len(last.Turn.Calls)))
-	}
 	last.Results = results
 	if stop, err := r.afterCalls(ctx, last.Turn.Calls, results); stop || err != nil {
 		r.done = true
@@ -674,7 +670,7 @@ func (r *agentRunner) request(plan *StepPlan) ([]byte, error) {
 func (r *agentRunner) offered(plan *StepPlan) map[string]bool {
 	tk := r.a.tk
 	if plan.Choice == nil || plan.Choice.Mode != adapters.ChoiceNone && len(plan.Choice.Allowed) == 0 {
-		if len(plan.Tools) == tk.Len() && sameTools(plan.Tools, tk.Tools()) {
+		if slices.Equal(plan.Tools, tk.tools) {
 			return nil
 		}
 	}
@@ -705,16 +701,6 @@ func sameChoice(a, b *adapters.Choice) bool {
 	return a.Mode == b.Mode && slices.Equal(a.Allowed, b.Allowed)
 }
 
-// sameTools reports whether a and b name the same tools in order.
-func sameTools(a, b []define.Tool) bool {
-	for i := range a {
-		if a[i].Name() != b[i].Name() {
-			return false
-		}
-	}
-	return true
-}
-
 // runOptions are the options of a step's tool runs: the Agent's, its
 // provider, and the refusal of the calls of tools not offered (and of the
 // answer's tool, which is not the toolkit's to run).
@@ -731,18 +717,22 @@ func (r *agentRunner) runOptions(offered map[string]bool) []RunOption {
 		r.opts = opts
 		return opts
 	}
-	tk := a.tk
 	return append(opts, runOption(func(c *runConfig) {
-		c.refuse = func(call *adapters.Call) (define.Result, bool) {
-			if answer != "" && call.Name == answer {
-				return answerNotRun(answer), true
-			}
-			if offered == nil || offered[call.Name] {
-				return define.Result{}, false
-			}
-			return tk.notOffered(call.Name, offered), true
-		}
+		c.refuse = func(call *adapters.Call) (define.Result, bool) { return a.refuse(call.Name, offered) }
 	}))
+}
+
+// refuse answers a call of the tool named name that must not run at a
+// step offering the tools offered (nil for all): one of a tool not
+// offered, or of the typed answer's tool; ok is false for a call to run.
+func (a *Agent) refuse(name string, offered map[string]bool) (r define.Result, ok bool) {
+	if answer := a.answerTool.Name(); answer != "" && name == answer {
+		return answerNotRun(answer), true
+	}
+	if offered == nil || offered[name] {
+		return define.Result{}, false
+	}
+	return a.tk.notOffered(name, offered), true
 }
 
 // answerNotRun is the result of a call of the typed answer's tool, which
@@ -750,11 +740,6 @@ func (r *agentRunner) runOptions(offered map[string]bool) []RunOption {
 func answerNotRun(answer string) define.Result {
 	err := fmt.Errorf("the answer's tool %q is not run: its arguments are the answer", answer)
 	return define.Result{Output: err.Error(), IsError: true, Err: err}
-}
-
-// errResultCount is the error of results that are not one per call.
-func errResultCount(results, calls int) error {
-	return fmt.Errorf("%d results for %d calls", results, calls)
 }
 
 // notOffered is the result of a call of a tool not offered this step: an

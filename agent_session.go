@@ -3,6 +3,7 @@ package toolnexus
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/toolnexus/toolnexus/adapters"
@@ -85,14 +86,7 @@ func (s *Session) Request(ctx context.Context) ([]byte, error) {
 // of running it; ok is false for a call to run. Valid from Request to
 // Results.
 func (s *Session) Refuse(c adapters.Call) (r define.Result, ok bool) {
-	a := s.r.a
-	if answer := a.answerTool.Name(); answer != "" && c.Name == answer {
-		return answerNotRun(answer), true
-	}
-	if s.r.offer == nil || s.r.offer[c.Name] {
-		return define.Result{}, false
-	}
-	return a.tk.notOffered(c.Name, s.r.offer), true
+	return s.r.a.refuse(c.Name, s.r.offer)
 }
 
 // Reply takes the model's reply to the last Request, parsed
@@ -128,7 +122,7 @@ func (s *Session) Results(ctx context.Context, results []define.Result) error {
 	}
 	last := s.r.out.Steps[len(s.r.out.Steps)-1]
 	if len(results) != len(last.Turn.Calls) {
-		return errors.Join(ErrSessionOrder, errResultCount(len(results), len(last.Turn.Calls)))
+		return fmt.Errorf("%w: %d results for %d calls", ErrSessionOrder, len(results), len(last.Turn.Calls))
 	}
 	s.stage = stageRequest
 	return s.r.results(ctx, results)

@@ -113,15 +113,9 @@ func (a *Agent) resume(ctx context.Context, state []byte, decisions []Decision, 
 	for k, p := range st.Pending {
 		results[p.Index] = decided[k]
 	}
-	r.out.Steps = append(r.out.Steps, Step{Index: st.Steps - 1, Turn: adapters.Turn{Calls: st.Calls}, Results: results})
-	if stop, err := r.afterCalls(ctx, st.Calls, results); stop || err != nil {
+	r.out.Steps = append(r.out.Steps, Step{Index: st.Steps - 1, Turn: adapters.Turn{Calls: st.Calls}})
+	if err := r.results(ctx, results); err != nil || r.done {
 		return r.out, err
-	}
-	for _, f := range a.cfg.stopWhen {
-		if f(&r.out.Steps[0]) {
-			r.out.Stop = StopWhen
-			return r.out, nil
-		}
 	}
 	return r.loop(ctx)
 }
@@ -153,17 +147,6 @@ func (a *Agent) readState(state []byte) (*agentState, error) {
 		return nil, fmt.Errorf("state: %d calls and %d results", len(st.Calls), len(st.Results))
 	case len(st.Pending) == 0:
 		return nil, errors.New("state: no pending call")
-	}
-	for i := range st.Calls {
-		c := &st.Calls[i]
-		if len(c.Args) > 0 && c.Args[0] == '"' {
-			// a malformed call's text, which Call's JSON quotes
-			var text string
-			if err := json.Unmarshal(c.Args, &text); err != nil {
-				return nil, fmt.Errorf("state: calls[%d].args: %w", i, err)
-			}
-			c.Args = json.RawMessage(text)
-		}
 	}
 	seen := make(map[int]bool, len(st.Pending))
 	for k, p := range st.Pending {

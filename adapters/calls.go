@@ -106,6 +106,26 @@ func (c Call) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(c))
 }
 
+// UnmarshalJSON reads a call as MarshalJSON writes it: the arguments of a
+// malformed call (Malformed set), a JSON string of the text as sent,
+// become that text again, so that a call stored as JSON reads back equal.
+func (c *Call) UnmarshalJSON(data []byte) error {
+	type plain Call
+	var p plain
+	if err := json.Unmarshal(data, &p); err != nil {
+		return err
+	}
+	if p.Malformed != "" && len(p.Args) > 0 && p.Args[0] == '"' {
+		var text string
+		if err := json.Unmarshal(p.Args, &text); err != nil {
+			return fmt.Errorf("adapters: Call: args: %w", err)
+		}
+		p.Args = json.RawMessage(text)
+	}
+	*c = Call(p)
+	return nil
+}
+
 // Turn is one model reply, parsed: the calls to run, the text, and the
 // history entries that replay the model's own turn.
 //

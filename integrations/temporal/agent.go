@@ -131,22 +131,12 @@ func (a *Agent) callModel(ctx context.Context, body []byte) (modelReply, error) 
 }
 
 // turn is r as the Turn the model call gave.
-func (r *modelReply) turn() (adapters.Turn, error) {
+func (r *modelReply) turn() adapters.Turn {
 	t := adapters.Turn{Calls: r.Calls, Text: r.Text, Stop: r.Stop, Refusal: r.Refusal, Usage: r.Usage}
-	for i := range t.Calls {
-		c := &t.Calls[i]
-		if len(c.Args) > 0 && c.Args[0] == '"' { // a malformed call's text, quoted by Call's JSON
-			var text string
-			if err := json.Unmarshal(c.Args, &text); err != nil {
-				return adapters.Turn{}, fmt.Errorf("calls[%d].args: %w", i, err)
-			}
-			c.Args = json.RawMessage(text)
-		}
-	}
 	for _, e := range r.Replay {
 		t.Replay = append(t.Replay, e)
 	}
-	return t, nil
+	return t
 }
 
 // Workflow is the Agent's workflow: the loop on prompt.
@@ -168,11 +158,7 @@ func (a *Agent) Workflow(ctx workflow.Context, prompt string) (AgentResult, erro
 		if err := workflow.ExecuteActivity(mctx, a.ModelActivityName(), body).Get(ctx, &rep); err != nil {
 			return result(s), err
 		}
-		turn, err := rep.turn()
-		if err != nil {
-			return result(s), temporal.NewNonRetryableApplicationError(err.Error(), "toolnexus.reply", err)
-		}
-		calls, err := s.Reply(turn, rep.Latency)
+		calls, err := s.Reply(rep.turn(), rep.Latency)
 		if err != nil {
 			return result(s), err
 		}
@@ -205,7 +191,7 @@ func (a *Agent) Workflow(ctx workflow.Context, prompt string) (AgentResult, erro
 // result is the run of s as the workflow's result.
 func result(s *toolnexus.Session) AgentResult {
 	run := s.Run()
-	r := AgentResult{Stop: run.Stop, Text: run.Text, Steps: len(run.Steps), Usage: run.Usage}
+	r := AgentResult{Stop: run.Stop, Text: run.Text, Usage: run.Usage}
 	if run.Answer != nil {
 		if b, err := json.Marshal(run.Answer); err == nil {
 			r.Answer = b
